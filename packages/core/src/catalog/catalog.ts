@@ -1,0 +1,212 @@
+import { SkillNotFoundError, internalError, invalidParams } from '../errors.js';
+import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
+import type {
+  CacheHint,
+  CatalogOptions,
+  DirectoryPage,
+  ListSkillsPage,
+  ListSkillsParams,
+  ReloadReport,
+  SkillEntry,
+  SkillFileContent,
+  SkillFiles,
+  SkillResourceListing,
+  SkillSource,
+  SkillWarning,
+} from '../types.js';
+import { buildSnapshot } from './build.js';
+import { normalizeCatalogOptions, type NormalizedCatalogOptions } from './options.js';
+import { decodeCursor, page } from './paging.js';
+import type { CatalogSnapshot } from './snapshot.js';
+import { diffEntries } from './diff.js';
+
+/**
+ * Skills loaded from a `SkillFiles` storage: validated, hashed, indexed and frozen.
+ * Serves `skills/list`, `skills/get`, `resources/read` and `resources/directory/read` from memory,
+ * reading file bodies from storage only on `resources/read`.
+ */
+export class SkillCatalog implements SkillSource {
+  readonly #files: SkillFiles;
+  readonly #options: NormalizedCatalogOptions;
+  #snapshot: CatalogSnapshot;
+  #running: Promise<ReloadReport> | undefined;
+  #queued: Promise<ReloadReport> | undefined;
+  readonly #listeners = new Set<() => void>();
+  #stopWatching: (() => void) | undefined;
+
+  private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot) {
+    this.#files = files;
+    this.#options = options;
+    this.#snapshot = snapshot;
+  }
+
+  /** Walk `files`, read and hash every skill file, and build the catalog. */
+  static async load(files: SkillFiles, options: CatalogOptions = {}): Promise<SkillCatalog> {
+    if (!files || typeof files.list !== 'function' || typeof files.read !== 'function') {
+      throw new TypeError('skillmount: SkillCatalog.load(files) needs a storage with list(dir) and read(path), e.g. fsStorage("./skills")');
+    }
+    const normalized = normalizeCatalogOptions(options);
+    const snapshot = await buildSnapshot(files, buildOptions(normalized));
+    snapshot.warnings.forEach(normalized.onWarning);
+    return new SkillCatalog(files, normalized, snapshot);
+  }
+
+  /** Every served skill's entry, sorted by URI and frozen. */
+  get entries(): readonly SkillEntry[] {
+    return this.#snapshot.entries;
+  }
+
+  /** Problems found by the last successful load or reload. */
+  get warnings(): readonly SkillWarning[] {
+    return this.#snapshot.warnings;
+  }
+
+  /** The storage this catalog reads from. */
+  get storage(): SkillFiles {
+    return this.#files;
+  }
+
+  /** How many file bodies the last successful load or reload read from storage. */
+  get bodiesRead(): number {
+    return this.#snapshot.bodiesRead;
+  }
+
+  /**
+   * Build a new catalog from storage and swap it in, all or nothing: on failure the old one keeps
+   * serving and the promise rejects. Calls never overlap; a call made while one runs waits for it
+   * and then reloads once more (calls made meanwhile share that second run).
+   */
+  reload(): Promise<ReloadReport> {
+    if (this.#queued) return this.#queued;
+    if (this.#running) {
+      this.#queued = this.#running.catch(() => undefined).then(() => {
+        this.#queued = undefined;
+        return this.#run();
+      });
+      return this.#queued;
+    }
+    return this.#run();
+  }
+
+  #run(): Promise<ReloadReport> {
+    const run = (async () => {
+      const next = await buildSnapshot(this.#files, buildOptions(this.#options), this.#snapshot);
+      const report = diffEntries(this.#snapshot.entries, next.entries);
+      this.#snapshot = next;
+      next.warnings.forEach(this.#options.onWarning);
+      if (report.listChanged) for (const listener of [...this.#listeners]) listener();
+      return report;
+    })();
+    this.#running = run;
+    const clear = () => {
+      if (this.#running === run) this.#running = undefined;
+    };
+    run.then(clear, clear);
+    return run;
+  }
+
+  /**
+   * Reload whenever the storage reports a change (its optional `watch` hook). Failed reloads are
+   * reported through `onWarning` and the old catalog keeps serving. Returns a function that stops.
+   */
+  watch(): () => void {
+    if (this.#stopWatching) return this.#stopWatching;
+    if (typeof this.#files.watch !== 'function') {
+      throw new TypeError('skillmount: this storage cannot be watched (it has no watch() method); call reload() yourself instead');
+    }
+    const unsubscribe = this.#files.watch(() => {
+      this.reload().catch((error: unknown) => {
+        this.#options.onWarning({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${describe(error)}` });
+      });
+    });
+    this.#stopWatching = () => {
+      unsubscribe();
+      this.#stopWatching = undefined;
+    };
+    return this.#stopWatching;
+  }
+
+  /** Stop watching and drop list-change listeners. The storage is left open: close it yourself if you created it. */
+  close(): void {
+    this.#stopWatching?.();
+    this.#listeners.clear();
+  }
+
+  // --- SkillSource --------------------------------------------------------
+
+  async list(params: ListSkillsParams = {}): Promise<ListSkillsPage> {
+    const after = decodeCursor(params.cursor);
+    const { items, nextCursor } = page(this.#snapshot.entries, (e) => e.uri, after, this.#options.pageSize);
+    return nextCursor === undefined ? { skills: items } : { skills: items, nextCursor };
+  }
+
+  async get(uri: string): Promise<SkillEntry> {
+    const entry = this.#snapshot.skills.get(keyOf(uri, 'skill'));
+    if (!entry) throw new SkillNotFoundError(`No skill is served at ${uri}`, uri);
+    return entry;
+  }
+
+  async read(uri: string): Promise<SkillFileContent> {
+    const record = this.#snapshot.files.get(keyOf(uri, 'file'));
+    if (!record) throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.#files.read(record.path);
+    } catch (error) {
+      this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.uri, message: `storage read failed: ${describe(error)}` });
+      throw internalError(`Could not read ${record.uri} from storage; try again later`);
+    }
+    return { uri: record.uri, bytes, mimeType: record.mimeType, published: { size: record.size, digest: record.digest } };
+  }
+
+  async readDirectory(uri: string, params: ListSkillsParams = {}): Promise<DirectoryPage> {
+    const key = keyOf(uri, 'directory');
+    const children = this.#snapshot.directories.get(key);
+    if (!children) {
+      if (this.#snapshot.files.has(key)) throw invalidParams(`${uri} is not a directory resource`, { uri });
+      throw new SkillNotFoundError(`No directory is served at ${uri}`, uri);
+    }
+    const after = decodeCursor(params.cursor);
+    const { items, nextCursor } = page(children, (c) => c.uri, after, this.#options.pageSize);
+    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+  }
+
+  async listResources(): Promise<SkillResourceListing[]> {
+    return [...this.#snapshot.resourceListing];
+  }
+
+  cacheHint(): CacheHint {
+    return this.#options.cacheHint;
+  }
+
+  onListChanged(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Report a problem found while serving (for example, changed bytes refused by `attach`). */
+  warn(warning: SkillWarning): void {
+    this.#options.onWarning(warning);
+  }
+}
+
+function keyOf(uri: string, what: 'skill' | 'file' | 'directory'): string {
+  const parsed = parseSkillUri(uri);
+  if (!parsed.ok) {
+    const noun = what === 'skill' ? 'No skill is served at' : what === 'file' ? 'Resource not found:' : 'No directory is served at';
+    throw new SkillNotFoundError(`${noun} ${uri} (${parsed.error})`, uri);
+  }
+  return skillUriKey(parsed.segments);
+}
+
+function buildOptions(options: NormalizedCatalogOptions) {
+  return { prefix: options.prefix, limits: options.limits, strict: options.strict, concurrency: options.concurrency };
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
+    return error.message + cause;
+  }
+  return String(error);
+}

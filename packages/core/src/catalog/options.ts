@@ -1,0 +1,67 @@
+import { DEFAULT_CACHE_HINT, DEFAULT_PAGE_SIZE, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from '../protocol/constants.js';
+import { segmentProblem } from '../uri/segment.js';
+import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
+
+export interface NormalizedCatalogOptions {
+  prefix: string[];
+  pageSize: number;
+  limits: SkillLimits;
+  strict: boolean;
+  onWarning: (warning: SkillWarning) => void;
+  cacheHint: CacheHint;
+  concurrency: number;
+}
+
+export const consoleWarning = (warning: SkillWarning) => {
+  const where = warning.path ?? warning.uri;
+  console.warn(`[skillmount] ${where ? where + ': ' : ''}${warning.message}`);
+};
+
+const fail = (option: string, message: string): never => {
+  throw new RangeError(`skillmount: option "${option}" ${message}`);
+};
+
+const isPositiveInteger = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
+
+/** Check every option once, at construction, so a mistake fails at start-up rather than on a request. */
+export function normalizeCatalogOptions(options: CatalogOptions = {}): NormalizedCatalogOptions {
+  if (options === null || typeof options !== 'object') fail('options', 'must be an object');
+  const prefix = normalizePrefix(options.prefix);
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!(isPositiveInteger(pageSize) || pageSize === Infinity)) fail('pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
+  const limits = { files: options.limits?.files ?? MAX_FILES_PER_SKILL, bytes: options.limits?.bytes ?? MAX_BYTES_PER_SKILL };
+  if (!isPositiveInteger(limits.files)) fail('limits.files', `must be a positive integer, got ${String(limits.files)}`);
+  if (!isPositiveInteger(limits.bytes)) fail('limits.bytes', `must be a positive integer, got ${String(limits.bytes)}`);
+  const cacheHint = normalizeCacheHint(options.cacheHint);
+  const concurrency = options.concurrency ?? 32;
+  if (!isPositiveInteger(concurrency)) fail('concurrency', `must be a positive integer, got ${String(concurrency)}`);
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') fail('onWarning', 'must be a function');
+  return {
+    prefix,
+    pageSize,
+    limits,
+    strict: options.strict === true,
+    onWarning: options.onWarning ?? consoleWarning,
+    cacheHint,
+    concurrency,
+  };
+}
+
+export function normalizeCacheHint(hint: Partial<CacheHint> | undefined): CacheHint {
+  const ttlMs = hint?.ttlMs ?? DEFAULT_CACHE_HINT.ttlMs;
+  const cacheScope = hint?.cacheScope ?? DEFAULT_CACHE_HINT.cacheScope;
+  if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < 0) fail('cacheHint.ttlMs', `must be a non-negative integer (milliseconds), got ${String(ttlMs)}`);
+  if (cacheScope !== 'public' && cacheScope !== 'private') fail('cacheHint.cacheScope', `must be "public" or "private", got ${String(cacheScope)}`);
+  return { ttlMs, cacheScope };
+}
+
+function normalizePrefix(prefix: string | undefined): string[] {
+  if (prefix === undefined || prefix === '') return [];
+  if (typeof prefix !== 'string') fail('prefix', 'must be a string such as "acme" or "acme/billing"');
+  const segments = prefix.replace(/^\/+|\/+$/g, '').split('/');
+  for (const segment of segments) {
+    const problem = segmentProblem(segment) ?? (segment.startsWith('.') ? 'a leading "."' : undefined);
+    if (problem) fail('prefix', `"${prefix}" is not a valid skill path prefix: ${problem}`);
+  }
+  return segments;
+}

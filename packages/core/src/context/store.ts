@@ -1,0 +1,30 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SkillContext } from '../types.js';
+
+const appContext = new AsyncLocalStorage<Record<string, unknown>>();
+
+/**
+ * Run `fn` (typically `transport.handleRequest(...)`) with the app's per-request context. Every
+ * skills handler that runs inside it receives these fields in its `SkillContext`. HTTP adapters
+ * call this; apps with their own route can too.
+ */
+export function runWithSkillContext<T>(context: Record<string, unknown>, fn: () => T): T {
+  return appContext.run(context, fn);
+}
+
+/** The subset of the SDK's RequestHandlerExtra the context is built from. */
+export interface ExtraLike {
+  authInfo?: unknown;
+  requestInfo?: { headers?: Record<string, string | string[] | undefined> };
+  sessionId?: string;
+  signal?: AbortSignal;
+}
+
+/** Transport fields first, then whatever the app's context function returned (which may override them). */
+export function contextFromExtra(extra: ExtraLike | undefined): SkillContext {
+  const ctx: SkillContext = { headers: extra?.requestInfo?.headers ?? {} };
+  if (extra?.authInfo !== undefined) ctx.auth = extra.authInfo as SkillContext['auth'];
+  if (extra?.sessionId !== undefined) ctx.sessionId = extra.sessionId;
+  if (extra?.signal !== undefined) ctx.signal = extra.signal;
+  return Object.assign(ctx, appContext.getStore());
+}

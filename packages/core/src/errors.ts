@@ -1,0 +1,54 @@
+import { INTERNAL_ERROR, INVALID_PARAMS } from './protocol/constants.js';
+import type { SkillWarning } from './types.js';
+
+/**
+ * An error that reaches the client as a JSON-RPC error with this exact code and message.
+ * (The SDK's McpError would prefix the message with "MCP error -32602:".)
+ */
+export class SkillProtocolError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'SkillProtocolError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+}
+
+/** Unknown skill, file or folder: `-32602` with `data: { uri }`, as hosts expect for a miss. */
+export class SkillNotFoundError extends SkillProtocolError {
+  constructor(message: string, uri: string) {
+    super(INVALID_PARAMS, message, { uri });
+    this.name = 'SkillNotFoundError';
+  }
+}
+
+export function invalidParams(message: string, data?: unknown): SkillProtocolError {
+  return new SkillProtocolError(INVALID_PARAMS, message, data);
+}
+
+export function internalError(message: string): SkillProtocolError {
+  return new SkillProtocolError(INTERNAL_ERROR, message);
+}
+
+/** A catalog could not be built (strict mode) or a skill could not be built into an entry. */
+export class CatalogError extends Error {
+  readonly problems: readonly SkillWarning[];
+  constructor(problems: readonly SkillWarning[], context = 'skills catalog') {
+    const lines = problems.map((p) => `  - ${p.path ?? p.uri ?? '(root)'}: ${p.message}`);
+    super(`${context}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}`);
+    this.name = 'CatalogError';
+    this.problems = problems;
+  }
+}
+
+/** A storage operation failed; names the storage path and keeps the cause. */
+export class StorageError extends Error {
+  readonly path: string;
+  constructor(message: string, path: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageError';
+    this.path = path;
+  }
+}

@@ -1,0 +1,45 @@
+export type {
+  CacheHint,
+  CacheScope,
+  CatalogOptions,
+  DirectoryChild,
+  DirectoryPage,
+  ListSkillsPage,
+  ListSkillsParams,
+  ReloadReport,
+  SkillContext,
+  SkillEntry,
+  SkillFileContent,
+  SkillFileEntry,
+  SkillFileKind,
+  SkillFiles,
+  SkillFrontmatter,
+  SkillLimits,
+  SkillResource,
+  SkillResourceListing,
+  SkillSource,
+  SkillWarning,
+} from './types.js';
+export {
+  DIRECTORY_MIME,
+  MAX_BYTES_PER_SKILL,
+  MAX_FILES_PER_SKILL,
+  METHOD_DIRECTORY_READ,
+  METHOD_SKILLS_GET,
+  METHOD_SKILLS_LIST,
+  SKILLS_EXTENSION_ID,
+} from './protocol/constants.js';
+export { SkillEntrySchema, SkillResourceSchema } from './protocol/schemas.js';
+export { CatalogError, SkillNotFoundError, SkillProtocolError, StorageError } from './errors.js';
+export { parseFrontmatter } from './skillmd/parse.js';
+export { isValidSkillName } from './skillmd/rules.js';
+export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
+export { sha256Digest } from './bytes/digest.js';
+export { SkillCatalog } from './catalog/catalog.js';
+export { buildSkillEntry } from './entry/build.js';
+export { entryProblems } from './entry/validate.js';
+export { memoryStorage, type MemoryStorage } from './storage/memory.js';
+export { attach, type AttachOptions, type AttachedSkills } from './server/attach.js';
+export { runWithSkillContext } from './context/store.js';
+export { createSkillsEndpoint, type SkillsEndpoint, type SkillsEndpointOptions } from './http/endpoint.js';
+export { VERSION } from './version.js';

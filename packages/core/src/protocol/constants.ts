@@ -1,0 +1,29 @@
+/** Extension identifier declared under `capabilities.extensions`. */
+export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
+
+export const METHOD_SKILLS_LIST = 'skills/list';
+export const METHOD_SKILLS_GET = 'skills/get';
+export const METHOD_DIRECTORY_READ = 'resources/directory/read';
+
+export const SKILL_SCHEME = 'skill';
+export const SKILL_MD = 'SKILL.md';
+export const SKILL_MD_MIME = 'text/markdown';
+export const DIRECTORY_MIME = 'inode/directory';
+
+/** Per-skill limits every conforming host must accept (SEP-2640 "Limits"). */
+export const MAX_FILES_PER_SKILL = 512;
+export const MAX_BYTES_PER_SKILL = 16 * 1024 * 1024;
+
+/** Agent Skills: a description is at most this many characters. */
+export const MAX_DESCRIPTION_LENGTH = 1024;
+export const MAX_NAME_LENGTH = 64;
+
+export const DEFAULT_CACHE_HINT = { ttlMs: 60_000, cacheScope: 'public' } as const;
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** JSON-RPC error codes this extension uses. */
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+/** The protocol revision on which `ttlMs` and `cacheScope` are required. */
+export const CACHEABLE_PROTOCOL_VERSION = '2026-07-28';

@@ -1,0 +1,62 @@
+import { parseDocument } from 'yaml';
+import { splitFrontmatter } from './split.js';
+
+export type FrontmatterResult =
+  | { ok: true; frontmatter: Record<string, unknown>; body: string }
+  | { ok: false; error: string };
+
+/**
+ * Parse SKILL.md frontmatter with YAML 1.2 core-schema typing: `yes`, `no` and `on` stay strings,
+ * dates stay strings, and duplicate keys are an error. The result is plain JSON data.
+ */
+export function parseFrontmatter(text: string): FrontmatterResult {
+  const split = splitFrontmatter(text);
+  if (!split) return { ok: false, error: 'SKILL.md must begin with YAML frontmatter between "---" lines' };
+  const doc = parseDocument(split.yaml, { version: '1.2', schema: 'core', uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    return { ok: false, error: `invalid YAML frontmatter: ${first.message.split('\n')[0]}` };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return { ok: false, error: `invalid YAML frontmatter: ${(error as Error).message}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, error: 'YAML frontmatter must be a mapping of fields (name: …, description: …)' };
+  }
+  const json = toJson(value);
+  if (!json.ok) return { ok: false, error: `frontmatter field ${json.path} cannot be sent as JSON: ${json.error}` };
+  return { ok: true, frontmatter: json.value as Record<string, unknown>, body: split.body };
+}
+
+type JsonResult = { ok: true; value: unknown } | { ok: false; path: string; error: string };
+
+// The entry carries the frontmatter "as JSON": refuse what JSON cannot carry rather than let it change shape on the wire.
+function toJson(value: unknown, path = '$'): JsonResult {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return { ok: true, value };
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? { ok: true, value } : { ok: false, path, error: `${value} is not a JSON number` };
+  }
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i++) {
+      const item = toJson(value[i], `${path}[${i}]`);
+      if (!item.ok) return item;
+      out.push(item.value);
+    }
+    return { ok: true, value: out };
+  }
+  if (value instanceof Map) return { ok: false, path, error: 'mapping keys must be strings' };
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const converted = toJson(item, `${path}.${key}`);
+      if (!converted.ok) return converted;
+      Object.defineProperty(out, key, { value: converted.value, enumerable: true, writable: true, configurable: true });
+    }
+    return { ok: true, value: out };
+  }
+  return { ok: false, path, error: `unsupported YAML value (${Object.prototype.toString.call(value)})` };
+}

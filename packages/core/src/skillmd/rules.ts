@@ -1,0 +1,34 @@
+import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../protocol/constants.js';
+import type { SkillFrontmatter } from '../types.js';
+
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Agent Skills naming rule: 1–64 of `a-z0-9-`, no leading, trailing or doubled hyphen. */
+export function isValidSkillName(name: unknown): name is string {
+  return typeof name === 'string' && name.length >= 1 && name.length <= MAX_NAME_LENGTH && NAME.test(name);
+}
+
+/** Problems with a frontmatter object under the Agent Skills rules; empty when it is valid. */
+export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string): string[] {
+  const problems: string[] = [];
+  const { name, description } = frontmatter;
+  if (typeof name !== 'string') {
+    problems.push('frontmatter "name" is required and must be a string');
+  } else if (!isValidSkillName(name)) {
+    problems.push(
+      `frontmatter name "${name}" is invalid: use 1-${MAX_NAME_LENGTH} lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+    );
+  } else if (folderName !== undefined && name !== folderName) {
+    problems.push(`frontmatter name "${name}" must equal its folder name "${folderName}"; rename one of them`);
+  }
+  if (typeof description !== 'string' || description.trim().length === 0) {
+    problems.push('frontmatter "description" is required and must be a non-empty string');
+  } else if (description.length > MAX_DESCRIPTION_LENGTH) {
+    problems.push(`frontmatter "description" is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}`);
+  }
+  return problems;
+}
+
+export function isSkillFrontmatter(frontmatter: Record<string, unknown>): frontmatter is SkillFrontmatter {
+  return frontmatterProblems(frontmatter).length === 0;
+}

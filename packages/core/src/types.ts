@@ -1,0 +1,195 @@
+/**
+ * Public types of @skillmount/core. Everything a user names in their own code is declared here.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+
+// ---------------------------------------------------------------------------
+// Storage
+
+/** What a storage reports for one directory entry. */
+export type SkillFileKind = 'file' | 'directory' | 'unsupported';
+
+export interface SkillFileEntry {
+  /** One path segment: never empty, never contains `/`. */
+  name: string;
+  kind: SkillFileKind;
+  /**
+   * Optional cheap change token (size + mtime, an ETag, a stored hash). When a storage reports
+   * tokens, a reload re-reads only the files whose token changed.
+   */
+  token?: string;
+}
+
+/**
+ * The two-method storage interface. Paths are relative, `/`-separated, with `''` as the root.
+ * `list` returns the direct children of a directory; `read` returns a file's exact bytes.
+ */
+export interface SkillFiles {
+  list(dir: string): Promise<SkillFileEntry[]>;
+  read(path: string): Promise<Uint8Array>;
+  /** Optional: subscribe to changes; returns a function that stops watching. */
+  watch?(onChange: () => void): () => void;
+  /** Optional: release what the storage owns (connections, watchers). */
+  close?(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// Wire data (SEP-2640)
+
+export interface SkillFrontmatter {
+  name: string;
+  description: string;
+  [field: string]: unknown;
+}
+
+export interface SkillResource {
+  uri: string;
+  /** `sha256:` followed by 64 lowercase hex digits. */
+  digest: string;
+  size: number;
+}
+
+/** A skill entry exactly as it travels in `skills/list` and `skills/get`. */
+export interface SkillEntry {
+  uri: string;
+  frontmatter: SkillFrontmatter;
+  resources: SkillResource[] | 'dynamic';
+}
+
+export type CacheScope = 'public' | 'private';
+
+/** Freshness hints sent with every result (`ttlMs`, `cacheScope`). */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
+
+/** One child in a `resources/directory/read` result. */
+export interface DirectoryChild {
+  uri: string;
+  name: string;
+  mimeType: string;
+  size?: number;
+}
+
+/** One SKILL.md as listed in `resources/list`. */
+export interface SkillResourceListing {
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType: string;
+  size?: number;
+}
+
+// ---------------------------------------------------------------------------
+// Sources
+
+/**
+ * Per-request context, built from the MCP request and what the HTTP adapter adds.
+ * `auth` and `headers` come from the transport; every other key is the app's own,
+ * from the adapter's `context(request)` option.
+ */
+export interface SkillContext {
+  /** The SDK's `AuthInfo`, as the app's auth middleware put it on `req.auth`. */
+  auth?: AuthInfo;
+  /** Request headers, lower-cased. Empty outside HTTP. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** MCP session id on a session (stateful) endpoint. */
+  sessionId?: string;
+  /** Aborted when the request is cancelled or its connection closes. */
+  signal?: AbortSignal;
+  [key: string]: unknown;
+}
+
+export interface ListSkillsParams {
+  cursor?: string;
+}
+
+export interface ListSkillsPage {
+  skills: SkillEntry[];
+  nextCursor?: string;
+}
+
+export interface DirectoryPage {
+  resources: DirectoryChild[];
+  nextCursor?: string;
+}
+
+/** The bytes of one file, with what the source published for it. */
+export interface SkillFileContent {
+  uri: string;
+  bytes: Uint8Array;
+  mimeType?: string;
+  /**
+   * What the entry published for this file. When given, every read is checked against it
+   * and refused (`-32603`) if the bytes differ. `'dynamic'` skips the check.
+   */
+  published?: { size: number; digest: string } | 'dynamic';
+}
+
+/**
+ * Anything that can answer the skills methods. `SkillCatalog` is one; apps may write their own
+ * for generated, per-user or `"dynamic"` skills. Throw `SkillNotFoundError` for unknown URIs.
+ */
+export interface SkillSource<C extends SkillContext = SkillContext> {
+  list(params: ListSkillsParams, ctx: C): Promise<ListSkillsPage>;
+  get(uri: string, ctx: C): Promise<SkillEntry>;
+  read(uri: string, ctx: C): Promise<SkillFileContent>;
+  readDirectory?(uri: string, params: ListSkillsParams, ctx: C): Promise<DirectoryPage>;
+  /** SKILL.md files to add to `resources/list`. */
+  listResources?(ctx: C): Promise<SkillResourceListing[]>;
+  /** Cache hints for results; default `{ ttlMs: 60000, cacheScope: 'public' }`. */
+  cacheHint?(ctx: C): CacheHint;
+  /** Servers that want `notifications/resources/list_changed` subscribe here. */
+  onListChanged?(listener: () => void): () => void;
+  /** Where `attach` reports entries and reads it refused. Default: `console.warn`. */
+  warn?(warning: SkillWarning): void;
+}
+
+// ---------------------------------------------------------------------------
+// Catalog
+
+export interface SkillWarning {
+  /** A stable machine-readable code, e.g. `frontmatter`, `name-mismatch`, `unsupported`. */
+  code: string;
+  message: string;
+  /** Storage path the warning is about, when there is one. */
+  path?: string;
+  /** Skill or file URI the warning is about, when there is one. */
+  uri?: string;
+}
+
+export interface SkillLimits {
+  /** Files per skill, SKILL.md included. Default 512. */
+  files: number;
+  /** Sum of file sizes per skill, in bytes. Default 16 MiB. */
+  bytes: number;
+}
+
+export interface CatalogOptions {
+  /** Organisational prefix, e.g. `acme` or `acme/billing`, placed before every skill path. */
+  prefix?: string;
+  /** Skills per `skills/list` page: a positive integer or `Infinity`. Default 100. */
+  pageSize?: number;
+  /** Per-skill limits; a skill over a limit is skipped with a warning. */
+  limits?: Partial<SkillLimits>;
+  /** Throw one `CatalogError` listing every problem instead of skipping with warnings. */
+  strict?: boolean;
+  /** Called for every skipped skill, ignored file and refused read. Default: `console.warn`. */
+  onWarning?: (warning: SkillWarning) => void;
+  /** `ttlMs` and `cacheScope` sent with results. Default `{ ttlMs: 60000, cacheScope: 'public' }`. */
+  cacheHint?: Partial<CacheHint>;
+  /** Storage reads in flight during a load. Default 32. */
+  concurrency?: number;
+}
+
+export interface ReloadReport {
+  /** SKILL.md URIs of skills that appeared. */
+  added: string[];
+  /** SKILL.md URIs of skills that are gone. */
+  removed: string[];
+  /** SKILL.md URIs of skills whose entry changed (files, digests or frontmatter). */
+  changed: string[];
+  /** True when any of the above is non-empty; `list_changed` was then sent. */
+  listChanged: boolean;
+}

@@ -1,0 +1,58 @@
+import { SKILL_SCHEME } from '../protocol/constants.js';
+import { encodeSegment, segmentProblem } from './segment.js';
+
+export type ParsedUri = { ok: true; scheme: string; segments: string[] } | { ok: false; error: string };
+
+const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
+
+/**
+ * Parse a hierarchical URI (`scheme://a/b/c`) into its lower-cased scheme and decoded segments.
+ * Refuses a query or fragment, empty segments, `.`/`..` in any spelling (`%2e%2e`), encoded
+ * slashes, backslashes, NUL and malformed escapes, so a URI can never name anything outside the
+ * tree it appears to name.
+ */
+export function parseUri(uri: string): ParsedUri {
+  if (typeof uri !== 'string') return { ok: false, error: 'not a string' };
+  const scheme = SCHEME.exec(uri);
+  if (!scheme) return { ok: false, error: 'not an absolute scheme:// URI' };
+  const rest = uri.slice(scheme[0].length);
+  if (rest.includes('?') || rest.includes('#')) return { ok: false, error: 'a query or fragment is not allowed' };
+  if (rest.includes('\\')) return { ok: false, error: 'backslashes are not allowed' };
+  if (rest.length === 0) return { ok: false, error: 'no path' };
+  const segments: string[] = [];
+  for (const raw of rest.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return { ok: false, error: `malformed percent-encoding in "${raw}"` };
+    }
+    const problem = segmentProblem(decoded);
+    if (problem) return { ok: false, error: `${problem} in the path` };
+    segments.push(decoded);
+  }
+  return { ok: true, scheme: scheme[1]!.toLowerCase(), segments };
+}
+
+/** `parseUri`, accepting only `skill://` URIs. */
+export function parseSkillUri(uri: string): ParsedUri {
+  const parsed = parseUri(uri);
+  if (parsed.ok && parsed.scheme !== SKILL_SCHEME) return { ok: false, error: `not a ${SKILL_SCHEME}:// URI` };
+  return parsed;
+}
+
+/** Build the one spelling we publish for a list of decoded segments. */
+export function buildSkillUri(segments: readonly string[], scheme = SKILL_SCHEME): string {
+  return `${scheme}://${segments.map(encodeSegment).join('/')}`;
+}
+
+/** A lookup key under which every spelling of the same URI compares equal. */
+export function skillUriKey(segments: readonly string[]): string {
+  return segments.join('/');
+}
+
+/** The canonical spelling of a URI, or undefined when it is not a safe hierarchical URI. */
+export function canonicalUri(uri: string): string | undefined {
+  const parsed = parseUri(uri);
+  return parsed.ok ? buildSkillUri(parsed.segments, parsed.scheme) : undefined;
+}
