@@ -1,0 +1,1 @@
+export { fsStorage, type FsStorageOptions, type FsStorage } from './storage.js';

@@ -1,0 +1,115 @@
+import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { StorageError, type SkillFileEntry, type SkillFiles } from '@skillmount/core';
+
+export interface FsStorageOptions {
+  /** Debounce for `watch`: changes within this many milliseconds are reported once. Default 100. */
+  debounceMs?: number;
+}
+
+export interface FsStorage extends SkillFiles {
+  /** The absolute root folder. */
+  readonly root: string;
+}
+
+/**
+ * A folder as skill storage. Symlinks and special files are listed as `unsupported` and never
+ * read; `read` opens only regular files and does not follow a final symlink; a path that could
+ * leave the root throws.
+ */
+export function fsStorage(root: string, options: FsStorageOptions = {}): FsStorage {
+  if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
+  const absolute = path.resolve(root);
+  const debounceMs = options.debounceMs ?? 100;
+
+  const resolve = (relative: string): string => {
+    if (typeof relative !== 'string') throw new StorageError(`path must be a string`, String(relative));
+    if (relative === '') return absolute;
+    const segments = relative.split('/');
+    for (const segment of segments) {
+      if (segment === '' || segment === '.' || segment === '..' || segment.includes('\\') || segment.includes('\0')) {
+        throw new StorageError(`"${relative}" is not a relative path inside ${absolute}; paths use "/" and no "", "." or ".." segments`, relative);
+      }
+    }
+    return path.join(absolute, ...segments);
+  };
+
+  return {
+    root: absolute,
+    async list(dir) {
+      const full = resolve(dir);
+      let dirents;
+      try {
+        dirents = await readdir(full, { withFileTypes: true });
+      } catch (error) {
+        throw storageError('cannot list', dir, full, error);
+      }
+      const entries: SkillFileEntry[] = [];
+      const files: string[] = [];
+      for (const d of dirents) {
+        if (d.isFile()) files.push(d.name);
+        else if (d.isDirectory()) entries.push({ name: d.name, kind: 'directory' });
+        else entries.push({ name: d.name, kind: 'unsupported' });
+      }
+      // Size and mtime make a cheap change token, so a reload re-reads only what changed.
+      await Promise.all(
+        files.map(async (name) => {
+          try {
+            const stat = await lstat(path.join(full, name));
+            entries.push(stat.isFile() ? { name, kind: 'file', token: `${stat.size}:${stat.mtimeMs}` } : { name, kind: 'unsupported' });
+          } catch (error) {
+            throw storageError('cannot stat', dir === '' ? name : `${dir}/${name}`, path.join(full, name), error);
+          }
+        }),
+      );
+      return entries;
+    },
+    async read(relative) {
+      const full = resolve(relative);
+      let handle;
+      try {
+        // O_NOFOLLOW: a symlink swapped in after listing is refused, not followed.
+        handle = await open(full, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      } catch (error) {
+        throw storageError('cannot read', relative, full, error);
+      }
+      try {
+        const stat = await handle.stat();
+        if (!stat.isFile()) throw new StorageError(`cannot read "${relative}" (${full}): not a regular file`, relative);
+        return new Uint8Array(await handle.readFile());
+      } catch (error) {
+        throw error instanceof StorageError ? error : storageError('cannot read', relative, full, error);
+      } finally {
+        await handle.close();
+      }
+    },
+    watch(onChange) {
+      let timer: NodeJS.Timeout | undefined;
+      const fire = () => {
+        clearTimeout(timer);
+        timer = setTimeout(onChange, debounceMs);
+      };
+      let watcher: FSWatcher;
+      try {
+        watcher = fsWatch(absolute, { recursive: true }, fire);
+      } catch (error) {
+        throw storageError('cannot watch', '', absolute, error);
+      }
+      watcher.on('error', fire);
+      return () => {
+        clearTimeout(timer);
+        watcher.close();
+      };
+    },
+  };
+}
+
+function storageError(action: string, relative: string, full: string, error: unknown): StorageError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const hint =
+    code === 'ENOENT' ? 'no such file or folder' : code === 'ELOOP' ? 'it is a symlink, which is not served' : code === 'ENOTDIR' ? 'a parent is not a folder' : (error as Error)?.message ?? String(error);
+  return new StorageError(`${action} "${relative || '(root)'}" (${full}): ${hint}`, relative, { cause: error });
+}
+
