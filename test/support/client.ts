@@ -1,0 +1,22 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/** An SDK v1 client connected over Streamable HTTP, with a raw `call` for the extension's methods. */
+export async function connectClient(url: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'skillmount-tests', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  const call = (method: string, params?: unknown) =>
+    client.request({ method, params } as never, ResultSchema) as Promise<Record<string, any>>;
+  return { client, call, close: () => client.close() };
+}
+
+/** The JSON-RPC error code a call fails with; fails the test when it succeeds. */
+export async function errorCode(promise: Promise<unknown>): Promise<number> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { code: number }).code;
+  }
+  throw new Error('expected the call to fail');
+}
