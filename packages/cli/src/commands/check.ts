@@ -1,0 +1,37 @@
+import { CatalogError, SkillCatalog, type SkillWarning } from '@skillmount/core';
+import { openStorage } from '../location.js';
+import { parseCommand } from '../usage.js';
+
+/** `skillmount check <folder>`: load the tree as a server would and print every problem. Exit 1 when there is one. */
+export async function check(argv: string[]): Promise<number> {
+  const { values, location } = parseCommand(argv, { prefix: { type: 'string' }, json: { type: 'boolean' } }, 'folder');
+  const opened = await openStorage(location);
+  const problems: SkillWarning[] = [];
+  try {
+    const catalog = await SkillCatalog.load(opened.storage, {
+      ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+      onWarning: (w) => problems.push(w),
+    });
+    const skills = catalog.entries.map((e) => ({
+      uri: e.uri,
+      files: e.resources === 'dynamic' ? 0 : e.resources.length,
+      bytes: e.resources === 'dynamic' ? 0 : e.resources.reduce((n, r) => n + r.size, 0),
+    }));
+    if (values.json) {
+      console.log(JSON.stringify({ location: opened.label, skills, problems }, null, 2));
+    } else {
+      for (const p of problems) console.log(`${p.path ?? p.uri ?? opened.label}: ${p.message}`);
+      for (const s of skills) console.log(`ok ${s.uri} (${s.files} files, ${s.bytes} bytes)`);
+      console.log(`${skills.length} skill${skills.length === 1 ? '' : 's'} valid, ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${opened.label}`);
+    }
+    return problems.length > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof CatalogError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await opened.close();
+  }
+}

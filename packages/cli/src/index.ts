@@ -1,0 +1,2 @@
+export { main } from './main.js';
+export { openStorage, type OpenedStorage } from './location.js';

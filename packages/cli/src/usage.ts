@@ -1,0 +1,25 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A mistake on the command line: printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, with its errors turned into UsageErrors and exactly one positional. */
+export function parseCommand<O extends Options>(argv: string[], options: O, what: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, allowNegative: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}, got ${parsed.positionals.length}`);
+  return { values: parsed.values, location: parsed.positionals[0]! };
+}
+
+export function integerOption(value: string | undefined, name: string, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
