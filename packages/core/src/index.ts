@@ -11,6 +11,7 @@ export type {
   SkillEntry,
   SkillFileContent,
   SkillFileEntry,
+  SkillFileListing,
   SkillFileKind,
   SkillFiles,
   SkillFrontmatter,

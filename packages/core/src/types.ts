@@ -18,6 +18,23 @@ export interface SkillFileEntry {
    * tokens, a reload re-reads only the files whose token changed.
    */
   token?: string;
+  /**
+   * Optional, files only: the size and `sha256:<hex>` digest of the content, vouched for by the
+   * storage (for example computed by the database from the stored bytes). A catalog then skips
+   * reading the body at load time (SKILL.md is still read for its frontmatter); every read is
+   * still checked against them before it is served.
+   */
+  size?: number;
+  digest?: string;
+}
+
+/** One entry of a whole-tree listing: a path relative to the root, `/`-separated. */
+export interface SkillFileListing {
+  path: string;
+  kind: SkillFileKind;
+  token?: string;
+  size?: number;
+  digest?: string;
 }
 
 /**
@@ -27,6 +44,12 @@ export interface SkillFileEntry {
 export interface SkillFiles {
   list(dir: string): Promise<SkillFileEntry[]>;
   read(path: string): Promise<Uint8Array>;
+  /**
+   * Optional: every entry below the root in one call (an S3 prefix listed flat, one SQL query).
+   * When present, a catalog load calls it once instead of `list` per folder. Folders implied by
+   * file paths may be left out.
+   */
+  listAll?(): Promise<SkillFileListing[]>;
   /** Optional: subscribe to changes; returns a function that stops watching. */
   watch?(onChange: () => void): () => void;
   /** Optional: release what the storage owns (connections, watchers). */

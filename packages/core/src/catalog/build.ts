@@ -6,7 +6,7 @@ import { parseFrontmatter, type FrontmatterResult } from '../skillmd/parse.js';
 import { frontmatterProblems } from '../skillmd/rules.js';
 import { buildSkillUri, skillUriKey } from '../uri/canonical.js';
 import { segmentProblem } from '../uri/segment.js';
-import type { DirectoryChild, SkillEntry, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
+import type { DirectoryChild, SkillEntry, SkillFileEntry, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 import { mapLimit } from './limit.js';
 import { mimeTypeFor } from './mime.js';
 import type { CatalogSnapshot, FileRecord, ReadRecord } from './snapshot.js';
@@ -26,6 +26,8 @@ interface Subtree {
   problems: SkillWarning[];
 }
 
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
 // Names starting with "." (.git, .DS_Store) are not part of a skill, as in the Agent Skills tooling and the SDK v2.
 const isHidden = (name: string) => name.startsWith('.');
 
@@ -37,7 +39,7 @@ const isHidden = (name: string) => name.startsWith('.');
 export async function buildSnapshot(files: SkillFiles, options: BuildOptions, previous?: CatalogSnapshot): Promise<CatalogSnapshot> {
   const tree = await walkStorage(files, options.concurrency);
   const warnings: SkillWarning[] = [];
-  const tokens = new Map<string, string>();
+  const listedFiles = new Map<string, SkillFileEntry>();
   const subtrees = new Map<string, Subtree>();
 
   const collect = (dir: string): Subtree => {
@@ -54,7 +56,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
         result.problems.push({ code: 'unsupported', path, message: 'symlinks and special files are not served; replace it with a regular file or folder' });
       } else if (child.kind === 'file') {
         result.files.push(path);
-        if (child.token !== undefined) tokens.set(path, child.token);
+        listedFiles.set(path, child);
       } else {
         const sub = collect(path);
         result.files.push(...sub.files);
@@ -102,10 +104,17 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   let bodiesRead = 0;
   const paths = [...needed];
   await mapLimit(paths, options.concurrency, async (path) => {
-    const token = tokens.get(path);
+    const listed = listedFiles.get(path);
+    const token = listed?.token;
     const before = previous?.reads.get(path);
     if (token !== undefined && before && before.token === token) {
       reads.set(path, before);
+      return;
+    }
+    const isSkillMd = path === SKILL_MD || path.endsWith('/' + SKILL_MD);
+    if (!isSkillMd && listed?.digest !== undefined && listed.size !== undefined && DIGEST.test(listed.digest)) {
+      // The storage vouches for the content; reads are still verified against it when served.
+      reads.set(path, token === undefined ? { size: listed.size, digest: listed.digest } : { size: listed.size, digest: listed.digest, token });
       return;
     }
     let bytes: Uint8Array;
@@ -118,7 +127,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     bodiesRead++;
     const record: ReadRecord = { size: bytes.byteLength, digest: sha256Digest(bytes) };
     if (token !== undefined) record.token = token;
-    if (path.endsWith('/' + SKILL_MD)) record.frontmatter = frontmatterOf(bytes);
+    if (isSkillMd) record.frontmatter = frontmatterOf(bytes);
     reads.set(path, record);
   });
 
