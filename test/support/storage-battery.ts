@@ -81,7 +81,7 @@ export function runStorageBattery(name: string, target: BatteryTarget): void {
 
     await t.test('paths that could leave the root are refused', async () => {
       for (const bad of ['../x', 'alpha/../../x', 'alpha/./SKILL.md', '/etc/passwd', 'alpha//SKILL.md', 'alpha\\SKILL.md']) {
-        await assert.rejects(storage.read(bad), undefined, `read(${JSON.stringify(bad)})`);
+        await assert.rejects(storage.read(bad), Error, `read(${JSON.stringify(bad)})`);
       }
       await assert.rejects(storage.list('..'));
     });

@@ -4,9 +4,10 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 export class UsageError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
 
 /** node:util parseArgs, with its errors turned into UsageErrors and exactly one positional. */
-export function parseCommand<O extends Options>(argv: string[], options: O, what: string) {
+export function parseCommand<O extends Options>(argv: string[], options: O, what: string): { values: Values<O>; location: string } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, allowNegative: true, strict: true });
@@ -14,7 +15,7 @@ export function parseCommand<O extends Options>(argv: string[], options: O, what
     throw new UsageError((error as Error).message);
   }
   if (parsed.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}, got ${parsed.positionals.length}`);
-  return { values: parsed.values, location: parsed.positionals[0]! };
+  return { values: parsed.values as Values<O>, location: parsed.positionals[0]! };
 }
 
 export function integerOption(value: string | undefined, name: string, fallback: number, min = 0): number {

@@ -32,7 +32,8 @@ export class SkillCatalog implements SkillSource {
   #running: Promise<ReloadReport> | undefined;
   #queued: Promise<ReloadReport> | undefined;
   readonly #listeners = new Set<() => void>();
-  #stopWatching: (() => void) | undefined;
+  #unwatchStorage: (() => void) | undefined;
+  #watchers = 0;
 
   private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot) {
     this.#files = files;
@@ -107,28 +108,36 @@ export class SkillCatalog implements SkillSource {
 
   /**
    * Reload whenever the storage reports a change (its optional `watch` hook). Failed reloads are
-   * reported through `onWarning` and the old catalog keeps serving. Returns a function that stops.
+   * reported through `onWarning` and the old catalog keeps serving. Each caller gets its own stop
+   * function; the storage is unwatched when the last one stops.
    */
   watch(): () => void {
-    if (this.#stopWatching) return this.#stopWatching;
     if (typeof this.#files.watch !== 'function') {
       throw new TypeError('skillmount: this storage cannot be watched (it has no watch() method); call reload() yourself instead');
     }
-    const unsubscribe = this.#files.watch(() => {
-      this.reload().catch((error: unknown) => {
-        this.#options.onWarning({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${describe(error)}` });
+    if (this.#watchers++ === 0) {
+      this.#unwatchStorage = this.#files.watch(() => {
+        this.reload().catch((error: unknown) => {
+          this.#options.onWarning({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${describe(error)}` });
+        });
       });
-    });
-    this.#stopWatching = () => {
-      unsubscribe();
-      this.#stopWatching = undefined;
+    }
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      if (--this.#watchers === 0) {
+        this.#unwatchStorage?.();
+        this.#unwatchStorage = undefined;
+      }
     };
-    return this.#stopWatching;
   }
 
-  /** Stop watching and drop list-change listeners. The storage is left open: close it yourself if you created it. */
+  /** Stop every watch and drop list-change listeners. The storage is left open: close it yourself if you created it. */
   close(): void {
-    this.#stopWatching?.();
+    this.#watchers = 0;
+    this.#unwatchStorage?.();
+    this.#unwatchStorage = undefined;
     this.#listeners.clear();
   }
 

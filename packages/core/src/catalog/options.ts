@@ -17,8 +17,20 @@ export const consoleWarning = (warning: SkillWarning) => {
   console.warn(`[skillmount] ${where ? where + ': ' : ''}${warning.message}`);
 };
 
+/** A bad option value, found when a catalog is created. `option` names it, for adapters that re-word the message. */
+export class OptionError extends RangeError {
+  readonly option: string;
+  readonly detail: string;
+  constructor(option: string, detail: string, packageName = 'skillmount') {
+    super(`${packageName}: option "${option}" ${detail}`);
+    this.name = 'OptionError';
+    this.option = option;
+    this.detail = detail;
+  }
+}
+
 const fail = (option: string, message: string): never => {
-  throw new RangeError(`skillmount: option "${option}" ${message}`);
+  throw new OptionError(option, message);
 };
 
 const isPositiveInteger = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;

@@ -1,1 +1,25 @@
-export {};
+/**
+ * `@skillmount/core/client`: the host side of the MCP Skills extension. Loads no server code.
+ */
+export { SkillsClient } from './skills-client.js';
+export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
+export { checkLimits } from './limits.js';
+export type {
+  CacheFields,
+  CacheScope,
+  DirectoryListing,
+  DirectoryResource,
+  InvalidSkillEntry,
+  RequestOptions,
+  SkillEntry,
+  SkillFile,
+  SkillFrontmatter,
+  SkillLimitProblem,
+  SkillLimits,
+  SkillListing,
+  SkillLookup,
+  SkillResource,
+  SkillsClientOptions,
+  SkillVerificationReason,
+} from './types.js';
+export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILLS_EXTENSION_ID } from '../protocol/constants.js';

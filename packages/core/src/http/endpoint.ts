@@ -76,7 +76,8 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       session.lastSeen = Date.now();
       return session.transport.handleRequest(req, res, body);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+    // An unparsed body (no framework body parser) is left to the transport, which reads it and refuses anything but initialize.
+    if (req.method !== 'POST' || (body !== undefined && !isInitializeRequest(body))) {
       return sendError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
     }
     if (sessions.size >= maxSessions) return sendError(res, 503, -32000, 'Too many open sessions; try again later');
@@ -94,6 +95,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+    if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
   };
 
   const sweep = () => {
@@ -127,7 +129,10 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
 
 /** A JSON-RPC error as an HTTP response, for failures outside any JSON-RPC exchange. */
 export function sendError(res: ServerResponse, status: number, code: number, message: string): void {
-  if (res.headersSent) return;
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -17,6 +17,7 @@ export const MAX_BYTES_PER_SKILL = 16 * 1024 * 1024;
 /** Agent Skills: a description is at most this many characters. */
 export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_NAME_LENGTH = 64;
+export const MAX_COMPATIBILITY_LENGTH = 500;
 
 export const DEFAULT_CACHE_HINT = { ttlMs: 60_000, cacheScope: 'public' } as const;
 export const DEFAULT_PAGE_SIZE = 100;

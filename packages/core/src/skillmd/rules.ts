@@ -1,4 +1,4 @@
-import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../protocol/constants.js';
+import { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../protocol/constants.js';
 import type { SkillFrontmatter } from '../types.js';
 
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -25,6 +25,16 @@ export function frontmatterProblems(frontmatter: Record<string, unknown>, folder
     problems.push('frontmatter "description" is required and must be a non-empty string');
   } else if (description.length > MAX_DESCRIPTION_LENGTH) {
     problems.push(`frontmatter "description" is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}`);
+  }
+  const { metadata, compatibility } = frontmatter;
+  if (
+    metadata !== undefined &&
+    (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata) || Object.values(metadata).some((v) => typeof v !== 'string'))
+  ) {
+    problems.push('frontmatter "metadata" must map keys to string values (Agent Skills); quote numbers and write a list as one string');
+  }
+  if (compatibility !== undefined && (typeof compatibility !== 'string' || compatibility.length === 0 || compatibility.length > MAX_COMPATIBILITY_LENGTH)) {
+    problems.push(`frontmatter "compatibility" must be a string of 1-${MAX_COMPATIBILITY_LENGTH} characters`);
   }
   return problems;
 }

@@ -43,7 +43,7 @@ export function parseSkillUri(uri: string): ParsedUri {
 
 /** Build the one spelling we publish for a list of decoded segments. */
 export function buildSkillUri(segments: readonly string[], scheme = SKILL_SCHEME): string {
-  return `${scheme}://${segments.map(encodeSegment).join('/')}`;
+  return `${scheme}://${segments.map((segment, i) => encodeSegment(segment, i === 0)).join('/')}`;
 }
 
 /** A lookup key under which every spelling of the same URI compares equal. */

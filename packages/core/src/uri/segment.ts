@@ -12,7 +12,13 @@ export function segmentProblem(segment: string): string | undefined {
   return undefined;
 }
 
-/** Percent-encode a segment so that WHATWG URL parsing leaves it unchanged. */
-export function encodeSegment(segment: string): string {
-  return encodeURIComponent(segment);
+// What stays as written: the characters WHATWG URL parsing leaves alone in a path segment (and
+// RFC 3986 allows there), so published URIs equal their own `new URL(uri).href`. The first
+// segment is the URI authority, where `:`, `@`, `[`, `]` and `|` would change the parse.
+const ENCODED_IN_PATH = /[^\w!$&'()*+,.:;=@[\]|~-]/gu;
+const ENCODED_IN_AUTHORITY = /[^\w!$&'()*+,.;=~-]/gu;
+
+/** Percent-encode one decoded segment; `authority` for the first segment of a URI. */
+export function encodeSegment(segment: string, authority = false): string {
+  return segment.replace(authority ? ENCODED_IN_AUTHORITY : ENCODED_IN_PATH, (char) => encodeURIComponent(char));
 }

@@ -1,0 +1,276 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type * as z from 'zod';
+import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
+import { entryProblems } from '../entry/validate.js';
+import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+import { GetSkillResultSchema, ListSkillsResultSchema, ReadDirectoryResultSchema } from '../protocol/schemas.js';
+import { canonicalUri } from '../uri/canonical.js';
+import { checkCacheFields, mergeCacheFields } from './cache.js';
+import { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
+import { partitionEntries } from './entries.js';
+import { checkLimits, DEFAULT_LIMITS, DynamicReadTally } from './limits.js';
+import { walkPages } from './paging.js';
+import { resolveRef, skillFolderOf } from './relative.js';
+import type {
+  DirectoryListing,
+  DirectoryResource,
+  RequestOptions,
+  SkillEntry,
+  SkillFile,
+  SkillLimitProblem,
+  SkillLimits,
+  SkillListing,
+  SkillLookup,
+  SkillResource,
+  SkillsClientOptions,
+} from './types.js';
+import { checkListedFile, checkSkillMd, contentBytes, skillMdText, type ContentItem, type FrontmatterParser } from './verify.js';
+
+const DEFAULT_MAX_PAGES = 1000;
+const READ_METHOD = 'resources/read';
+
+interface Target {
+  /** What to send: the entry's own spelling for a listed file. */
+  requestUri: string;
+  /** Canonical spelling, to match content items and count dynamic reads. */
+  key: string;
+  listed: SkillResource | undefined;
+  /** The skill's own SKILL.md (not a nested skill's). */
+  skillMd: boolean;
+}
+
+/**
+ * Host side of the MCP Skills extension over an SDK v1 `Client`: lists and gets skill entries,
+ * and reads skill files verified against the entry the host holds (listing, size, SHA-256 digest,
+ * and SKILL.md frontmatter). Fetches nothing ahead of need. Approval and loading policy stay with
+ * the host.
+ */
+export class SkillsClient {
+  readonly #client: Client;
+  readonly #skipInvalid: boolean;
+  readonly #parseFrontmatter: FrontmatterParser | undefined;
+  readonly #maxPages: number;
+  readonly #limits: SkillLimits;
+  readonly #protocolVersion: string | undefined;
+  readonly #dynamicReads = new DynamicReadTally();
+
+  constructor(client: Client, options: SkillsClientOptions = {}) {
+    if (!client || typeof client.request !== 'function' || typeof client.readResource !== 'function' || typeof client.getServerCapabilities !== 'function') {
+      throw new TypeError('skillmount: new SkillsClient(client) needs an MCP SDK Client (from @modelcontextprotocol/sdk/client/index.js)');
+    }
+    const { skipInvalid = false, parseFrontmatter, maxPages = DEFAULT_MAX_PAGES, limits = {}, protocolVersion } = options;
+    if (typeof skipInvalid !== 'boolean') throw new TypeError(`skillmount: the skipInvalid option must be true or false, not ${JSON.stringify(skipInvalid)}`);
+    if (parseFrontmatter !== undefined && typeof parseFrontmatter !== 'function') {
+      throw new TypeError('skillmount: the parseFrontmatter option must be a function (yaml: string) => Record<string, unknown>');
+    }
+    if (!Number.isSafeInteger(maxPages) || maxPages < 1) throw new TypeError(`skillmount: the maxPages option must be a positive integer, not ${String(maxPages)}`);
+    for (const [name, value] of Object.entries(limits)) {
+      if (!(name in DEFAULT_LIMITS)) throw new TypeError(`skillmount: unknown limit "${name}"; use files or bytes`);
+      if (typeof value !== 'number' || !(value > 0)) throw new TypeError(`skillmount: the limits.${name} option must be a positive number, not ${String(value)}`);
+    }
+    if (protocolVersion !== undefined && typeof protocolVersion !== 'string') throw new TypeError('skillmount: the protocolVersion option must be a string such as "2026-07-28"');
+    this.#client = client;
+    this.#skipInvalid = skipInvalid;
+    this.#parseFrontmatter = parseFrontmatter;
+    this.#maxPages = maxPages;
+    this.#limits = { ...DEFAULT_LIMITS, ...limits };
+    this.#protocolVersion = protocolVersion;
+  }
+
+  /** The server declared the skills extension. `false` before connect. */
+  get supported(): boolean {
+    return this.#capability() !== undefined;
+  }
+
+  /** The server declared `directoryRead: true` (it serves `resources/directory/read`). */
+  get directoryRead(): boolean {
+    return this.#capability()?.directoryRead === true;
+  }
+
+  /** The protocol revision result rules are applied for: the option, else what the client negotiated. */
+  get protocolVersion(): string | undefined {
+    if (this.#protocolVersion !== undefined) return this.#protocolVersion;
+    const client = this.#client as unknown as { getNegotiatedProtocolVersion?: () => string | undefined };
+    const negotiated = typeof client.getNegotiatedProtocolVersion === 'function' ? client.getNegotiatedProtocolVersion() : undefined;
+    return negotiated ?? (this.#client.transport as { protocolVersion?: string } | undefined)?.protocolVersion;
+  }
+
+  /**
+   * Why a skill is over the per-skill limits (this client's `limits`), from its entry alone, so a
+   * host can decline it and say why before any read. Undefined when within limits or `"dynamic"`.
+   */
+  checkLimits(skill: SkillEntry): SkillLimitProblem | undefined {
+    return checkLimits(skill, this.#limits);
+  }
+
+  /**
+   * The server's skills: every page (at most `maxPages`), or only the page at `cursor` with its
+   * `nextCursor`. Every entry is validated; by default an invalid entry, or any copy of a URI
+   * listed more than once, throws a `SkillResultError` naming each; with `skipInvalid` they are
+   * returned in `invalid`. A server without the extension gives an empty listing, unasked.
+   */
+  async list(params: { cursor?: string } = {}, options?: RequestOptions): Promise<SkillListing> {
+    if (!this.supported) return { skills: [], invalid: [] };
+    const version = this.protocolVersion;
+    const fetchPage = (cursor: string | undefined) =>
+      this.#request(METHOD_SKILLS_LIST, cursor === undefined ? {} : { cursor }, ListSkillsResultSchema, options);
+    const pages = params.cursor === undefined ? await walkPages(METHOD_SKILLS_LIST, fetchPage, this.#maxPages) : [await fetchPage(params.cursor)];
+    pages.forEach((page, i) => checkCacheFields(METHOD_SKILLS_LIST, page, version, pages.length > 1 ? `page ${i + 1}` : 'the result'));
+    const { skills, invalid } = partitionEntries(pages.flatMap((page) => page.skills));
+    if (invalid.length > 0 && !this.#skipInvalid) {
+      const lines = invalid.map((e) => `  #${e.index}${e.uri === undefined ? '' : ` ${e.uri}`}: ${e.reason}`);
+      throw new SkillResultError(
+        METHOD_SKILLS_LIST,
+        `${METHOD_SKILLS_LIST} returned ${invalid.length} invalid entr${invalid.length === 1 ? 'y' : 'ies'}; no skill was returned:\n${lines.join('\n')}\nPass { skipInvalid: true } to use the valid ones.`,
+        invalid,
+      );
+    }
+    const listing: SkillListing = { skills, invalid, ...mergeCacheFields(pages) };
+    const next = pages.at(-1)?.nextCursor;
+    if (params.cursor !== undefined && next !== undefined) listing.nextCursor = next;
+    return listing;
+  }
+
+  /** One skill's entry by its SKILL.md URI, listed or not. Refuses an invalid entry or another skill's. */
+  async get(uri: string, options?: RequestOptions): Promise<SkillLookup> {
+    if (typeof uri !== 'string') throw new TypeError('get(uri) needs the SKILL.md URI of a skill as a string');
+    this.#requireExtension(METHOD_SKILLS_GET);
+    const result = await this.#request(METHOD_SKILLS_GET, { uri }, GetSkillResultSchema, options);
+    checkCacheFields(METHOD_SKILLS_GET, result, this.protocolVersion);
+    const problems = entryProblems(result.skill);
+    if (problems.length > 0) {
+      throw new SkillResultError(METHOD_SKILLS_GET, `${METHOD_SKILLS_GET} for ${uri} returned an invalid entry: ${problems.join('; ')}`);
+    }
+    const skill = result.skill as SkillEntry;
+    const asked = canonicalUri(uri) ?? uri;
+    if ((canonicalUri(skill.uri) ?? skill.uri) !== asked) {
+      throw new SkillResultError(METHOD_SKILLS_GET, `${METHOD_SKILLS_GET} for ${uri} returned the entry of another skill, ${skill.uri}; it was not used`);
+    }
+    return { skill, ...mergeCacheFields([result]) };
+  }
+
+  /**
+   * Read one file of `skill` and verify it against the entry. `ref` is a path relative to the skill
+   * folder (`references/FORMS.md`, `./a.md#part`) or an absolute URI; default: the skill's own
+   * SKILL.md. The file must be listed (checked before any request) and is requested by the entry's
+   * spelling; its size and SHA-256 must match; the skill's own SKILL.md must carry the entry's
+   * frontmatter. `"dynamic"` skills skip listing, size and digest (`verified: false`) but not the
+   * frontmatter, and may read at most `limits.bytes` in total.
+   *
+   * @throws {TypeError} for an invalid entry (before any request).
+   * @throws {SkillVerificationError} when a check fails; the content is not returned.
+   * @throws {SkillLimitError} when the skill is over a per-skill limit.
+   */
+  async read(skill: SkillEntry, ref?: string, options?: RequestOptions): Promise<SkillFile> {
+    const problems = entryProblems(skill);
+    if (problems.length > 0) {
+      const name = typeof (skill as { uri?: unknown } | null)?.uri === 'string' ? skill.uri : 'the skill';
+      throw new TypeError(`read(): ${name} is not a valid skill entry (${problems.join('; ')}); pass an entry returned by list() or get()`);
+    }
+    if (ref !== undefined && typeof ref !== 'string') throw new TypeError('read(skill, ref): ref must be a relative path or a URI string');
+    const over = this.checkLimits(skill);
+    if (over) throw new SkillLimitError(skill.uri, over);
+    this.#requireExtension(READ_METHOD);
+    const target = this.#target(skill, ref);
+
+    const result = await this.#client.readResource({ uri: target.requestUri }, options);
+    const matching = (result.contents as ContentItem[]).filter((item) => typeof item.uri === 'string' && canonicalUri(item.uri) === target.key);
+    if (matching.length !== 1) {
+      const got = result.contents.map((item) => item.uri).join(', ') || 'no contents';
+      throw new SkillResultError(
+        READ_METHOD,
+        `${READ_METHOD} for ${target.requestUri} must return exactly one content item for that URI; it returned ${matching.length} (${got}). Nothing was used`,
+      );
+    }
+    const item = matching[0]!;
+    const bytes = contentBytes(item);
+    if (target.listed) {
+      checkListedFile(target.listed, bytes, skill.uri);
+    } else {
+      const skillKey = canonicalUri(skill.uri) ?? skill.uri;
+      const over = this.#dynamicReads.add(skillKey, target.key, bytes.byteLength, this.#limits.bytes);
+      if (over) throw new SkillLimitError(skill.uri, over);
+    }
+    const file: SkillFile = { uri: target.requestUri, bytes, verified: target.listed !== undefined };
+    if (item.mimeType !== undefined) file.mimeType = item.mimeType;
+    if (typeof item.text === 'string') file.text = item.text;
+    if (!target.skillMd) return file;
+    const text = skillMdText(item, bytes);
+    const { frontmatter, body } = checkSkillMd(skill, target.requestUri, text, this.#parseFrontmatter);
+    return { ...file, text: text!, frontmatter, body };
+  }
+
+  /**
+   * The direct children of a folder (a skill root is its SKILL.md URI without `/SKILL.md`), every
+   * page walked. A live view: it never extends what an entry lists. Needs `directoryRead`.
+   */
+  async readDirectory(uri: string, options?: RequestOptions): Promise<DirectoryListing> {
+    if (typeof uri !== 'string') throw new TypeError('readDirectory(uri) needs a folder URI as a string');
+    if (!this.directoryRead) {
+      throw new SkillsUnsupportedError(
+        METHOD_DIRECTORY_READ,
+        `The server did not declare directoryRead for ${SKILLS_EXTENSION_ID}, so ${METHOD_DIRECTORY_READ} must not be called; use the files listed in the skill entry instead`,
+      );
+    }
+    const pages = await walkPages(
+      METHOD_DIRECTORY_READ,
+      (cursor) => this.#request(METHOD_DIRECTORY_READ, cursor === undefined ? { uri } : { uri, cursor }, ReadDirectoryResultSchema, options),
+      this.#maxPages,
+    );
+    const resources = pages.flatMap((page) => page.resources) as DirectoryResource[];
+    const parent = canonicalUri(uri);
+    if (parent !== undefined) {
+      for (const child of resources) {
+        const childUri = canonicalUri(child.uri);
+        if (childUri === undefined || childUri.slice(0, childUri.lastIndexOf('/')) !== parent) {
+          throw new SkillResultError(METHOD_DIRECTORY_READ, `${METHOD_DIRECTORY_READ} for ${uri} listed ${child.uri}, which is not a direct child of that folder; nothing was used`);
+        }
+      }
+    }
+    return { resources, ...mergeCacheFields(pages) };
+  }
+
+  #capability(): { directoryRead?: unknown } | undefined {
+    const extensions = (this.#client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+    const declared = extensions?.[SKILLS_EXTENSION_ID];
+    return declared !== null && typeof declared === 'object' ? (declared as { directoryRead?: unknown }) : undefined;
+  }
+
+  #requireExtension(method: string): void {
+    if (this.supported) return;
+    throw new SkillsUnsupportedError(
+      method,
+      `The server did not declare the ${SKILLS_EXTENSION_ID} extension (or the client is not connected), so ${method} is not used for skills; check supported first`,
+    );
+  }
+
+  // The SDK's request() is typed for the base protocol's methods; these are the extension's own.
+  #request<T extends z.ZodType>(method: string, params: Record<string, unknown>, schema: T, options?: RequestOptions): Promise<z.output<T>> {
+    return this.#client.request({ method, params } as unknown as ClientRequest, schema, options) as Promise<z.output<T>>;
+  }
+
+  /** Resolve `ref` and find it in the entry, before anything is requested. */
+  #target(skill: SkillEntry, ref: string | undefined): Target {
+    const folder = skillFolderOf(skill.uri)!;
+    const skillKey = canonicalUri(skill.uri)!;
+    const resolved = ref === undefined ? { ok: true as const, uri: skillKey } : resolveRef(folder, ref);
+    if (!resolved.ok) {
+      throw new SkillVerificationError('unlisted', resolved.uri, skill.uri, `${resolved.error}, so it is not a file of the skill ${skill.uri}; nothing was requested. Name a file listed in the entry, by a path relative to the skill folder or by its URI`);
+    }
+    const skillMd = resolved.uri === skillKey;
+    if (skill.resources === 'dynamic') {
+      // Nothing was published to match against: request the entry's spelling for SKILL.md, else the canonical one.
+      return { requestUri: skillMd ? skill.uri : resolved.uri, key: resolved.uri, listed: undefined, skillMd };
+    }
+    const listed = skill.resources.find((r) => canonicalUri(r.uri) === resolved.uri);
+    if (!listed) {
+      throw new SkillVerificationError(
+        'unlisted',
+        resolved.uri,
+        skill.uri,
+        `${resolved.uri} is not listed in the entry of ${skill.uri}, so it is not read: an unlisted file means the skill changed. Refresh the entry with get(${JSON.stringify(skill.uri)}) and read again`,
+      );
+    }
+    return { requestUri: listed.uri, key: resolved.uri, listed, skillMd };
+  }
+}

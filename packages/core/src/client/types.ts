@@ -1,0 +1,98 @@
+/**
+ * Public types of the host-side skills client (`@skillmount/core/client`).
+ */
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CacheScope, SkillEntry, SkillFrontmatter, SkillLimits, SkillResource } from '../types.js';
+
+export type { CacheScope, RequestOptions, SkillEntry, SkillFrontmatter, SkillLimits, SkillResource };
+
+export interface SkillsClientOptions {
+  /**
+   * `false` (default): `list()` throws when any entry is invalid or a URI is listed twice.
+   * `true`: the valid skills come back and the refused entries are reported in `invalid`.
+   */
+  skipInvalid?: boolean;
+  /**
+   * Parses the YAML between the `---` fences of a SKILL.md into a JSON object. Default: YAML 1.2
+   * core schema (`yes`, `no`, `on` stay strings; duplicate keys are an error).
+   */
+  parseFrontmatter?: (yaml: string) => Record<string, unknown>;
+  /** The most pages `list()` and `readDirectory()` follow before giving up. Default 1000. */
+  maxPages?: number;
+  /** Per-skill limits a skill may reach before `read()` refuses it. Default 512 files, 16 MiB. */
+  limits?: Partial<SkillLimits>;
+  /**
+   * The protocol revision to apply result rules for (`2026-07-28` requires `ttlMs` and
+   * `cacheScope`). Default: what the client negotiated.
+   */
+  protocolVersion?: string;
+}
+
+/** A result's freshness hints, where the server sent them (always, on 2026-07-28). */
+export interface CacheFields {
+  ttlMs?: number;
+  cacheScope?: CacheScope;
+}
+
+/** A `skills/list` entry the client refused. */
+export interface InvalidSkillEntry {
+  /** Position of the entry in the listing, counted across pages. */
+  index: number;
+  /** The entry's `uri`, when it had a string one. */
+  uri?: string;
+  /** Every problem found, joined by `; `. */
+  reason: string;
+}
+
+export interface SkillListing extends CacheFields {
+  skills: SkillEntry[];
+  invalid: InvalidSkillEntry[];
+  /** Only when `list()` was given a cursor: where the next page starts. */
+  nextCursor?: string;
+}
+
+export interface SkillLookup extends CacheFields {
+  skill: SkillEntry;
+}
+
+/** One verified (or, for a `"dynamic"` skill, frontmatter-checked) file of a skill. */
+export interface SkillFile {
+  /** The URI that was requested: the entry's own spelling for a listed file. */
+  uri: string;
+  mimeType?: string;
+  /** Exactly the bytes that were checked against the entry. */
+  bytes: Uint8Array;
+  /** The text, when the server sent text; always for the skill's own SKILL.md. */
+  text?: string;
+  /** `true` when size and digest matched the entry; `false` for a `"dynamic"` skill. */
+  verified: boolean;
+  /** The skill's own SKILL.md only: its parsed frontmatter (equal to the entry's). */
+  frontmatter?: Record<string, unknown>;
+  /** The skill's own SKILL.md only: the markdown after the frontmatter. */
+  body?: string;
+}
+
+/** One child in a `resources/directory/read` result. */
+export interface DirectoryResource {
+  uri: string;
+  name: string;
+  /** `inode/directory` for a folder. */
+  mimeType?: string;
+  size?: number;
+  [field: string]: unknown;
+}
+
+export interface DirectoryListing extends CacheFields {
+  resources: DirectoryResource[];
+}
+
+export type SkillVerificationReason = 'unlisted' | 'size' | 'digest' | 'frontmatter';
+
+/** Why a skill is over a per-skill limit, found from its entry (or, for `"dynamic"`, from what was read). */
+export interface SkillLimitProblem {
+  limit: 'files' | 'bytes';
+  /** Files in the entry, or bytes in the entry (or read so far, for `"dynamic"`). */
+  actual: number;
+  max: number;
+  message: string;
+}

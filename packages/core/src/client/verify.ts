@@ -1,0 +1,88 @@
+import { sha256Digest } from '../bytes/digest.js';
+import { decodeUtf8 } from '../bytes/text.js';
+import { parseFrontmatter as parseSkillMd } from '../skillmd/parse.js';
+import { splitFrontmatter } from '../skillmd/split.js';
+import { SkillVerificationError } from './errors.js';
+import { frontmatterDifferences } from './frontmatter-diff.js';
+import type { SkillEntry, SkillResource } from './types.js';
+
+const encoder = new TextEncoder();
+
+/** A `resources/read` content item as the SDK returns it: text or a base64 blob. */
+export interface ContentItem {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** The exact bytes a content item carries: the UTF-8 of its text, or its decoded blob. */
+export function contentBytes(item: ContentItem): Uint8Array {
+  if (typeof item.text === 'string') return encoder.encode(item.text);
+  // Copied out of the Buffer, which may share a pooled ArrayBuffer with unrelated data.
+  return new Uint8Array(Buffer.from(item.blob ?? '', 'base64'));
+}
+
+const refresh = (skillUri: string) => `refresh the entry with get(${JSON.stringify(skillUri)}) and read again`;
+
+/** Size first (cheap, and enough on its own), then the SHA-256 digest. */
+export function checkListedFile(listed: SkillResource, bytes: Uint8Array, skillUri: string): void {
+  if (bytes.byteLength !== listed.size) {
+    throw new SkillVerificationError(
+      'size',
+      listed.uri,
+      skillUri,
+      `${listed.uri} arrived as ${bytes.byteLength} bytes but the skill entry lists ${listed.size}; the content was not used. The file changed or the entry is stale: ${refresh(skillUri)}`,
+    );
+  }
+  const digest = sha256Digest(bytes);
+  if (digest !== listed.digest) {
+    throw new SkillVerificationError(
+      'digest',
+      listed.uri,
+      skillUri,
+      `${listed.uri} has digest ${digest} but the skill entry lists ${listed.digest}; the content was not used. The file changed or the entry is stale: ${refresh(skillUri)}`,
+    );
+  }
+}
+
+export type FrontmatterParser = (yaml: string) => Record<string, unknown>;
+
+/**
+ * Parse the skill's own SKILL.md and require its frontmatter to equal the entry's, field by field.
+ * `text` is undefined when the bytes are not UTF-8.
+ */
+export function checkSkillMd(skill: SkillEntry, uri: string, text: string | undefined, parse?: FrontmatterParser): { frontmatter: Record<string, unknown>; body: string } {
+  const fail = (message: string, differences: string[] = [], cause?: unknown) =>
+    new SkillVerificationError('frontmatter', uri, skill.uri, `${message}; the skill must not be loaded. If the skill changed, ${refresh(skill.uri)}`, differences, cause === undefined ? undefined : { cause });
+  if (text === undefined) throw fail(`${uri} is not valid UTF-8, so its frontmatter cannot be read`);
+  let parsed: { frontmatter: Record<string, unknown>; body: string };
+  if (parse) {
+    const split = splitFrontmatter(text);
+    if (!split) throw fail(`${uri} does not begin with YAML frontmatter between "---" lines`);
+    let frontmatter: unknown;
+    try {
+      frontmatter = parse(split.yaml);
+    } catch (error) {
+      throw fail(`the frontmatter of ${uri} cannot be parsed: ${error instanceof Error ? error.message : String(error)}`, [], error);
+    }
+    if (frontmatter === null || typeof frontmatter !== 'object' || Array.isArray(frontmatter)) {
+      throw fail(`the frontmatter of ${uri} is not a mapping of fields`);
+    }
+    parsed = { frontmatter: frontmatter as Record<string, unknown>, body: split.body };
+  } else {
+    const result = parseSkillMd(text);
+    if (!result.ok) throw fail(`the frontmatter of ${uri} cannot be parsed: ${result.error}`);
+    parsed = { frontmatter: result.frontmatter, body: result.body };
+  }
+  const differences = frontmatterDifferences(skill.frontmatter, parsed.frontmatter);
+  if (differences.length > 0) {
+    throw fail(`the frontmatter of ${uri} differs from the skill entry: ${differences.join('; ')}`, differences);
+  }
+  return parsed;
+}
+
+/** Text of SKILL.md: as sent, or the bytes decoded as strict UTF-8. */
+export function skillMdText(item: ContentItem, bytes: Uint8Array): string | undefined {
+  return typeof item.text === 'string' ? item.text : decodeUtf8(bytes);
+}

@@ -1,0 +1,2 @@
+export { skillsMiddleware } from './middleware.js';
+export type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';

@@ -1,0 +1,100 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import {
+  attach,
+  consoleWarning,
+  createSkillsEndpoint,
+  runWithSkillContext,
+  sendError,
+  type SkillsEndpoint,
+  type SkillSource,
+} from '@skillmount/core';
+import { parsedBody } from './body.js';
+import { checkOptions } from './options.js';
+import { describe, serveSkills } from './served.js';
+import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
+
+/**
+ * An Express router serving an MCP Streamable HTTP endpoint with Agent Skills at its mount path:
+ * `app.use('/mcp', skillsMiddleware({ storage: fsStorage('./skills') }))`. Options are checked
+ * here, at once; with `storage` the catalog loads in the background and early requests wait for it.
+ */
+export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter {
+  const checked = checkOptions(options);
+  const warn = checked.onWarning ?? consoleWarning;
+  const skills = serveSkills(checked.served, checked.watch, warn);
+  const attachOptions = checked.onWarning ? { onWarning: checked.onWarning } : {};
+  let endpoint: SkillsEndpoint | undefined;
+  let closing: Promise<void> | undefined;
+
+  const contextOf = async (req: Request): Promise<Record<string, unknown>> => {
+    if (!checked.context) return {};
+    const context = await checked.context(req);
+    if (context === null || typeof context !== 'object') {
+      throw new TypeError(`@skillmount/express: the context option must return an object (or a promise of one), got ${String(context)}`);
+    }
+    return context;
+  };
+
+  // Created once the source is loaded, so a catalog is served as itself.
+  const endpointFor = (source: SkillSource) =>
+    (endpoint ??= createSkillsEndpoint({
+      source,
+      server: checked.server,
+      sessions: checked.sessions,
+      sessionIdleMs: checked.sessionIdleMs,
+      maxSessions: checked.maxSessions,
+      attach: attachOptions,
+    }));
+
+  const handle = async (req: Request, res: Response, next: NextFunction) => {
+    let source: SkillSource;
+    try {
+      source = await skills.ready;
+    } catch {
+      // The cause was reported through onWarning when the load failed; clients learn only that it did.
+      return sendError(res, 500, -32603, 'skills catalog failed to load');
+    }
+    if (closing) return sendError(res, 503, -32000, 'Service unavailable: this skills endpoint is closed');
+    let context: Record<string, unknown>;
+    try {
+      context = await contextOf(req);
+    } catch (error) {
+      return next(error); // the app's own failure (auth, say): its error handlers decide the answer
+    }
+    const body = parsedBody(req);
+    // The transport hands req.url to handlers as requestInfo.url; inside a router it lacks the mount path.
+    req.url = req.originalUrl;
+    try {
+      await endpointFor(source).handle(req, res, body, context);
+    } catch (error) {
+      // The endpoint has already answered 500 with a JSON-RPC error.
+      warn({ code: 'request-failed', message: `MCP request failed: ${describe(error)}` });
+    }
+  };
+
+  const router = express.Router() as SkillsRouter;
+  router.all('/', (req, res, next) => {
+    handle(req, res, next).catch(next); // Express 4 does not catch a rejected handler itself
+  });
+
+  Object.defineProperties(router, {
+    ready: { get: () => skills.ready, enumerable: true },
+    catalog: { get: () => skills.catalog, enumerable: true },
+    entries: { get: () => skills.catalog?.entries ?? [], enumerable: true },
+  });
+  async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
+    const context = await contextOf(req);
+    return await runWithSkillContext(context, fn);
+  }
+  const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close'> = {
+    reload: () => skills.reload(),
+    attach: (server) => attach(server, skills.loaded ?? skills.pending, attachOptions),
+    run,
+    close: () =>
+      (closing ??= (async () => {
+        await endpoint?.close();
+        skills.close();
+      })()),
+  };
+  return Object.assign(router, members);
+}

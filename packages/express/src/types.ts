@@ -1,0 +1,59 @@
+/**
+ * Public types of @skillmount/express.
+ */
+import type { Request, Router } from 'express';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type {
+  AttachedSkills,
+  CatalogOptions,
+  ReloadReport,
+  SkillCatalog,
+  SkillEntry,
+  SkillFiles,
+  SkillSource,
+} from '@skillmount/core';
+
+/**
+ * Options of `skillsMiddleware`. Give exactly one of `storage`, `catalog` or `source`.
+ * The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`)
+ * apply only with `storage`; `onWarning` applies to all three.
+ */
+export interface SkillsMiddlewareOptions extends CatalogOptions {
+  /** Where the skill files are, e.g. `fsStorage('./skills')`. The catalog is loaded from it in the background. */
+  storage?: SkillFiles;
+  /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
+  catalog?: SkillCatalog;
+  /** Any `SkillSource`: generated, per-user or `"dynamic"` skills. */
+  source?: SkillSource;
+  /** Your own MCP server factory, called for every stateless request or new session; skills are attached to each server. Default: an empty `McpServer`. */
+  server?: () => McpServer | Server | Promise<McpServer | Server>;
+  /** Per-request fields for your `SkillSource` (tenant, user, …), merged into its `SkillContext` after `auth` and `headers`. */
+  context?: (req: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** `false` (default): stateless, a server per POST; GET and DELETE answer 405. `true`: MCP sessions, which carry `notifications/resources/list_changed`. */
+  sessions?: boolean;
+  /** Session mode: close a session idle for this many milliseconds. Default 15 minutes. */
+  sessionIdleMs?: number;
+  /** Session mode: refuse new sessions (503) beyond this many. Default 1000. */
+  maxSessions?: number;
+  /** Reload the catalog whenever the storage reports a change (`catalog.watch()`). Needs a storage with a `watch` hook. Default `false`. */
+  watch?: boolean;
+}
+
+/** What `skillsMiddleware` returns: an Express router serving the MCP endpoint at its mount path, with lifecycle members. */
+export interface SkillsRouter extends Router {
+  /** Resolves once the catalog is loaded (at once for `catalog` and `source`); rejects with the load error. */
+  readonly ready: Promise<SkillSource>;
+  /** The catalog being served, once loaded; `undefined` for a custom `source`. */
+  readonly catalog: SkillCatalog | undefined;
+  /** The served skills' entries; empty until loaded, and for a custom `source`. */
+  readonly entries: readonly SkillEntry[];
+  /** Reload the catalog from storage (after a failed first load: load again). Rejects for a custom `source`. */
+  reload(): Promise<ReloadReport>;
+  /** Serve the skills on your own server, for your own MCP route. Call before `server.connect()`. */
+  attach(server: McpServer | Server): AttachedSkills;
+  /** Run `fn` (your `transport.handleRequest(...)`) with the `context` option applied to `req`. */
+  run<T>(req: Request, fn: () => T): Promise<Awaited<T>>;
+  /** Close every session and stop watching. A storage or catalog you passed in stays open; a catalog loaded here is closed. */
+  close(): Promise<void>;
+}

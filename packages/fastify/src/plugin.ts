@@ -1,0 +1,115 @@
+import {
+  attach,
+  createSkillsEndpoint,
+  runWithSkillContext,
+  SkillCatalog,
+  type AttachOptions,
+  type SkillEntry,
+  type SkillSource,
+  type SkillsEndpoint,
+} from '@skillmount/core';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { requestContext } from './context.js';
+import { NAME, normalizeOptions, type SkillsOrigin } from './options.js';
+import { mountEndpoint } from './route.js';
+import type { SkillsDecoration, SkillsPluginOptions } from './types.js';
+
+const NO_ENTRIES: readonly SkillEntry[] = Object.freeze([]);
+
+const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) => {
+  const options = normalizeOptions(rawOptions);
+  if (app.hasDecorator('skills')) {
+    throw new Error(`${NAME}: app.skills is already defined; register the plugin once per Fastify context`);
+  }
+  const { source, catalog, owned } = await resolveSource(options.origin);
+
+  let stopWatching: (() => void) | undefined;
+  if (options.watch) {
+    try {
+      stopWatching = catalog!.watch();
+    } catch (error) {
+      if (owned) catalog!.close();
+      throw new Error(`${NAME}: could not watch the storage for changes: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  // With storage, the catalog already reports to onWarning; otherwise attach does.
+  const attachOptions: AttachOptions = options.onWarning && options.origin.kind !== 'storage' ? { onWarning: options.onWarning } : {};
+  const decoration: SkillsDecoration = {
+    source,
+    catalog,
+    get entries() {
+      return catalog?.entries ?? NO_ENTRIES;
+    },
+    async reload() {
+      if (!catalog) {
+        throw new Error(`${NAME}: app.skills.reload() needs a catalog, but this app serves a custom source (the "source" option); refresh that source yourself`);
+      }
+      return catalog.reload();
+    },
+    attach: (server) => attach(server, source, attachOptions),
+    async run(request, fn) {
+      return runWithSkillContext(await requestContext(request, options.context), fn);
+    },
+  };
+  app.decorate('skills', decoration);
+
+  let endpoint: SkillsEndpoint | undefined;
+  if (options.path !== false) {
+    endpoint = createSkillsEndpoint({
+      source,
+      server: options.server,
+      sessions: options.sessions,
+      sessionIdleMs: options.sessionIdleMs,
+      maxSessions: options.maxSessions,
+      attach: attachOptions,
+    });
+    mountEndpoint(app, options.path, endpoint, options.context);
+  }
+
+  // preClose runs before Fastify waits for open connections: session streams must end first.
+  app.addHook('preClose', async () => {
+    await endpoint?.close();
+  });
+  // Never close what the app passed in; a catalog loaded here stops watching but leaves its storage open.
+  app.addHook('onClose', async () => {
+    if (owned) catalog!.close();
+    else stopWatching?.();
+  });
+};
+
+async function resolveSource(origin: SkillsOrigin): Promise<{ source: SkillSource; catalog: SkillCatalog | undefined; owned: boolean }> {
+  switch (origin.kind) {
+    case 'storage': {
+      const catalog = await loadCatalog(origin);
+      return { source: catalog, catalog, owned: true };
+    }
+    case 'catalog':
+      return { source: origin.catalog, catalog: origin.catalog, owned: false };
+    case 'source':
+      return { source: origin.source, catalog: isCatalog(origin.source) ? origin.source : undefined, owned: false };
+  }
+}
+
+async function loadCatalog(origin: Extract<SkillsOrigin, { kind: 'storage' }>): Promise<SkillCatalog> {
+  try {
+    return await SkillCatalog.load(origin.storage, origin.catalogOptions);
+  } catch (error) {
+    // The catalog checks its options before reading anything; name them as ours.
+    if (error instanceof RangeError && error.message.startsWith('skillmount: option ')) {
+      throw new RangeError(`${NAME}: ${error.message.slice('skillmount: '.length)}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** A SkillCatalog, possibly from another copy of core (ESM beside CJS). */
+function isCatalog(source: SkillSource): source is SkillCatalog {
+  if (source instanceof SkillCatalog) return true;
+  const candidate = source as Partial<SkillCatalog>;
+  return typeof candidate.reload === 'function' && typeof candidate.watch === 'function' && Array.isArray(candidate.entries);
+}
+
+/** Serves Agent Skills over MCP from a Fastify 5 app: `await app.register(skillsPlugin, { storage })`. */
+export const skillsPlugin: FastifyPluginAsync<SkillsPluginOptions> = fp(skills, { fastify: '5.x', name: NAME });

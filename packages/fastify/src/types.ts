@@ -1,0 +1,87 @@
+/**
+ * Public types of @skillmount/fastify. Everything a user names in their own code is declared here.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AttachedSkills, CatalogOptions, ReloadReport, SkillCatalog, SkillEntry, SkillFiles, SkillSource } from '@skillmount/core';
+import type { FastifyRequest } from 'fastify';
+
+/** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
+export type AnyMcpServer = McpServer | Server;
+
+/**
+ * Options of `app.register(skillsPlugin, options)`. Give exactly one of `storage`, `catalog` or
+ * `source`. The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
+ * `concurrency`) apply only with `storage`, where the plugin loads the catalog itself;
+ * `onWarning` applies to every kind of source.
+ */
+export interface SkillsPluginOptions extends CatalogOptions {
+  /** Where the skill files are, e.g. `fsStorage('./skills')`. The plugin loads a catalog from it while registering. */
+  storage?: SkillFiles;
+  /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
+  catalog?: SkillCatalog;
+  /** Any `SkillSource`: generated, per-user or per-tenant skills. */
+  source?: SkillSource;
+  /**
+   * Route of the MCP Streamable HTTP endpoint. Default `'/mcp'`. `false` mounts no route: the app
+   * keeps its own MCP route and calls `app.skills.attach(server)` there.
+   */
+  path?: string | false;
+  /**
+   * Builds the app's own MCP server, with its tools, prompts and resources. Called once per
+   * stateless request, or once per session; it must return a new, unconnected server each time.
+   * Skills are attached to each one. Default: an empty `McpServer`.
+   */
+  server?: () => AnyMcpServer | Promise<AnyMcpServer>;
+  /**
+   * App fields merged into the `SkillContext` every `SkillSource` call receives (a user or tenant
+   * id, for instance). Runs once per HTTP request, before the MCP exchange; an error it throws
+   * goes to Fastify's error handling, like an error from a hook.
+   */
+  context?: (request: FastifyRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * `false` (default): stateless, a fresh server per POST; GET and DELETE answer 405 with a
+   * JSON-RPC error body. `true`: MCP sessions (`Mcp-Session-Id`), which also carry
+   * `notifications/resources/list_changed` to connected clients.
+   */
+  sessions?: boolean;
+  /** With `sessions: true`: close a session idle for this many milliseconds. Default 15 minutes. */
+  sessionIdleMs?: number;
+  /** With `sessions: true`: refuse new sessions beyond this many (503). Default 1000. */
+  maxSessions?: number;
+  /**
+   * With `storage` or `catalog` whose storage has a `watch()` hook: reload the catalog whenever the
+   * storage reports a change. Default `false`.
+   */
+  watch?: boolean;
+}
+
+/** What the plugin adds to the app as `app.skills`. */
+export interface SkillsDecoration {
+  /** The source every skills request is answered from. */
+  readonly source: SkillSource;
+  /** The catalog, when the skills come from `storage` or `catalog`; `undefined` for a custom `source`. */
+  readonly catalog: SkillCatalog | undefined;
+  /** Every served skill's entry (frozen); an empty array when the source is not a catalog. */
+  readonly entries: readonly SkillEntry[];
+  /**
+   * Reload the catalog from storage, all or nothing (on failure the old catalog keeps serving and
+   * the promise rejects). Connected session clients get `notifications/resources/list_changed`
+   * when the list changed. Throws when the source is not a catalog.
+   */
+  reload(): Promise<ReloadReport>;
+  /** Serve the skills on a server the app built itself (call before `server.connect()`). */
+  attach(server: AnyMcpServer): AttachedSkills;
+  /**
+   * Run `fn` (typically `transport.handleRequest(...)` in the app's own MCP route) with the
+   * `context` option applied to `request`, so skills handlers see the app's fields and auth.
+   */
+  run<T>(request: FastifyRequest, fn: () => T | PromiseLike<T>): Promise<T>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Agent Skills served over MCP by `@skillmount/fastify`. */
+    skills: SkillsDecoration;
+  }
+}

@@ -1,0 +1,58 @@
+import pg from 'pg';
+
+export const PACKAGE = '@skillmount/storage-postgres';
+export const DEFAULT_TABLE = 'skillmount_files';
+
+/** SQL names derived from the table option, quoted and ready to place in statements. */
+export interface TableNames {
+  /** The option as given, for messages. */
+  display: string;
+  /** `"schema"."name"` or `"name"`. */
+  table: string;
+  /** The schema when the option names one. */
+  schema: string | undefined;
+  /** The trigger function, in the table's schema. */
+  notifyFunction: string;
+  /** Channel name as text (for `pg_notify` and message filtering); `<name>_changed`. */
+  channel: string;
+  /** The channel quoted as an identifier (for `LISTEN`). */
+  channelIdentifier: string;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// PostgreSQL identifiers hold 63 bytes; the derived names add at most "_changed" (8).
+const MAX_TABLE_NAME = 55;
+const MAX_SCHEMA_NAME = 63;
+
+/**
+ * Check the table option and derive every name from it. Names are quoted as written, so
+ * `Skills` and `skills` are different tables. The channel depends on the table name only, so
+ * `skillmount_files` and `public.skillmount_files` agree on it.
+ */
+export function tableNames(option: unknown, where: string): TableNames {
+  if (option === undefined) option = DEFAULT_TABLE;
+  if (typeof option !== 'string') throw new TypeError(`${PACKAGE}: ${where} table must be a string such as "skillmount_files" or "skills.files"`);
+  const parts = option.split('.');
+  const [schema, name] = parts.length === 2 ? [parts[0]!, parts[1]!] : [undefined, parts[0]!];
+  const valid =
+    parts.length <= 2 &&
+    IDENTIFIER.test(name) &&
+    name.length <= MAX_TABLE_NAME &&
+    (schema === undefined || (IDENTIFIER.test(schema) && schema.length <= MAX_SCHEMA_NAME));
+  if (!valid) {
+    throw new TypeError(
+      `${PACKAGE}: ${where} table ${JSON.stringify(option)} is not a table name; use "name" or "schema.name" where each part ` +
+        `starts with a letter or "_" and holds only letters, digits and "_" (the name at most ${MAX_TABLE_NAME} characters)`,
+    );
+  }
+  const qualify = (identifier: string) => (schema === undefined ? pg.escapeIdentifier(identifier) : `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(identifier)}`);
+  const channel = `${name}_changed`;
+  return {
+    display: option,
+    table: qualify(name),
+    schema,
+    notifyFunction: qualify(`${name}_notify`),
+    channel,
+    channelIdentifier: pg.escapeIdentifier(channel),
+  };
+}

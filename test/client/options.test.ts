@@ -1,0 +1,113 @@
+/**
+ * Options and limits of the skills client: checked once at construction, the parseFrontmatter
+ * hook, the limits from an entry alone, and the state before connect.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  MAX_BYTES_PER_SKILL,
+  MAX_FILES_PER_SKILL,
+  SkillLimitError,
+  SkillsClient,
+  SkillVerificationError,
+  checkLimits,
+  type SkillEntry,
+} from '@skillmount/core/client';
+import { live, startLyingServer, type LyingServer } from './support/lying-server.js';
+import { connectV1 } from './support/servers.js';
+
+const digest = 'sha256:' + '0'.repeat(64);
+const entryWith = (count: number, size: number): SkillEntry => ({
+  uri: 'skill://big/SKILL.md',
+  frontmatter: { name: 'big', description: 'A big skill.' },
+  resources: Array.from({ length: count }, (_, i) => ({ uri: i === 0 ? 'skill://big/SKILL.md' : `skill://big/f${i}.txt`, digest, size: i === 0 ? size : 0 })),
+});
+
+describe('construction', () => {
+  const client = new Client({ name: 'host', version: '1.0.0' });
+
+  test('bad options fail at once, naming the package and the option', () => {
+    assert.throws(() => new SkillsClient(client, { maxPages: 0 }), /^TypeError: skillmount: the maxPages option must be a positive integer/);
+    assert.throws(() => new SkillsClient(client, { maxPages: 1.5 }), /maxPages/);
+    assert.throws(() => new SkillsClient(client, { skipInvalid: 'yes' as never }), /skipInvalid option must be true or false/);
+    assert.throws(() => new SkillsClient(client, { parseFrontmatter: 'yaml' as never }), /parseFrontmatter option must be a function/);
+    assert.throws(() => new SkillsClient(client, { limits: { bytes: -1 } }), /limits\.bytes option must be a positive number/);
+    assert.throws(() => new SkillsClient(client, { limits: { size: 1 } as never }), /unknown limit "size"/);
+    assert.throws(() => new SkillsClient({} as never), /needs an MCP SDK Client/);
+  });
+
+  test('before connect nothing is supported and list() asks nothing', async () => {
+    const skills = new SkillsClient(client);
+    assert.equal(skills.supported, false);
+    assert.equal(skills.directoryRead, false);
+    assert.deepEqual(await skills.list(), { skills: [], invalid: [] });
+  });
+});
+
+describe('limits from the entry alone', () => {
+  test('512 files and 16 MiB are accepted; one more of either is declined with the reason', () => {
+    assert.equal(MAX_FILES_PER_SKILL, 512);
+    assert.equal(MAX_BYTES_PER_SKILL, 16 * 1024 * 1024);
+    assert.equal(checkLimits(entryWith(512, 100)), undefined);
+    assert.equal(checkLimits(entryWith(1, MAX_BYTES_PER_SKILL)), undefined);
+    const files = checkLimits(entryWith(513, 100));
+    assert.deepEqual([files?.limit, files?.actual, files?.max], ['files', 513, 512]);
+    assert.match(files!.message, /lists 513 files; the limit is 512/);
+    const bytes = checkLimits(entryWith(2, MAX_BYTES_PER_SKILL + 1));
+    assert.deepEqual([bytes?.limit, bytes?.actual], ['bytes', MAX_BYTES_PER_SKILL + 1]);
+    assert.equal(checkLimits({ ...entryWith(1, 0), resources: 'dynamic' }), undefined, 'nothing to count');
+  });
+
+  test('a host may accept more', () => {
+    assert.equal(checkLimits(entryWith(600, 10), { files: 1000 }), undefined);
+    const skills = new SkillsClient(new Client({ name: 'h', version: '1' }), { limits: { files: 1000 } });
+    assert.equal(skills.checkLimits(entryWith(600, 10)), undefined);
+    assert.equal(skills.checkLimits(entryWith(1001, 10))?.limit, 'files');
+  });
+
+  test('read() declines an oversized skill before anything else', async () => {
+    const skills = new SkillsClient(new Client({ name: 'h', version: '1' }));
+    await assert.rejects(skills.read(entryWith(513, 1)), (error: unknown) => error instanceof SkillLimitError && error.limit === 'files' && error.skillUri === 'skill://big/SKILL.md');
+  });
+});
+
+describe('the parseFrontmatter option', () => {
+  let lying: LyingServer;
+  let client: Client;
+  before(async () => {
+    lying = await startLyingServer();
+    client = await connectV1(lying.url('reads'));
+  });
+  after(async () => {
+    await client.close();
+    await lying.close();
+  });
+
+  // A deliberately small parser for flat `key: value` frontmatter, standing in for a host's own.
+  const flat = (yaml: string) => Object.fromEntries(yaml.trim().split('\n').map((line) => line.split(/:\s*/, 2) as [string, string]));
+
+  test("is used to parse SKILL.md, and what it returns is compared with the entry", async () => {
+    const md = await new SkillsClient(client, { parseFrontmatter: flat }).read(live);
+    assert.deepEqual(md.frontmatter, { name: 'live', description: 'Generated on demand.' });
+    const shouting = (yaml: string) => ({ ...flat(yaml), description: flat(yaml).description!.toUpperCase() });
+    await assert.rejects(new SkillsClient(client, { parseFrontmatter: shouting }).read(live), (error: unknown) => {
+      assert.ok(error instanceof SkillVerificationError);
+      assert.equal(error.reason, 'frontmatter');
+      assert.deepEqual(error.differences, ['description: the entry has "Generated on demand.", SKILL.md has "GENERATED ON DEMAND."']);
+      return true;
+    });
+  });
+
+  test('a parser that throws, or returns no mapping, is a frontmatter failure', async () => {
+    const throwing = () => {
+      throw new Error('cannot parse this');
+    };
+    await assert.rejects(new SkillsClient(client, { parseFrontmatter: throwing }).read(live), (error: unknown) => {
+      assert.ok(error instanceof SkillVerificationError && error.reason === 'frontmatter');
+      assert.match(error.message, /cannot be parsed: cannot parse this/);
+      return true;
+    });
+    await assert.rejects(new SkillsClient(client, { parseFrontmatter: () => [] as never }).read(live), /not a mapping of fields/);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * A deliberately lying skills server: a low-level SDK v1 `Server` with hand-written handlers for
+ * skills/list, skills/get, resources/read and resources/directory/read, served stateless over
+ * node:http. Each URL path `/<scenario>` is one way of lying; the JSON-RPC methods received are
+ * recorded per scenario.
+ */
+import { createHash } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalUri, type SkillEntry } from '@skillmount/core';
+import * as z from 'zod';
+import { listen, readJsonBody } from './servers.js';
+
+const EXTENSION = 'io.modelcontextprotocol/skills';
+const sha = (bytes: Uint8Array) => 'sha256:' + createHash('sha256').update(bytes).digest('hex');
+const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+const md = (name: string, description: string, extra = '') => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n# ${name}\n\nBody of ${name}.\n`;
+
+interface Served {
+  bytes: Uint8Array;
+  /** Sent as base64 blob instead of text. */
+  blob?: boolean;
+  mimeType?: string;
+}
+
+type Entry = SkillEntry;
+type Frontmatter = SkillEntry['frontmatter'];
+const noFrontmatter = {} as Frontmatter; // for entries whose frontmatter is set afterwards
+
+/** What the server really serves, by canonical URI, and how it answers reads of some of them. */
+const files = new Map<string, Served>();
+const replies = new Map<string, (uri: string) => { uri: string; text: string }[]>();
+
+/** Serve the files of a skill and return an honest entry for them (`spell` chooses each URI's spelling). */
+function skill(path: string, frontmatter: Frontmatter, content: Record<string, string | Served>, spell = (rel: string) => rel): Entry {
+  const resources = Object.entries(content).map(([rel, value]) => {
+    const served = typeof value === 'string' ? { bytes: utf8(value), mimeType: rel.endsWith('.md') ? 'text/markdown' : 'text/plain' } : value;
+    const uri = `skill://${path}/${spell(rel)}`;
+    files.set(canonicalUri(uri)!, served);
+    return { uri, digest: sha(served.bytes), size: served.bytes.byteLength };
+  });
+  return { uri: `skill://${path}/SKILL.md`, frontmatter, resources };
+}
+
+const relist = (entry: Entry, rel: string, change: (r: { uri: string; digest: string; size: number }) => object): Entry => ({
+  ...entry,
+  resources: (entry.resources as { uri: string; digest: string; size: number }[]).map((r) => (r.uri.endsWith(`/${rel}`) ? { ...r, ...change(r) } : r)),
+});
+
+export const HONEST_MD = md('honest', 'An honest skill.', 'metadata:\n  reviewed: yes\n  draft: no\n  enabled: on\n');
+export const honest = skill(
+  'honest',
+  { name: 'honest', description: 'An honest skill.', metadata: { reviewed: 'yes', draft: 'no', enabled: 'on' } },
+  {
+    'SKILL.md': HONEST_MD,
+    'references/Q&A.md': '# Q&A\n',
+    'references/read me ü.md': '# Read me\n',
+    'assets/bin.dat': { bytes: new Uint8Array([0, 255, 1, 254, 2]), blob: true, mimeType: 'application/octet-stream' },
+  },
+  // The entry spells Q&A.md raw and the other name percent-encoded: a client must match either way.
+  (rel) => (rel.includes('read me') ? rel.replace('read me ü', encodeURIComponent('read me ü')) : rel),
+);
+files.set('skill://honest/secret.txt', { bytes: utf8('served, but not listed\n') }); // readable, yet in no entry
+
+const plainSkill = (name: string) => skill(name, { name, description: `The ${name} skill.` }, { 'SKILL.md': md(name, `The ${name} skill.`), 'data.txt': 'hello world' });
+
+export const wrongSize = relist(plainSkill('wrong-size'), 'data.txt', (r) => ({ size: r.size + 1 }));
+export const wrongDigest = relist(plainSkill('wrong-digest'), 'data.txt', () => ({ digest: sha(utf8('HELLO WORLD')) }));
+export const otherUri = plainSkill('other-uri');
+replies.set('skill://other-uri/data.txt', () => [{ uri: 'skill://other-uri/elsewhere.txt', text: 'hello world' }]);
+export const twoItems = plainSkill('two-items');
+replies.set('skill://two-items/data.txt', (uri) => [{ uri, text: 'hello world' }, { uri, text: 'HELLO WORLD' }]);
+
+// SKILL.md is served as it is (size and digest match), but the entry's frontmatter says something else.
+export const frontmatterLie = {
+  ...skill('frontmatter-lie', noFrontmatter, { 'SKILL.md': md('frontmatter-lie', 'Does another thing.') }),
+  frontmatter: { name: 'frontmatter-lie', description: 'Says one thing.', license: 'MIT' },
+};
+const notUtf8Bytes = new Uint8Array([...utf8(md('not-utf8', 'Bytes that are not UTF-8.')), 0xff, 0xfe]);
+export const notUtf8 = skill('not-utf8', { name: 'not-utf8', description: 'Bytes that are not UTF-8.' }, {
+  'SKILL.md': { bytes: notUtf8Bytes, blob: true, mimeType: 'text/markdown' },
+});
+
+const dynamic = (entry: Entry, frontmatter: Frontmatter): Entry => ({ ...entry, frontmatter, resources: 'dynamic' });
+export const live = dynamic(
+  skill('live', noFrontmatter, { 'SKILL.md': md('live', 'Generated on demand.'), 'data.txt': 'live data', 'big-a.txt': 'a'.repeat(600), 'big-b.txt': 'b'.repeat(600) }),
+  { name: 'live', description: 'Generated on demand.' },
+);
+export const liveLie = dynamic(skill('live-lie', noFrontmatter, { 'SKILL.md': md('live-lie', 'Live but different.') }), { name: 'live-lie', description: 'Live.' });
+
+export const alpha = plainSkill('alpha');
+export const bravo = plainSkill('bravo');
+const badName = { ...plainSkill('charlie'), frontmatter: { name: 'not-charlie', description: 'Name does not match its folder.' } };
+const alphaRespelled = { ...alpha, uri: 'skill://%61lpha/SKILL.md' };
+
+export const READ_SKILLS = [honest, wrongSize, wrongDigest, otherUri, twoItems, frontmatterLie, notUtf8, live, liveLie];
+const cache = { ttlMs: 1000, cacheScope: 'private' as const };
+
+interface Scenario {
+  extension?: Record<string, unknown>;
+  list?(cursor: string | undefined): object;
+  get?(uri: string): object;
+  directory?(uri: string): object;
+}
+
+const getFrom = (entries: Entry[]) => (uri: string) => {
+  const found = entries.find((e) => canonicalUri(e.uri) === canonicalUri(uri));
+  if (!found) throw Object.assign(new Error(`No skill is served at ${uri}`), { code: -32602 });
+  return { skill: found, ...cache };
+};
+
+export const SCENARIOS: Record<string, Scenario> = {
+  reads: { extension: {}, list: () => ({ skills: READ_SKILLS, ...cache }), get: getFrom(READ_SKILLS) },
+  // Page 1: alpha, bravo; page 2: an invalid entry and alpha again (every copy of alpha is refused).
+  repeated: {
+    extension: {},
+    list: (cursor) => (cursor === undefined ? { skills: [alpha, bravo], nextCursor: 'p2', ...cache } : { skills: [badName, alpha], ...cache }),
+  },
+  'repeated-spelling': { extension: {}, list: () => ({ skills: [alpha, bravo, alphaRespelled], ...cache }) },
+  loop: { extension: {}, list: () => ({ skills: [bravo], nextCursor: 'again', ...cache }) },
+  endless: { extension: {}, list: (cursor) => ({ skills: [], nextCursor: String(Number(cursor ?? 0) + 1), ...cache }) },
+  uncached: { extension: {}, list: () => ({ skills: [bravo] }), get: () => ({ skill: bravo }) },
+  'get-other': { extension: {}, list: () => ({ skills: [alpha], ...cache }), get: () => ({ skill: bravo, ...cache }) },
+  'get-invalid': { extension: {}, get: () => ({ skill: badName, ...cache }) },
+  'dir-lie': {
+    extension: { directoryRead: true },
+    directory: (uri) => ({ resources: [{ uri: `${uri}/ok.md`, name: 'ok.md', mimeType: 'text/markdown' }, { uri: 'skill://elsewhere/evil.md', name: 'evil.md' }] }),
+  },
+  plain: {},
+};
+
+const Loose = z.unknown().optional();
+const ListSkills = z.object({ method: z.literal('skills/list'), params: Loose });
+const GetSkill = z.object({ method: z.literal('skills/get'), params: Loose });
+const ReadDirectory = z.object({ method: z.literal('resources/directory/read'), params: Loose });
+
+function buildServer(scenario: Scenario): Server {
+  const capabilities = scenario.extension ? { resources: {}, extensions: { [EXTENSION]: scenario.extension } } : { resources: {} };
+  const server = new Server({ name: 'lying-skills', version: '0.0.0' }, { capabilities });
+  const param = (request: { params?: unknown }, key: string) => (request.params as Record<string, string> | undefined)?.[key];
+  if (scenario.list) server.setRequestHandler(ListSkills, async (r) => ({ resultType: 'complete', ...scenario.list!(param(r, 'cursor')) }));
+  if (scenario.get) server.setRequestHandler(GetSkill, async (r) => ({ resultType: 'complete', ...scenario.get!(param(r, 'uri')!) }));
+  if (scenario.directory) server.setRequestHandler(ReadDirectory, async (r) => ({ resultType: 'complete', ...scenario.directory!(param(r, 'uri')!) }));
+  server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
+    const key = canonicalUri(uri) ?? uri;
+    const reply = replies.get(key);
+    if (reply) return { contents: reply(uri) };
+    const file = files.get(key);
+    if (!file) throw Object.assign(new Error(`Resource ${uri} not found`), { code: -32602, data: { uri } });
+    const body = file.blob ? { blob: Buffer.from(file.bytes).toString('base64') } : { text: Buffer.from(file.bytes).toString('utf8') };
+    return { contents: [{ uri, ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...body }] };
+  });
+  return server;
+}
+
+export interface LyingServer {
+  url(scenario: keyof typeof SCENARIOS): string;
+  /** JSON-RPC methods a scenario's endpoint received, in order. */
+  methods(scenario: keyof typeof SCENARIOS): string[];
+  close(): Promise<void>;
+}
+
+export async function startLyingServer(): Promise<LyingServer> {
+  const seen = new Map<string, string[]>();
+  const web = await listen(async (req, res) => {
+    const name = (req.url ?? '/').slice(1);
+    const scenario = SCENARIOS[name];
+    if (!scenario) return void res.writeHead(404).end();
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    const methods = seen.get(name) ?? [];
+    seen.set(name, methods);
+    const body = await readJsonBody(req, methods);
+    const server = buildServer(scenario);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void transport.close().then(() => server.close()));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  return {
+    url: (scenario) => `${web.url}/${scenario}`,
+    methods: (scenario) => seen.get(scenario) ?? [],
+    close: web.close,
+  };
+}

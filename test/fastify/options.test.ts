@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CatalogError, memoryStorage, SkillCatalog } from '@skillmount/core';
+import Fastify from 'fastify';
+import skillsPlugin, { type SkillsPluginOptions } from '@skillmount/fastify';
+import { connectClient } from '../support/client.js';
+import { startApp } from './app.js';
+
+const skills = () => memoryStorage({ 'hello/SKILL.md': '---\nname: hello\ndescription: Says hello.\n---\nHi.\n' });
+
+/** Registration fails, and the error names what was wrong. */
+async function refused(options: unknown, message: RegExp) {
+  const app = Fastify();
+  try {
+    // register() returns the app, a thenable rather than a Promise.
+    await assert.rejects(async () => {
+      await app.register(skillsPlugin, options as SkillsPluginOptions);
+    }, message);
+  } finally {
+    await app.close().catch(() => {});
+  }
+}
+
+test('exactly one of storage, catalog or source', async () => {
+  const catalog = await SkillCatalog.load(skills());
+  await refused({}, /@skillmount\/fastify: give exactly one of the options "storage", "catalog" or "source" \(none was given\)/);
+  await refused({ storage: skills(), source: catalog }, /@skillmount\/fastify: .*\(got storage and source\)/);
+  await refused({ catalog, source: catalog }, /\(got catalog and source\)/);
+  await refused({ storage: { list() {} } }, /@skillmount\/fastify: option "storage" must have list\(dir\) and read\(path\)/);
+  await refused({ source: { list() {} } }, /@skillmount\/fastify: option "source" must be a SkillSource/);
+  await refused({ catalog: { list() {}, get() {}, read() {} } }, /@skillmount\/fastify: option "catalog" must be a SkillCatalog/);
+});
+
+test('bad values name the option', async () => {
+  await refused({ storage: skills(), pageSize: 0 }, /@skillmount\/fastify: option "pageSize" must be a positive integer or Infinity, got 0/);
+  await refused({ storage: skills(), limits: { files: -1 } }, /@skillmount\/fastify: option "limits\.files"/);
+  await refused({ storage: skills(), prefix: '../up' }, /@skillmount\/fastify: option "prefix"/);
+  await refused({ storage: skills(), path: 'mcp' }, /@skillmount\/fastify: option "path" must be a route path starting with "\/"/);
+  await refused({ storage: skills(), server: {} }, /@skillmount\/fastify: option "server" must be a function/);
+  await refused({ storage: skills(), context: 'tenant' }, /@skillmount\/fastify: option "context" must be a function/);
+  await refused({ storage: skills(), sessions: 'yes' }, /@skillmount\/fastify: option "sessions" must be true or false/);
+  await refused({ storage: skills(), sessions: true, maxSessions: 1.5 }, /@skillmount\/fastify: option "maxSessions" must be a positive integer/);
+  await refused({ storage: skills(), sessionIdleMs: 1000 }, /@skillmount\/fastify: option "sessionIdleMs" only applies with sessions: true/);
+});
+
+test('options that would do nothing are refused', async () => {
+  const catalog = await SkillCatalog.load(skills());
+  await refused({ catalog, pageSize: 2 }, /@skillmount\/fastify: option "pageSize" only applies with storage/);
+  await refused({ source: catalog, strict: true }, /@skillmount\/fastify: option "strict" only applies with storage/);
+  await refused({ storage: skills(), path: false, sessions: true }, /@skillmount\/fastify: option "sessions" only applies to the route the plugin mounts/);
+  await refused({ source: catalog, watch: true }, /@skillmount\/fastify: option "watch" needs storage or catalog/);
+  const { watch: _, ...unwatchable } = skills();
+  await refused({ storage: unwatchable, watch: true }, /@skillmount\/fastify: option "watch" needs a storage with a watch\(\) method/);
+});
+
+test('under strict, a catalog that cannot load fails ready() with the load error', async () => {
+  const app = Fastify();
+  const broken = memoryStorage({ 'bad/SKILL.md': '---\nname: not-bad\ndescription: Wrong name.\n---\n' });
+  app.register(skillsPlugin, { storage: broken, strict: true });
+  try {
+    await assert.rejects(async () => {
+      await app.ready();
+    }, (error: unknown) => {
+      assert.ok(error instanceof CatalogError);
+      assert.match(error.message, /bad/);
+      return true;
+    });
+  } finally {
+    await app.close().catch(() => {});
+  }
+});
+
+test('registering twice in one context is refused', async () => {
+  const app = Fastify();
+  try {
+    await app.register(skillsPlugin, { storage: skills() });
+    await assert.rejects(async () => {
+      await app.register(skillsPlugin, { storage: skills(), path: '/other' });
+    }, /@skillmount\/fastify: app\.skills is already defined/);
+  } finally {
+    await app.close().catch(() => {});
+  }
+});
+
+test('"prefix" is the skill path prefix, not a route prefix', async () => {
+  const { app, url } = await startApp({ storage: skills(), prefix: 'team/tools' });
+  try {
+    assert.ok(url.endsWith('/mcp'));
+    const { call, close } = await connectClient(url);
+    try {
+      assert.deepEqual((await call('skills/list')).skills.map((s: { uri: string }) => s.uri), ['skill://team/tools/hello/SKILL.md']);
+    } finally {
+      await close();
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+test('a catalog passed in is served and never closed by the plugin', async () => {
+  const storage = skills();
+  const catalog = await SkillCatalog.load(storage);
+  const { app, url } = await startApp({ catalog, path: '/skills/mcp', watch: true });
+  assert.equal(app.skills.catalog, catalog);
+  const { call, close } = await connectClient(url);
+  try {
+    assert.equal((await call('skills/list')).skills.length, 1);
+  } finally {
+    await close();
+    await app.close();
+  }
+  // Still usable after the app closed; the plugin's watch stopped with it.
+  storage.write('bye/SKILL.md', '---\nname: bye\ndescription: Says bye.\n---\n');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(catalog.entries.length, 1, 'not watched any more');
+  assert.equal((await catalog.reload()).added.length, 1, 'but still open');
+});

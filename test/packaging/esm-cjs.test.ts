@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const run = (code: string, type: 'module' | 'commonjs') =>
+  execFileSync(process.execPath, [`--input-type=${type}`, '-e', code], { cwd: root, encoding: 'utf8' }).trim();
+
+// What each package must export by name, from both module systems.
+const EXPORTS: Record<string, string[]> = {
+  '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError'],
+  '@skillmount/core': ['SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext'],
+  '@skillmount/storage-fs': ['fsStorage'],
+  '@skillmount/storage-postgres': ['postgresStorage', 'migrate'],
+  '@skillmount/fastify': ['skillsPlugin', 'default'],
+  '@skillmount/express': ['skillsMiddleware'],
+  skillmount: ['main'],
+};
+
+for (const [name, names] of Object.entries(EXPORTS)) {
+  test(`${name} loads with import and with require`, () => {
+    const list = JSON.stringify(names);
+    const esm = run(`const m = await import('${name}'); console.log(${list}.filter((n) => typeof m[n] !== 'function').join(','))`, 'module');
+    const cjs = run(`const m = require('${name}'); console.log(${list}.filter((n) => typeof m[n] !== 'function').join(','))`, 'commonjs');
+    assert.equal(esm, '', `missing from the ESM build: ${esm}`);
+    assert.equal(cjs, '', `missing from the CommonJS build: ${cjs}`);
+  });
+}
+
+test('a catalog built through require() works end to end', () => {
+  const out = run(
+    `const { SkillCatalog, memoryStorage } = require('@skillmount/core');
+     SkillCatalog.load(memoryStorage({ 'demo/SKILL.md': '---\\nname: demo\\ndescription: A demo.\\n---\\nbody' }))
+       .then((c) => console.log(c.entries[0].uri));`,
+    'commonjs',
+  );
+  assert.equal(out, 'skill://demo/SKILL.md');
+});

@@ -1,0 +1,24 @@
+import pg from 'pg';
+import { postgresStorage, type PostgresStorage } from '@skillmount/storage-postgres';
+import { runStorageBattery } from '../support/storage-battery.js';
+import { uniqueName } from '../support/postgres.js';
+import { putTree, setup } from './helpers.js';
+
+const env = await setup('battery');
+const pool = new pg.Pool({ connectionString: env.db.connectionString });
+const opened: PostgresStorage[] = [];
+
+runStorageBattery('postgresStorage', {
+  // Every tree goes into a fresh namespace of the same table.
+  async open(files) {
+    const storage = postgresStorage({ pool, table: env.table, namespace: uniqueName('ns') });
+    opened.push(storage);
+    await putTree(storage, files);
+    return storage;
+  },
+  async cleanup() {
+    await Promise.all(opened.map((s) => s.close()));
+    await pool.end();
+    await env.teardown();
+  },
+});

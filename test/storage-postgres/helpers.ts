@@ -1,0 +1,66 @@
+/**
+ * Shared pieces for the PostgreSQL storage tests: one server per test file, pools that count
+ * their queries, a per-file table, and waiting for callbacks with a deadline.
+ */
+import pg from 'pg';
+import { migrate, type PostgresStorage } from '@skillmount/storage-postgres';
+import { startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+
+export const text = (s: string) => new TextEncoder().encode(s);
+export const skillMd = (name: string, description = `The ${name} skill.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
+
+export interface CountingPool {
+  pool: pg.Pool;
+  /** SQL text and parameters of every `pool.query` call since the last `reset()`. */
+  queries: { text: string; values: unknown[] }[];
+  reset(): void;
+}
+
+/** A pool whose `query` calls are recorded, so a test can count what a storage asks for. */
+export function countingPool(connectionString: string): CountingPool {
+  const pool = new pg.Pool({ connectionString, max: 4 });
+  const queries: CountingPool['queries'] = [];
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as { query: unknown }).query = (...args: unknown[]) => {
+    queries.push({ text: String(args[0]), values: (args[1] as unknown[]) ?? [] });
+    return query(...args);
+  };
+  return { pool, queries, reset: () => void queries.splice(0) };
+}
+
+/** The database for this test file, an admin pool, and a fresh migrated table dropped at the end. */
+export async function setup(prefix: string): Promise<{ db: TestPostgres; admin: pg.Pool; table: string; teardown(): Promise<void> }> {
+  const db = await startPostgres();
+  const admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
+  // Idle connections die when a test restarts or kills backends; the pool replaces them.
+  admin.on('error', () => {});
+  const table = uniqueName(prefix);
+  await migrate(admin, { table });
+  return {
+    db,
+    admin,
+    table,
+    async teardown() {
+      await admin.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`).catch(() => undefined);
+      await admin.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`).catch(() => undefined);
+      await admin.end();
+      await db.stop();
+    },
+  };
+}
+
+/** Store a tree of files through the storage's own `put`. */
+export async function putTree(storage: PostgresStorage, files: Record<string, string | Uint8Array>): Promise<void> {
+  await Promise.all(Object.entries(files).map(([path, content]) => storage.put(path, content)));
+}
+
+/** Resolve once `check()` is true, or fail after `ms` with `what` in the message. */
+export async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { SkillCatalog, StorageError } from '@skillmount/core';
+import { migrate, postgresStorage, type PostgresStorageOptions } from '@skillmount/storage-postgres';
+import { uniqueName } from '../support/postgres.js';
+import { setup, skillMd, sleep, waitFor } from './helpers.js';
+
+let env: Awaited<ReturnType<typeof setup>>;
+const dropped: string[] = [];
+
+before(async () => {
+  env = await setup('life');
+});
+after(async () => {
+  for (const table of dropped) await env.admin.query(`DROP TABLE IF EXISTS ${table} CASCADE`).catch(() => undefined);
+  await env.admin.query('DROP SCHEMA IF EXISTS ' + schemaName + ' CASCADE').catch(() => undefined);
+  await env.teardown();
+});
+
+const schemaName = uniqueName('skills');
+
+test('migrate() twice, and concurrently, succeeds and leaves one working table', async () => {
+  const table = uniqueName('mig');
+  dropped.push(pg.escapeIdentifier(table));
+  const storage = postgresStorage({ pool: env.admin, table });
+  await storage.migrate();
+  await storage.migrate();
+  await Promise.all([migrate(env.admin, { table }), migrate(env.admin, { table }), storage.migrate()]);
+  const { rows: triggers } = await env.admin.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`, [pg.escapeIdentifier(table)]);
+  assert.deepEqual(triggers.map((r) => r.tgname), ['skillmount_notify', 'skillmount_notify_truncate']);
+  assert.equal(await storage.put('a/SKILL.md', skillMd('a')), true);
+  const [file] = await storage.listAll();
+  assert.equal(file!.size, Buffer.byteLength(skillMd('a')));
+  assert.match(file!.digest!, /^sha256:[0-9a-f]{64}$/);
+
+  // A fresh table in a schema that does not exist yet, created concurrently by three replicas.
+  const qualified = `${schemaName}.files`;
+  await Promise.all([1, 2, 3].map(() => migrate(env.admin, { table: qualified })));
+  const inSchema = postgresStorage({ pool: env.admin, table: qualified, namespace: 'n' });
+  await inSchema.put('b/SKILL.md', skillMd('b'));
+  assert.deepEqual((await SkillCatalog.load(inSchema)).entries.map((e) => e.uri), ['skill://b/SKILL.md']);
+});
+
+test('migrate() refuses a table of another shape, naming what is missing', async () => {
+  const table = uniqueName('other');
+  dropped.push(pg.escapeIdentifier(table));
+  await env.admin.query(`CREATE TABLE ${pg.escapeIdentifier(table)} (namespace text, path text)`);
+  await assert.rejects(migrate(env.admin, { table }), (error: Error) => {
+    assert.ok(error instanceof StorageError);
+    assert.match(error.message, /^@skillmount\/storage-postgres: migrate\(\) of table other_.* lacks the columns content, size, sha256, updated_at/);
+    return true;
+  });
+  await assert.rejects(migrate(env.admin, { table: 'no such' }), /not a table name/);
+});
+
+test('close() ends a pool the storage created and leaves a passed-in pool usable', async () => {
+  const owned = postgresStorage({ connectionString: env.db.connectionString, table: env.table, namespace: 'owned' });
+  await owned.put('x/SKILL.md', skillMd('x'));
+  let calls = 0;
+  owned.watch(() => calls++);
+  await waitFor(() => calls === 1, 'the owned storage listening');
+  await owned.close();
+  await owned.close(); // twice is fine
+  await assert.rejects(owned.read('x/SKILL.md'), (error: Error) => error instanceof StorageError && error.message.includes('"x/SKILL.md"'));
+  const { rows } = await env.admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1', [`LISTEN ${pg.escapeIdentifier(owned.channel)}`]);
+  assert.equal(rows[0].n, 0, 'close() also stopped the watch');
+  assert.throws(() => owned.watch(() => {}), /closed/);
+
+  const pool = new pg.Pool({ connectionString: env.db.connectionString });
+  try {
+    const borrowed = postgresStorage({ pool, table: env.table, namespace: 'owned' });
+    assert.equal((await borrowed.listAll()).length, 1);
+    await borrowed.close();
+    assert.equal(pool.ended, false);
+    assert.equal((await pool.query('SELECT 1 AS one')).rows[0].one, 1);
+  } finally {
+    await pool.end();
+  }
+});
+
+test('options are checked when the storage is created', () => {
+  const pool = env.admin;
+  const bad: [unknown, RegExp][] = [
+    [undefined, /needs an options object/],
+    [{}, /exactly one of the options pool .* or connectionString/],
+    [{ pool, connectionString: 'postgres://x' }, /exactly one/],
+    [{ pool: {} }, /pg\.Pool/],
+    [{ connectionString: '' }, /non-empty string/],
+    [{ pool, namespace: 7 }, /namespace/],
+    [{ pool, namespace: 'a\0b' }, /NUL/],
+    [{ pool, debounceMs: -1 }, /debounceMs/],
+    [{ pool, onError: 'log' }, /onError/],
+    [{ pool, tabel: 'x' }, /unknown option "tabel"/],
+    [{ pool, table: 'x y' }, /not a table name/],
+  ];
+  for (const [options, message] of bad) {
+    assert.throws(
+      () => postgresStorage(options as PostgresStorageOptions),
+      (error: Error) => error instanceof TypeError && error.message.startsWith('@skillmount/storage-postgres: ') && message.test(error.message),
+      JSON.stringify(options, (k, v) => (k === 'pool' ? '[pool]' : v)),
+    );
+  }
+});
+
+test('a PostgreSQL restart: the listener reconnects and an owned pool serves again', { skip: process.env.DATABASE_URL ? 'needs a server this test started itself (DATABASE_URL is set)' : false }, async () => {
+  const errors: StorageError[] = [];
+  const storage = postgresStorage({ connectionString: env.db.connectionString, table: env.table, namespace: 'restart', onError: (e) => errors.push(e) });
+  await storage.put('r/SKILL.md', skillMd('r'));
+  const catalog = await SkillCatalog.load(storage, { onWarning: () => {} });
+  let calls = 0;
+  const stop = storage.watch(() => calls++);
+  try {
+    await waitFor(() => calls === 1, 'listening');
+    await env.db.restart!();
+    await waitFor(() => calls === 2, 'onChange once reconnected after the restart', 15_000);
+    assert.ok(errors.some((e) => e.message.includes('connection lost')));
+    // The owned pool dropped its dead idle connections and makes new ones.
+    await storage.put('r/more.md', 'more');
+    await waitFor(() => calls === 3, 'onChange for a write after the restart', 5000);
+    await catalog.reload();
+    assert.equal((catalog.entries[0]!.resources as unknown[]).length, 2);
+  } finally {
+    stop();
+    catalog.close();
+    await storage.close();
+    await sleep(0);
+  }
+});

