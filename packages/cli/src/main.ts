@@ -1,4 +1,6 @@
 import { check } from './commands/check.js';
+import { get } from './commands/get.js';
+import { ls } from './commands/ls.js';
 import { serve } from './commands/serve.js';
 import { UsageError } from './usage.js';
 
@@ -7,6 +9,9 @@ const HELP = `skillmount — serve, check and publish Agent Skills over MCP
 Usage:
   skillmount serve <folder> [options]   serve a skills folder as an MCP endpoint
   skillmount check <folder> [options]   report every problem in a skills folder
+  skillmount ls <url> [--json]          list the skills an MCP server serves
+  skillmount get <url> <skill-uri> [file]
+                                        print one verified file of a skill (default SKILL.md)
 
 serve options:
   --port <n>            port to listen on (default 3000; 0 picks a free one)
@@ -22,6 +27,9 @@ serve options:
 check options:
   --prefix <segments>   as for serve
   --json                print the result as JSON
+
+ls and get options:
+  --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
 
 Run "skillmount <command> --help" for this text.`;
 
@@ -39,6 +47,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
     }
     if (command === 'serve') return await serve(rest);
     if (command === 'check') return await check(rest);
+    if (command === 'ls') return await ls(rest);
+    if (command === 'get') return await get(rest);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,0 +1,47 @@
+import { checkLimits } from '@skillmount/core/client';
+import { connectSkills, headerOptions } from '../connect.js';
+import { parseCommand } from '../usage.js';
+
+/** `skillmount ls <url>`: every skill a server lists, with its file count and size. */
+export async function ls(argv: string[]): Promise<number> {
+  const { values, location } = parseCommand(argv, { json: { type: 'boolean' }, header: { type: 'string', multiple: true } }, 'endpoint URL');
+  const { skills, close } = await connectSkills(location, headerOptions(values.header as string[] | undefined));
+  try {
+    if (!skills.supported) {
+      console.error(`skillmount: ${location} does not declare the skills extension (io.modelcontextprotocol/skills)`);
+      return 1;
+    }
+    const listing = await skills.list();
+    const rows = listing.skills.map((s) => {
+      const files = s.resources === 'dynamic' ? undefined : s.resources;
+      return {
+        uri: s.uri,
+        name: s.frontmatter.name,
+        description: s.frontmatter.description,
+        files: files?.length ?? 'dynamic',
+        bytes: files ? files.reduce((n, r) => n + r.size, 0) : ('dynamic' as const),
+        overLimit: checkLimits(s)?.message,
+      };
+    });
+    if (values.json) {
+      console.log(JSON.stringify(rows, null, 2));
+      return 0;
+    }
+    const table = [['NAME', 'FILES', 'SIZE', 'URI', 'DESCRIPTION'], ...rows.map((r) => [r.name, String(r.files), size(r.bytes), r.uri, oneLine(r.description)])];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+    for (const row of table) console.log(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+    for (const r of rows) if (r.overLimit) console.error(`skillmount: ${r.uri}: ${r.overLimit}`);
+    console.error(`${rows.length} skill${rows.length === 1 ? '' : 's'}`);
+    return 0;
+  } finally {
+    await close();
+  }
+}
+
+const size = (bytes: number | 'dynamic') =>
+  bytes === 'dynamic' ? 'dynamic' : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+const oneLine = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? flat.slice(0, 79) + '…' : flat;
+};
