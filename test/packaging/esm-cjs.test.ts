@@ -13,6 +13,7 @@ const EXPORTS: Record<string, string[]> = {
   '@skillmount/core': ['SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext'],
   '@skillmount/storage-fs': ['fsStorage'],
   '@skillmount/storage-postgres': ['postgresStorage', 'migrate'],
+  '@skillmount/storage-s3': ['s3Storage'],
   '@skillmount/fastify': ['skillsPlugin', 'default'],
   '@skillmount/express': ['skillsMiddleware'],
   skillmount: ['main'],

@@ -24,34 +24,58 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
   const absolute = path.resolve(root);
   const debounceMs = options.debounceMs ?? 100;
 
-  const resolve = (relative: string): string => {
+  const segmentsOf = (relative: string): string[] => {
     if (typeof relative !== 'string') throw new StorageError(`path must be a string`, String(relative));
-    if (relative === '') return absolute;
+    if (relative === '') return [];
     const segments = relative.split('/');
     for (const segment of segments) {
       if (segment === '' || segment === '.' || segment === '..' || segment.includes('\\') || segment.includes('\0')) {
         throw new StorageError(`"${relative}" is not a relative path inside ${absolute}; paths use "/" and no "", "." or ".." segments`, relative);
       }
     }
-    return path.join(absolute, ...segments);
+    return segments;
+  };
+
+  // The root itself may be a symlink (the user chose it); below it, every folder on the way must be a
+  // real folder, or a symlinked folder would lead outside the root. O_NOFOLLOW only guards the last segment.
+  const noSymlinkedFolders = async (relative: string, folders: string[], action: string): Promise<void> => {
+    let current = absolute;
+    for (const segment of folders) {
+      current = path.join(current, segment);
+      let stat;
+      try {
+        stat = await lstat(current);
+      } catch (error) {
+        throw storageError(action, relative, current, error);
+      }
+      if (stat.isSymbolicLink()) {
+        throw new StorageError(`${action} "${relative}" (${current}): "${path.relative(absolute, current)}" is a symlink, which is not served`, relative);
+      }
+    }
   };
 
   return {
     root: absolute,
     async list(dir) {
-      const full = resolve(dir);
+      const segments = segmentsOf(dir);
+      const full = path.join(absolute, ...segments);
+      await noSymlinkedFolders(dir, segments, 'cannot list');
       let dirents;
       try {
-        dirents = await readdir(full, { withFileTypes: true });
+        dirents = await readdir(full, { withFileTypes: true, encoding: 'buffer' });
       } catch (error) {
         throw storageError('cannot list', dir, full, error);
       }
       const entries: SkillFileEntry[] = [];
       const files: string[] = [];
       for (const d of dirents) {
-        if (d.isFile()) files.push(d.name);
-        else if (d.isDirectory()) entries.push({ name: d.name, kind: 'directory' });
-        else entries.push({ name: d.name, kind: 'unsupported' });
+        const raw = d.name as unknown as Buffer;
+        const name = raw.toString('utf8');
+        // A name that is not valid UTF-8 decodes to another name, which could not be read back.
+        if (!Buffer.from(name, 'utf8').equals(raw)) entries.push({ name, kind: 'unsupported' });
+        else if (d.isFile()) files.push(name);
+        else if (d.isDirectory()) entries.push({ name, kind: 'directory' });
+        else entries.push({ name, kind: 'unsupported' });
       }
       // Size and mtime make a cheap change token, so a reload re-reads only what changed.
       await Promise.all(
@@ -67,7 +91,9 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       return entries;
     },
     async read(relative) {
-      const full = resolve(relative);
+      const segments = segmentsOf(relative);
+      const full = path.join(absolute, ...segments);
+      await noSymlinkedFolders(relative, segments.slice(0, -1), 'cannot read');
       let handle;
       try {
         // O_NOFOLLOW: a symlink swapped in after listing is refused, not followed.

@@ -3,7 +3,7 @@ import { sha256Digest } from '../bytes/digest.js';
 import { decodeUtf8 } from '../bytes/text.js';
 import { DIRECTORY_MIME, SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.js';
 import { parseFrontmatter, type FrontmatterResult } from '../skillmd/parse.js';
-import { frontmatterProblems } from '../skillmd/rules.js';
+import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { buildSkillUri, skillUriKey } from '../uri/canonical.js';
 import { segmentProblem } from '../uri/segment.js';
 import type { DirectoryChild, SkillEntry, SkillFileEntry, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
@@ -91,8 +91,8 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     // Unsupported entries outside any skill are ignored, but say so once.
     if (dir.split('/').some(isHidden) || candidates.some((c) => dir === c.dir || dir.startsWith(c.dir + '/'))) continue;
     for (const child of children) {
-      if (child.kind === 'unsupported' && !isHidden(child.name)) {
-        warnings.push({ code: 'unsupported', path: joinPath(dir, child.name), message: 'symlink or special file ignored' });
+      if (child.kind === 'unsupported' && (!isPlainName(child.name) || !isHidden(child.name))) {
+        warnings.push({ code: 'unsupported', path: joinPath(dir, child.name), message: 'not a regular file or folder (a symlink, a special file, or a name that cannot be a relative path); ignored' });
       }
     }
   }
@@ -112,9 +112,10 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       return;
     }
     const isSkillMd = path === SKILL_MD || path.endsWith('/' + SKILL_MD);
-    if (!isSkillMd && listed?.digest !== undefined && listed.size !== undefined && DIGEST.test(listed.digest)) {
+    const vouched = isSkillMd ? undefined : vouchedFor(listed);
+    if (vouched) {
       // The storage vouches for the content; reads are still verified against it when served.
-      reads.set(path, token === undefined ? { size: listed.size, digest: listed.digest } : { size: listed.size, digest: listed.digest, token });
+      reads.set(path, token === undefined ? vouched : { ...vouched, token });
       return;
     }
     let bytes: Uint8Array;
@@ -153,6 +154,14 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
           skillProblems.push({ code: message.includes('folder name') ? 'name-mismatch' : 'frontmatter', path: skillMdPath, message });
         }
         frontmatter = parsed.frontmatter as SkillFrontmatter;
+        if (parsed.portability.length > 0) {
+          warnings.push({
+            code: 'portability',
+            path: skillMdPath,
+            message: `frontmatter uses ${parsed.portability.join(', ')}: valid YAML, served as is, but some hosts (the official SDK v2 among them) cannot parse it and will not load this skill; write plain "key: value" YAML`,
+          });
+        }
+        for (const message of frontmatterNotes(parsed.frontmatter)) warnings.push({ code: 'reserved-metadata', path: skillMdPath, message });
       }
     }
     let resources: SkillResource[] = [];
@@ -213,6 +222,13 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     warnings: [...warnings, ...problems],
     bodiesRead,
   };
+}
+
+/** The size and digest a storage vouched for, when both are well-formed; otherwise the body is read and hashed. */
+function vouchedFor(listed: SkillFileEntry | undefined): { size: number; digest: string } | undefined {
+  if (!listed || typeof listed.digest !== 'string' || !DIGEST.test(listed.digest)) return undefined;
+  const size = listed.size;
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? { size, digest: listed.digest } : undefined;
 }
 
 function frontmatterOf(bytes: Uint8Array): FrontmatterResult {

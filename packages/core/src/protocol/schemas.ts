@@ -59,3 +59,7 @@ const LooseParams = z.unknown().optional();
 export const ListSkillsRequestSchema = z.object({ method: z.literal(METHOD_SKILLS_LIST), params: LooseParams });
 export const GetSkillRequestSchema = z.object({ method: z.literal(METHOD_SKILLS_GET), params: LooseParams });
 export const ReadDirectoryRequestSchema = z.object({ method: z.literal(METHOD_DIRECTORY_READ), params: LooseParams });
+
+/** `resources/list` and `resources/read` with loose params, for the handlers installed on a low-level Server. */
+export const LooseListResourcesRequestSchema = z.object({ method: z.literal('resources/list'), params: LooseParams });
+export const LooseReadResourceRequestSchema = z.object({ method: z.literal('resources/read'), params: LooseParams });

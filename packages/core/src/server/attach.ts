@@ -1,11 +1,16 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListResourcesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SkillNotFoundError } from '../errors.js';
+import { SkillNotFoundError, invalidParams } from '../errors.js';
 import { consoleWarning } from '../catalog/options.js';
 import { contextFromExtra, type ExtraLike } from '../context/store.js';
-import { GetSkillRequestSchema, ListSkillsRequestSchema, ReadDirectoryRequestSchema } from '../protocol/schemas.js';
+import {
+  GetSkillRequestSchema,
+  ListSkillsRequestSchema,
+  LooseListResourcesRequestSchema,
+  LooseReadResourceRequestSchema,
+  ReadDirectoryRequestSchema,
+} from '../protocol/schemas.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
@@ -86,6 +91,7 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
       {},
       async (uri, _variables, extra) => (await handlers.read(uri.href, contextFromExtra(extra))) as never,
     );
+    guardResourceParams(low);
   } else if (options.resources !== 'manual') {
     installResourceHandlers(low, listResources, readResource);
   }
@@ -112,13 +118,46 @@ function installResourceHandlers(low: Server, listResources: AttachedSkills['lis
     );
   }
   low.registerCapabilities({ resources: { listChanged: true } });
-  low.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => ({ resources: await listResources(extra) }));
-  low.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const uri = request.params.uri;
+  // Loose schemas: the SDK's strict ones would turn `{ uri: 42 }` into -32603; bad params get -32602.
+  low.setRequestHandler(LooseListResourcesRequestSchema, async (request, extra) => {
+    optionalCursor(paramsObject(request.params, 'resources/list'), 'resources/list');
+    return { resources: await listResources(extra) };
+  });
+  low.setRequestHandler(LooseReadResourceRequestSchema, async (request, extra) => {
+    const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
     const result = await readResource(uri, extra);
     if (!result) throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
     return result as never;
   });
+}
+
+type RawHandler = (request: { params?: unknown }, extra: unknown) => Promise<unknown>;
+
+/**
+ * McpServer parses `resources/list` and `resources/read` with the SDK's strict schemas, so
+ * `{ uri: 42 }` or a string that is not a URL would reach the client as -32603. Check the params
+ * first and answer -32602. This wraps entries of the SDK's handler map, which is not public API:
+ * when it is not there, McpServer's own behaviour stays.
+ */
+function guardResourceParams(low: Server): void {
+  const map = (low as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(map instanceof Map)) return;
+  const handlers = map as Map<string, RawHandler>;
+  const read = handlers.get('resources/read');
+  if (read) {
+    handlers.set('resources/read', (request, extra) => {
+      const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
+      if (!URL.canParse(uri)) throw invalidParams(`resources/read: params.uri is not a valid URI: ${uri.slice(0, 200)}`, { uri });
+      return read(request, extra);
+    });
+  }
+  const list = handlers.get('resources/list');
+  if (list) {
+    handlers.set('resources/list', (request, extra) => {
+      optionalCursor(paramsObject(request.params, 'resources/list'), 'resources/list');
+      return list(request, extra);
+    });
+  }
 }
 
 /**

@@ -39,6 +39,17 @@ export function frontmatterProblems(frontmatter: Record<string, unknown>, folder
   return problems;
 }
 
+const RESERVED_METADATA_PREFIX = 'io.modelcontextprotocol/';
+
+/** Allowed but worth a warning: reserved metadata keys this server does not define. */
+export function frontmatterNotes(frontmatter: Record<string, unknown>): string[] {
+  const metadata = frontmatter.metadata;
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return [];
+  return Object.keys(metadata)
+    .filter((key) => key.startsWith(RESERVED_METADATA_PREFIX))
+    .map((key) => `metadata key "${key}" uses the prefix ${RESERVED_METADATA_PREFIX}, reserved for MCP extensions; hosts ignore it. Rename it`);
+}
+
 export function isSkillFrontmatter(frontmatter: Record<string, unknown>): frontmatter is SkillFrontmatter {
   return frontmatterProblems(frontmatter).length === 0;
 }

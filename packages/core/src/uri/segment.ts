@@ -12,11 +12,11 @@ export function segmentProblem(segment: string): string | undefined {
   return undefined;
 }
 
-// What stays as written: the characters WHATWG URL parsing leaves alone in a path segment (and
-// RFC 3986 allows there), so published URIs equal their own `new URL(uri).href`. The first
-// segment is the URI authority, where `:`, `@`, `[`, `]` and `|` would change the parse.
+// What stays as written: in a path segment, the characters WHATWG URL parsing leaves alone (and
+// RFC 3986 allows there), so published URIs equal their own `new URL(uri).href`; in the first
+// segment, the URI authority, only what encodeURIComponent keeps. Both match the SDK v2's spelling.
 const ENCODED_IN_PATH = /[^\w!$&'()*+,.:;=@[\]|~-]/gu;
-const ENCODED_IN_AUTHORITY = /[^\w!$&'()*+,.;=~-]/gu;
+const ENCODED_IN_AUTHORITY = /[^\w!'()*.~-]/gu;
 
 /** Percent-encode one decoded segment; `authority` for the first segment of a URI. */
 export function encodeSegment(segment: string, authority = false): string {

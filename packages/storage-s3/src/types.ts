@@ -1,0 +1,49 @@
+/**
+ * Public types of @skillmount/storage-s3.
+ */
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import type { SkillFiles, StorageError } from '@skillmount/core';
+
+export interface S3StorageOptions {
+  /**
+   * Your own configured client. It stays yours: `close()` never destroys it. Without it the
+   * storage creates one from `region`, `endpoint`, `forcePathStyle`, `credentials` and
+   * `checksums` (or the AWS SDK's standard environment) and destroys it on `close()`.
+   */
+  client?: S3Client;
+  /** The bucket holding the skills. */
+  bucket: string;
+  /**
+   * Key prefix of the skills tree: `skills` and `skills/` both serve the keys under `skills/`.
+   * Default: the whole bucket.
+   */
+  prefix?: string;
+  /** Region of the client the storage creates. Default: `AWS_REGION`, the AWS config file, or `us-east-1` with a custom endpoint. */
+  region?: string;
+  /** Endpoint of an S3-protocol server (MinIO, …). Default: `AWS_ENDPOINT_URL_S3`, then `AWS_ENDPOINT_URL`, else AWS. */
+  endpoint?: string;
+  /** Path-style addressing (`endpoint/bucket/key`). Default: `true` when a custom endpoint is in use. */
+  forcePathStyle?: boolean;
+  /** Credentials of the client the storage creates. Default: the AWS SDK's credential chain. */
+  credentials?: S3ClientConfig['credentials'];
+  /**
+   * Checksum behaviour of the client the storage creates: `'WHEN_SUPPORTED'` (the SDK's default)
+   * or `'WHEN_REQUIRED'` for S3-protocol servers that do not handle the SDK's default checksums.
+   */
+  checksums?: 'WHEN_SUPPORTED' | 'WHEN_REQUIRED';
+  /** How often `watch` lists the prefix to look for changes, in milliseconds. Default 30000. */
+  pollIntervalMs?: number;
+  /** Keys per `ListObjectsV2` page, 1–1000. Default 1000 (the most S3 returns). */
+  maxKeys?: number;
+  /** Called when a `watch` poll fails (polling goes on). Default: `console.warn` naming the bucket and prefix. */
+  onError?: (error: StorageError) => void;
+}
+
+/** An S3 prefix as skill storage: every `SkillFiles` method, optional ones included. */
+export interface S3Storage extends Required<Pick<SkillFiles, 'list' | 'read' | 'listAll' | 'watch' | 'close'>> {
+  readonly bucket: string;
+  /** The normalised key prefix: `''` or ending in `/`. */
+  readonly prefix: string;
+  /** The client in use (yours, or the one the storage created). */
+  readonly client: S3Client;
+}

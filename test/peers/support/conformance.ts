@@ -1,0 +1,107 @@
+/**
+ * The official MCP conformance suite, kept outside the workspace in test/peers/tools (with the
+ * Node 22 it needs, from the `node` package), installed from its lock file on first use.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO } from './serve.js';
+
+export const TOOLS = path.join(REPO, 'test/peers/tools');
+export const SUITE_VERSION = '0.2.0-alpha.12';
+const NODE22 = path.join(TOOLS, 'node_modules/node/bin/node');
+const SUITE_DIR = path.join(TOOLS, 'node_modules/@modelcontextprotocol/conformance');
+const SUITE_CLI = path.join(SUITE_DIR, 'dist/index.js');
+
+export type CheckStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+
+/** One entry of the suite's checks.json. */
+export interface Check {
+  id: string;
+  name: string;
+  description: string;
+  status: CheckStatus;
+  errorMessage?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface ScenarioRun {
+  scenario: string;
+  checks: Check[];
+  counts: Record<CheckStatus, number>;
+  ms: number;
+}
+
+const run = promisify(execFile);
+
+/** Install the suite and Node 22 into test/peers/tools when they are missing; return the Node 22 path. */
+export async function ensureSuite(): Promise<string> {
+  if (!existsSync(SUITE_CLI) || !existsSync(NODE22)) {
+    try {
+      await run('npm', ['ci', '--prefix', TOOLS, '--no-audit', '--no-fund'], { cwd: REPO, timeout: 600_000, maxBuffer: 64 << 20 });
+    } catch (error) {
+      const e = error as { stderr?: string; message: string };
+      throw new Error(`installing the conformance suite into ${TOOLS} failed; run "npm ci --prefix test/peers/tools" by hand to see why\n${e.stderr ?? e.message}`);
+    }
+  }
+  for (const [file, what] of [[NODE22, 'the Node 22 binary (package "node")'], [SUITE_CLI, '@modelcontextprotocol/conformance']] as const) {
+    if (!existsSync(file)) throw new Error(`${what} is missing at ${file}; delete test/peers/tools/node_modules and run again`);
+  }
+  const { stdout } = await run(NODE22, ['-v'], { timeout: 15_000 });
+  if (!/^v2[2-9]\./.test(stdout.trim())) throw new Error(`${NODE22} is ${stdout.trim()}, the conformance suite needs Node 22 or later`);
+  const installed = JSON.parse(readFileSync(path.join(SUITE_DIR, 'package.json'), 'utf8')).version;
+  if (installed !== SUITE_VERSION) {
+    throw new Error(`test/peers/tools holds conformance ${installed}, expected ${SUITE_VERSION}; delete test/peers/tools/node_modules and run again`);
+  }
+  return NODE22;
+}
+
+/**
+ * Run one server scenario against `url` and return its checks. A run that writes no checks.json,
+ * or an empty one, is an error: the suite exits 0 without checks when a scenario does not apply.
+ */
+export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion = '2025-11-25'): Promise<ScenarioRun> {
+  const args = [SUITE_CLI, 'server', '--url', url, '--scenario', scenario, '--spec-version', specVersion, '--force', '-o', outDir, '--timeout', '30000'];
+  const started = Date.now();
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+    // The suite stops itself after --timeout; this only guards against a hang in the suite.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', (e) => (output += `\nspawn error: ${e.message}`));
+    child.on('close', (exitCode) => {
+      clearTimeout(killer);
+      resolve({ code: exitCode, output });
+    });
+  });
+  const ms = Date.now() - started;
+  const file = checksFile(outDir, scenario);
+  const tail = output.trim().split('\n').slice(-15).join('\n');
+  if (!file) throw new Error(`${scenario}: the suite wrote no checks.json (exit ${code})\n${tail}`);
+  const checks = JSON.parse(readFileSync(file, 'utf8')) as Check[];
+  if (!Array.isArray(checks) || checks.length === 0) throw new Error(`${scenario}: ${file} holds no checks (exit ${code})\n${tail}`);
+  const counts: Record<CheckStatus, number> = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
+  for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
+  return { scenario, checks, counts, ms };
+}
+
+/** Results land in <outDir>/server-<scenario>-<timestamp>/checks.json; take the newest. */
+function checksFile(outDir: string, scenario: string): string | undefined {
+  const dirs = readdirSync(outDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name.startsWith(`server-${scenario}-`))
+    .map((d) => d.name)
+    .sort()
+    .reverse();
+  return dirs.map((d) => path.join(outDir, d, 'checks.json')).find((f) => existsSync(f));
+}
+
+/** `id [STATUS]: message` for every check that did not succeed. */
+export function describeProblems(checks: Check[], keep: (c: Check) => boolean = (c) => c.status !== 'SUCCESS'): string {
+  return checks
+    .filter(keep)
+    .map((c) => `  ${c.id} [${c.status}]: ${(c.errorMessage ?? c.description).replace(/\s+/g, ' ')}`)
+    .join('\n');
+}
