@@ -204,6 +204,11 @@ export interface CatalogOptions {
   cacheHint?: Partial<CacheHint>;
   /** Storage reads in flight during a load. Default 32. */
   concurrency?: number;
+  /**
+   * Longest wait for one storage call (list, read) before it fails: a load or reload then fails
+   * and keeps the old catalog, a `resources/read` gets `-32603`. Default 30000; `Infinity` for none.
+   */
+  timeoutMs?: number;
 }
 
 export interface ReloadReport {

@@ -19,6 +19,7 @@ import { normalizeCatalogOptions, type NormalizedCatalogOptions } from './option
 import { decodeCursor, page } from './paging.js';
 import type { CatalogSnapshot } from './snapshot.js';
 import { diffEntries } from './diff.js';
+import { withTimeouts } from './timeout.js';
 
 /**
  * Skills loaded from a `SkillFiles` storage: validated, hashed, indexed and frozen.
@@ -27,6 +28,8 @@ import { diffEntries } from './diff.js';
  */
 export class SkillCatalog implements SkillSource {
   readonly #files: SkillFiles;
+  /** `#files` with every call bounded by `timeoutMs`. */
+  readonly #timed: SkillFiles;
   readonly #options: NormalizedCatalogOptions;
   #snapshot: CatalogSnapshot;
   #running: Promise<ReloadReport> | undefined;
@@ -37,6 +40,7 @@ export class SkillCatalog implements SkillSource {
 
   private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot) {
     this.#files = files;
+    this.#timed = withTimeouts(files, options.timeoutMs);
     this.#options = options;
     this.#snapshot = snapshot;
   }
@@ -47,7 +51,7 @@ export class SkillCatalog implements SkillSource {
       throw new TypeError('skillmount: SkillCatalog.load(files) needs a storage with list(dir) and read(path), e.g. fsStorage("./skills")');
     }
     const normalized = normalizeCatalogOptions(options);
-    const snapshot = await buildSnapshot(files, buildOptions(normalized));
+    const snapshot = await buildSnapshot(withTimeouts(files, normalized.timeoutMs), buildOptions(normalized));
     snapshot.warnings.forEach(normalized.onWarning);
     return new SkillCatalog(files, normalized, snapshot);
   }
@@ -91,7 +95,7 @@ export class SkillCatalog implements SkillSource {
 
   #run(): Promise<ReloadReport> {
     const run = (async () => {
-      const next = await buildSnapshot(this.#files, buildOptions(this.#options), this.#snapshot);
+      const next = await buildSnapshot(this.#timed, buildOptions(this.#options), this.#snapshot);
       const report = diffEntries(this.#snapshot.entries, next.entries);
       this.#snapshot = next;
       next.warnings.forEach(this.#options.onWarning);
@@ -160,7 +164,7 @@ export class SkillCatalog implements SkillSource {
     if (!record) throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
     let bytes: Uint8Array;
     try {
-      bytes = await this.#files.read(record.path);
+      bytes = await this.#timed.read(record.path);
     } catch (error) {
       this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.uri, message: `storage read failed: ${describe(error)}` });
       throw internalError(`Could not read ${record.uri} from storage; try again later`);

@@ -10,6 +10,7 @@ export interface NormalizedCatalogOptions {
   onWarning: (warning: SkillWarning) => void;
   cacheHint: CacheHint;
   concurrency: number;
+  timeoutMs: number;
 }
 
 export const consoleWarning = (warning: SkillWarning) => {
@@ -48,6 +49,8 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}): Normalize
   const concurrency = options.concurrency ?? 32;
   if (!isPositiveInteger(concurrency)) fail('concurrency', `must be a positive integer, got ${String(concurrency)}`);
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') fail('onWarning', 'must be a function');
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!(isPositiveInteger(timeoutMs) || timeoutMs === Infinity)) fail('timeoutMs', `must be a positive integer (milliseconds) or Infinity, got ${String(timeoutMs)}`);
   return {
     prefix,
     pageSize,
@@ -56,6 +59,7 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}): Normalize
     onWarning: options.onWarning ?? consoleWarning,
     cacheHint,
     concurrency,
+    timeoutMs,
   };
 }
 

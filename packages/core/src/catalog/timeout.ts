@@ -1,0 +1,36 @@
+import { StorageError } from '../errors.js';
+import type { SkillFiles } from '../types.js';
+
+/**
+ * The same storage, with every list, listAll and read bounded in time: a storage that hangs
+ * fails the call with a StorageError naming the path instead of holding a request or a reload
+ * for ever. (The storage call itself cannot be cancelled; its late answer is ignored.)
+ */
+export function withTimeouts(files: SkillFiles, timeoutMs: number): SkillFiles {
+  if (timeoutMs === Infinity) return files;
+  const bounded = <T>(call: () => Promise<T>, path: string, what: string): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new StorageError(`storage did not answer ${what} "${path || '(root)'}" within ${timeoutMs} ms`, path)),
+        timeoutMs,
+      );
+      call().then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  const timed: SkillFiles = {
+    list: (dir) => bounded(() => files.list(dir), dir, 'list'),
+    read: (path) => bounded(() => files.read(path), path, 'read'),
+  };
+  if (typeof files.listAll === 'function') timed.listAll = () => bounded(() => files.listAll!(), '', 'listAll');
+  if (typeof files.watch === 'function') timed.watch = (onChange) => files.watch!(onChange);
+  if (typeof files.close === 'function') timed.close = () => files.close!();
+  return timed;
+}
