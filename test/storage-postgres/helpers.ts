@@ -29,8 +29,8 @@ export function countingPool(connectionString: string): CountingPool {
 }
 
 /** The database for this test file, an admin pool, and a fresh migrated table dropped at the end. */
-export async function setup(prefix: string): Promise<{ db: TestPostgres; admin: pg.Pool; table: string; teardown(): Promise<void> }> {
-  const db = await startPostgres();
+export async function setup(prefix: string, options: { own?: boolean } = {}): Promise<{ db: TestPostgres; admin: pg.Pool; table: string; teardown(): Promise<void> }> {
+  const db = await startPostgres(options);
   const admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
   // Idle connections die when a test restarts or kills backends; the pool replaces them.
   admin.on('error', () => {});

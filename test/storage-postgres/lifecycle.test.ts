@@ -103,7 +103,10 @@ test('options are checked when the storage is created', () => {
   }
 });
 
-test('a PostgreSQL restart: the listener reconnects and an owned pool serves again', { skip: process.env.DATABASE_URL ? 'needs a server this test started itself (DATABASE_URL is set)' : false }, async () => {
+test('a PostgreSQL restart: the listener reconnects and an owned pool serves again', async (t) => {
+  // A private server, whatever DATABASE_URL says: this test stops and starts it.
+  const env = await setup('restart', { own: true });
+  t.after(() => env.teardown());
   const errors: StorageError[] = [];
   const storage = postgresStorage({ connectionString: env.db.connectionString, table: env.table, namespace: 'restart', onError: (e) => errors.push(e) });
   await storage.put('r/SKILL.md', skillMd('r'));

@@ -17,9 +17,10 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** `own: true` always starts a private server (for tests that restart it), even with `DATABASE_URL` set. */
+export async function startPostgres(options: { own?: boolean } = {}): Promise<TestPostgres> {
   const url = process.env.DATABASE_URL;
-  if (url) return { connectionString: url, stop: async () => {} };
+  if (url && !options.own) return { connectionString: url, stop: async () => {} };
 
   const port = await freePort();
   const databaseDir = await mkdtemp(path.join(tmpdir(), 'skillmount-pg-'));
