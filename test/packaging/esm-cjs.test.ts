@@ -38,3 +38,8 @@ test('a catalog built through require() works end to end', () => {
   );
   assert.equal(out, 'skill://demo/SKILL.md');
 });
+
+test('the skillmount command is linked at the repository root', () => {
+  const out = execFileSync(path.join(root, 'node_modules/.bin/skillmount'), ['check', 'examples/skills'], { cwd: root, encoding: 'utf8' });
+  assert.match(out, /3 skills valid, 0 problems/);
+});
