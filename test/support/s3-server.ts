@@ -270,7 +270,10 @@ async function startEmbedded(): Promise<S3TestServer> {
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      // A client's keep-alive connection can hold a graceful close open: do not wait for ever.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 2000);
       await exited;
+      clearTimeout(killer);
       await cleanup();
     },
   });

@@ -1,2 +1,3 @@
 export { main } from './main.js';
-export { openStorage, type OpenedStorage } from './location.js';
+export { openStorage, parseLocation } from './location.js';
+export type { Location, OpenedStorage, OpenStorageOptions } from './types.js';

@@ -1,17 +1,22 @@
-import { check } from './commands/check.js';
-import { get } from './commands/get.js';
-import { ls } from './commands/ls.js';
-import { serve } from './commands/serve.js';
+import { redact } from './redact.js';
 import { UsageError } from './usage.js';
 
 const HELP = `skillmount — serve, check and publish Agent Skills over MCP
 
 Usage:
-  skillmount serve <folder> [options]   serve a skills folder as an MCP endpoint
-  skillmount check <folder> [options]   report every problem in a skills folder
-  skillmount ls <url> [--json]          list the skills an MCP server serves
-  skillmount get <url> <skill-uri> [file]
-                                        print one verified file of a skill (default SKILL.md)
+  skillmount serve <folder> [options]       serve skills as an MCP endpoint
+  skillmount serve <s3://…|postgres://…>    the same, from S3 or PostgreSQL (see Locations)
+  skillmount check <location> [options]     report every problem in a skills tree
+  skillmount publish <folder> <location> [options]
+                                            upload a skills folder to S3 or PostgreSQL
+  skillmount ls <url> [--json]              list the skills an MCP server serves
+  skillmount get <url> <skill-uri> [file]   print one verified file of a skill (default SKILL.md)
+
+Locations:
+  ./skills                                  a folder
+  s3://bucket/prefix                        the keys under a prefix (AWS_ENDPOINT_URL_S3, AWS_REGION,
+                                            AWS_ACCESS_KEY_ID, … as for any AWS SDK client)
+  postgres://user@host:5432/db#namespace    a namespace of a PostgreSQL table (postgresql:// too)
 
 serve options:
   --port <n>            port to listen on (default 3000; 0 picks a free one)
@@ -21,12 +26,22 @@ serve options:
   --prefix <segments>   organisational prefix for every skill URI, e.g. acme/billing
   --page-size <n>       skills per skills/list page (default 100)
   --stateless           no MCP sessions (a server per request; no change notifications)
-  --no-watch            do not reload when the folder changes
+  --no-watch            do not reload when the storage changes
+  --poll-interval <ms>  S3: how often to look for changes (default 30000)
+  --table <name>        PostgreSQL: the table (default skillmount_files)
   --strict              refuse to start when any skill has a problem
 
 check options:
   --prefix <segments>   as for serve
+  --table <name>        as for serve
   --json                print the result as JSON
+
+publish options:
+  --delete              remove stored files that are no longer in the folder
+  --dry-run             compare and report; write nothing
+  --force               publish the valid skills even when others have problems
+  --table <name>        PostgreSQL: the table, created when missing (default skillmount_files)
+  --concurrency <n>     requests in flight (default 8)
 
 ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
@@ -45,16 +60,19 @@ export async function main(argv: string[]): Promise<number | undefined> {
       console.log(HELP);
       return 0;
     }
-    if (command === 'serve') return await serve(rest);
-    if (command === 'check') return await check(rest);
-    if (command === 'ls') return await ls(rest);
-    if (command === 'get') return await get(rest);
+    // Commands are loaded on use, so `check` does not wait for the HTTP frameworks or the AWS SDK to import.
+    if (command === 'serve') return await (await import('./commands/serve.js')).serve(rest);
+    if (command === 'check') return await (await import('./commands/check.js')).check(rest);
+    if (command === 'ls') return await (await import('./commands/ls.js')).ls(rest);
+    if (command === 'get') return await (await import('./commands/get.js')).get(rest);
+    if (command === 'publish') return await (await import('./commands/publish.js')).publish(rest);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`skillmount: ${error.message}\nRun "skillmount --help" for usage.`);
+      console.error(redact(`skillmount: ${error.message}\nRun "skillmount --help" for usage.`));
       return 2;
     }
-    throw error;
+    console.error(redact(`skillmount: ${error instanceof Error ? error.message : String(error)}`));
+    return 1;
   }
 }

@@ -8,14 +8,23 @@ type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolea
 
 /** node:util parseArgs, with its errors turned into UsageErrors and exactly one positional. */
 export function parseCommand<O extends Options>(argv: string[], options: O, what: string): { values: Values<O>; location: string } {
+  const { values, positionals } = parseWithPositionals(argv, options, [what]);
+  return { values, location: positionals[0]! };
+}
+
+/** node:util parseArgs, with its errors turned into UsageErrors and exactly the named positionals. */
+export function parseWithPositionals<O extends Options>(argv: string[], options: O, names: string[]): { values: Values<O>; positionals: string[] } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, allowNegative: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (parsed.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}, got ${parsed.positionals.length}`);
-  return { values: parsed.values as Values<O>, location: parsed.positionals[0]! };
+  if (parsed.positionals.length !== names.length) {
+    const expected = names.length === 1 ? `exactly one ${names[0]}` : names.map((n) => `<${n}>`).join(' ');
+    throw new UsageError(`expected ${expected}, got ${parsed.positionals.length} argument${parsed.positionals.length === 1 ? '' : 's'}`);
+  }
+  return { values: parsed.values as Values<O>, positionals: parsed.positionals };
 }
 
 export function integerOption(value: string | undefined, name: string, fallback: number, min = 0): number {

@@ -45,3 +45,18 @@ export { attach, type AttachOptions, type AttachedSkills } from './server/attach
 export { runWithSkillContext } from './context/store.js';
 export { createSkillsEndpoint, sendError, type SkillsEndpoint, type SkillsEndpointOptions } from './http/endpoint.js';
 export { VERSION } from './version.js';
+export { tenantCatalogs } from './tenants/source.js';
+export { tenantKeyProblem, MAX_TENANT_KEY_LENGTH } from './tenants/key.js';
+export type {
+  ClosableSkillSource,
+  TenantCatalogsOptions,
+  TenantKeyFunction,
+  TenantLoadOptions,
+  TenantSource,
+  TenantStorageOptions,
+} from './tenants/types.js';
+export { createRequestGuard, bodyTooLarge } from './http/guard.js';
+export { discardBody } from './http/body.js';
+export { LOCALHOST_NAMES } from './http/hosts.js';
+export { hideInternalErrors } from './http/internal-errors.js';
+export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } from './http/types.js';

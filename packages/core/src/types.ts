@@ -164,7 +164,11 @@ export interface SkillSource<C extends SkillContext = SkillContext> {
   /** Cache hints for results; default `{ ttlMs: 60000, cacheScope: 'public' }`. */
   cacheHint?(ctx: C): CacheHint;
   /** Servers that want `notifications/resources/list_changed` subscribe here. */
-  onListChanged?(listener: () => void): () => void;
+  /**
+   * `ctx` is the context of the request that connected the server (its session's opening
+   * request), so a per-tenant source can tell each session only about its own tenant.
+   */
+  onListChanged?(listener: () => void, ctx?: C): () => void;
   /** Where `attach` reports entries and reads it refused. Default: `console.warn`. */
   warn?(warning: SkillWarning): void;
 }
@@ -209,6 +213,15 @@ export interface CatalogOptions {
    * and keeps the old catalog, a `resources/read` gets `-32603`. Default 30000; `Infinity` for none.
    */
   timeoutMs?: number;
+  /**
+   * Bytes of verified file content kept in memory, by digest, so hot `resources/read` calls do not
+   * go back to storage. Bytes are checked against the published size and digest once, when they
+   * enter the cache; a file larger than an eighth of it is never kept. Default 64 MiB (67108864)
+   * for storages that list in bulk (`listAll`, as S3 and PostgreSQL do), where a read is a
+   * network round trip; 0 for others, such as a folder, which the operating system already
+   * caches and where an edit is refused on the next read until `reload()`. 0 turns it off.
+   */
+  cacheBytes?: number;
 }
 
 export interface ReloadReport {

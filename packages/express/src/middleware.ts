@@ -3,6 +3,7 @@ import {
   attach,
   consoleWarning,
   createSkillsEndpoint,
+  discardBody,
   runWithSkillContext,
   sendError,
   type SkillsEndpoint,
@@ -44,9 +45,19 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       sessionIdleMs: checked.sessionIdleMs,
       maxSessions: checked.maxSessions,
       attach: attachOptions,
+      allowedHosts: checked.allowedHosts,
+      bodyLimit: checked.guard.bodyLimit,
+      packageName: '@skillmount/express',
     }));
 
   const handle = async (req: Request, res: Response, next: NextFunction) => {
+    // First, before waiting for the catalog or running the app's context function.
+    const refusal = checked.guard.check(req);
+    if (refusal) {
+      sendError(res, refusal.status, refusal.code, refusal.message, refusal.headers);
+      discardBody(req);
+      return;
+    }
     let source: SkillSource;
     try {
       source = await skills.ready;

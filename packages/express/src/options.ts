@@ -1,4 +1,4 @@
-import { SkillCatalog, type CatalogOptions, type SkillFiles, type SkillSource, type SkillWarning } from '@skillmount/core';
+import { SkillCatalog, createRequestGuard, type CatalogOptions, type RequestGuard, type SkillFiles, type SkillSource, type SkillWarning } from '@skillmount/core';
 import type { SkillsMiddlewareOptions } from './types.js';
 
 /** What to serve, as given: a storage to load a catalog from, a ready catalog, or any source. */
@@ -17,9 +17,12 @@ export interface CheckedOptions {
   watch: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;
+  allowedHosts: SkillsMiddlewareOptions['allowedHosts'];
+  /** Host/Origin and body-limit checks, run first on every request. */
+  guard: RequestGuard;
 }
 
-const CATALOG_ONLY = ['prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency'] as const;
+const CATALOG_ONLY = ['prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency', 'timeoutMs'] as const;
 
 function fail(message: string): never {
   throw new TypeError(`@skillmount/express: ${message}`);
@@ -68,6 +71,7 @@ export function checkOptions(options: SkillsMiddlewareOptions): CheckedOptions {
   }
   if (options.watch !== undefined && typeof options.watch !== 'boolean') failRange('watch', `must be true or false, got ${String(options.watch)}`);
   if (options.watch === true) checkWatchable(served);
+  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit }, '@skillmount/express');
 
   return {
     served,
@@ -78,6 +82,8 @@ export function checkOptions(options: SkillsMiddlewareOptions): CheckedOptions {
     maxSessions: options.maxSessions,
     watch: options.watch === true,
     onWarning: options.onWarning,
+    allowedHosts: options.allowedHosts,
+    guard,
   };
 }
 
@@ -112,7 +118,7 @@ function checkWatchable(served: Served): void {
 
 /** The catalog options, checked now; the catalog checks them again when it loads (in the background). */
 function checkCatalogOptions(options: CatalogOptions): CatalogOptions {
-  const { prefix, pageSize, limits, strict, cacheHint, concurrency } = options;
+  const { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs } = options;
   if (prefix !== undefined && typeof prefix !== 'string') failRange('prefix', 'must be a string such as "acme" or "acme/billing"');
   if (pageSize !== undefined && !(isPositiveInteger(pageSize) || pageSize === Infinity)) {
     failRange('pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
@@ -132,6 +138,9 @@ function checkCatalogOptions(options: CatalogOptions): CatalogOptions {
     }
   }
   if (concurrency !== undefined && !isPositiveInteger(concurrency)) failRange('concurrency', `must be a positive integer, got ${String(concurrency)}`);
+  if (timeoutMs !== undefined && !(isPositiveInteger(timeoutMs) || timeoutMs === Infinity)) {
+    failRange('timeoutMs', `must be a positive integer (milliseconds) or Infinity, got ${String(timeoutMs)}`);
+  }
   const catalogOptions: CatalogOptions = {};
   for (const key of [...CATALOG_ONLY, 'onWarning'] as const) {
     if (options[key] !== undefined) (catalogOptions as Record<string, unknown>)[key] = options[key];

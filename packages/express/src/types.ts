@@ -5,6 +5,7 @@ import type { Request, Router } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type {
+  AllowedHosts,
   AttachedSkills,
   CatalogOptions,
   ReloadReport,
@@ -16,8 +17,8 @@ import type {
 
 /**
  * Options of `skillsMiddleware`. Give exactly one of `storage`, `catalog` or `source`.
- * The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`)
- * apply only with `storage`; `onWarning` applies to all three.
+ * The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
+ * `timeoutMs`) apply only with `storage`; `onWarning` applies to all three.
  */
 export interface SkillsMiddlewareOptions extends CatalogOptions {
   /** Where the skill files are, e.g. `fsStorage('./skills')`. The catalog is loaded from it in the background. */
@@ -38,6 +39,21 @@ export interface SkillsMiddlewareOptions extends CatalogOptions {
   maxSessions?: number;
   /** Reload the catalog whenever the storage reports a change (`catalog.watch()`). Needs a storage with a `watch` hook. Default `false`. */
   watch?: boolean;
+  /**
+   * DNS-rebinding protection: the `Host` names (and `Origin` hosts, when sent) the router answers;
+   * others get 403 with a JSON-RPC error body. A list of names, each with or without a port
+   * (`['skills.example.com', 'localhost:3000']`); `true` for `localhost`, `127.0.0.1` and `[::1]`
+   * only; `false` for no check. Default: localhost names only for requests that arrive on a
+   * loopback address, no check on other addresses — an app reachable from other machines should
+   * list its public names.
+   */
+  allowedHosts?: AllowedHosts;
+  /**
+   * Largest request body, in bytes, the router reads itself (when no body parser ran before it);
+   * a declared `Content-Length` over it is refused even then. Larger bodies get 413 with a
+   * JSON-RPC error body. Default 1 MiB. An app-level `express.json()` applies its own limit first.
+   */
+  bodyLimit?: number;
 }
 
 /** What `skillsMiddleware` returns: an Express router serving the MCP endpoint at its mount path, with lifecycle members. */

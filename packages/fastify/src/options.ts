@@ -1,4 +1,4 @@
-import type { CatalogOptions, SkillCatalog, SkillFiles, SkillSource, SkillWarning } from '@skillmount/core';
+import { createRequestGuard, type AllowedHosts, type CatalogOptions, type RequestGuard, type SkillCatalog, type SkillFiles, type SkillSource, type SkillWarning } from '@skillmount/core';
 import type { FastifyRequest } from 'fastify';
 import type { AnyMcpServer, SkillsPluginOptions } from './types.js';
 
@@ -20,10 +20,13 @@ export interface NormalizedOptions {
   maxSessions: number | undefined;
   watch: boolean;
   onWarning: ((warning: SkillWarning) => void) | undefined;
+  allowedHosts: AllowedHosts | undefined;
+  /** The route's Host/Origin and body-limit checks, from `allowedHosts` and `bodyLimit`. */
+  guard: RequestGuard;
 }
 
 /** Catalog options the plugin can only apply when it loads the catalog itself. */
-const STORAGE_ONLY = ['prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency'] as const;
+const STORAGE_ONLY = ['prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency', 'timeoutMs'] as const;
 
 export function optionError(option: string, message: string): TypeError {
   return new TypeError(`${NAME}: option "${option}" ${message}`);
@@ -63,7 +66,14 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
         throw optionError(name, 'only applies to the route the plugin mounts; with path: false, build and connect your own server and call app.skills.attach(server)');
       }
     }
+    for (const name of ['allowedHosts', 'bodyLimit'] as const) {
+      if (options[name] !== undefined) {
+        throw optionError(name, "only applies to the route the plugin mounts; with path: false, check your own route (createRequestGuard from @skillmount/core, and the route's bodyLimit)");
+      }
+    }
   }
+
+  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit }, NAME);
 
   const watch = options.watch === true;
   if (watch) {
@@ -84,6 +94,8 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
     maxSessions: options.maxSessions,
     watch,
     onWarning: options.onWarning,
+    allowedHosts: options.allowedHosts,
+    guard,
   };
 }
 
@@ -95,8 +107,8 @@ function normalizeOrigin(options: SkillsPluginOptions): SkillsOrigin {
   }
   if (options.storage !== undefined && options.storage !== null) {
     if (!hasMethods(options.storage, 'list', 'read')) throw optionError('storage', 'must have list(dir) and read(path) methods, e.g. fsStorage("./skills")');
-    const { prefix, pageSize, limits, strict, cacheHint, concurrency, onWarning } = options;
-    return { kind: 'storage', storage: options.storage, catalogOptions: { prefix, pageSize, limits, strict, cacheHint, concurrency, onWarning } };
+    const { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } = options;
+    return { kind: 'storage', storage: options.storage, catalogOptions: { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } };
   }
   const storageOnly = STORAGE_ONLY.find((name) => options[name] !== undefined);
   if (storageOnly) {

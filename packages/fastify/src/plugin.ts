@@ -64,8 +64,11 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       sessionIdleMs: options.sessionIdleMs,
       maxSessions: options.maxSessions,
       attach: attachOptions,
+      allowedHosts: options.allowedHosts,
+      bodyLimit: options.guard.bodyLimit,
+      packageName: NAME,
     });
-    mountEndpoint(app, options.path, endpoint, options.context);
+    mountEndpoint(app, options.path, endpoint, options);
   }
 
   // preClose runs before Fastify waits for open connections: session streams must end first.

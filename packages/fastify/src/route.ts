@@ -1,26 +1,64 @@
-import type { SkillsEndpoint } from '@skillmount/core';
-import type { FastifyInstance } from 'fastify';
+import { discardBody, type HttpRefusal, type SkillsEndpoint } from '@skillmount/core';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { requestContext } from './context.js';
 import { MalformedBody, useJsonRpcBodyParser } from './json-body.js';
 import { NAME, type NormalizedOptions } from './options.js';
 
+const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+function refuse(reply: FastifyReply, refusal: HttpRefusal): FastifyReply {
+  return reply
+    .code(refusal.status)
+    .headers(refusal.headers ?? {})
+    .type('application/json')
+    .send(jsonRpcError(refusal.code, refusal.message));
+}
+
 /**
- * Mount the MCP endpoint at `path` in a context of its own, so its body parser stays off the
- * app's other routes while the app's hooks (auth, rate limits) still run before it.
+ * Fastify's own refusals of a body (too large, wrong content type, bad length) as JSON-RPC errors;
+ * undefined for any other error, which is left to the app's error handler.
  */
-export function mountEndpoint(app: FastifyInstance, path: string, endpoint: SkillsEndpoint, context: NormalizedOptions['context']): void {
+function bodyRefusal(error: FastifyError, bodyLimit: number): HttpRefusal | undefined {
+  if (typeof error.code !== 'string' || !error.code.startsWith('FST_ERR_CTP_')) return undefined;
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 400;
+  if (status === 413) {
+    return { status, code: -32000, message: `Payload Too Large: the request body is over the ${bodyLimit}-byte limit of this endpoint; send one JSON-RPC message or a small batch` };
+  }
+  if (status === 415) return { status, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' };
+  return { status, code: -32700, message: `Parse error: ${error.message}` };
+}
+
+/**
+ * Mount the MCP endpoint at `path` in a context of its own, so its body parser, body limit and
+ * error answers stay off the app's other routes while the app's hooks (auth, rate limits) still
+ * run before it.
+ */
+export function mountEndpoint(app: FastifyInstance, path: string, endpoint: SkillsEndpoint, options: Pick<NormalizedOptions, 'context' | 'guard'>): void {
+  const { context, guard } = options;
   app.register(async (scope) => {
     useJsonRpcBodyParser(scope);
+    // Before the body is read: a refused Host or an oversized declared body costs nothing more.
+    scope.addHook('onRequest', async (request, reply) => {
+      const refusal = guard.check(request.raw);
+      if (!refusal) return;
+      discardBody(request.raw);
+      return refuse(reply, refusal);
+    });
+    // Errors this route's body parsing raises get JSON-RPC bodies; the rest go on to the app's handler.
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const refusal = bodyRefusal(error, guard.bodyLimit);
+      if (!refusal) throw error;
+      discardBody(request.raw);
+      return refuse(reply, refusal);
+    });
     scope.route({
       method: ['GET', 'POST', 'DELETE'],
       url: path,
       exposeHeadRoute: false,
+      bodyLimit: guard.bodyLimit,
       handler: async (request, reply) => {
         if (request.body instanceof MalformedBody) {
-          return reply
-            .code(400)
-            .type('application/json')
-            .send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${request.body.reason}` }, id: null });
+          return reply.code(400).type('application/json').send(jsonRpcError(-32700, `Parse error: ${request.body.reason}`));
         }
         // Before the hijack, so an error from the app's context function gets Fastify's error handling.
         const fields = await requestContext(request, context);

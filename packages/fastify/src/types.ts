@@ -3,7 +3,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AttachedSkills, CatalogOptions, ReloadReport, SkillCatalog, SkillEntry, SkillFiles, SkillSource } from '@skillmount/core';
+import type { AllowedHosts, AttachedSkills, CatalogOptions, ReloadReport, SkillCatalog, SkillEntry, SkillFiles, SkillSource } from '@skillmount/core';
 import type { FastifyRequest } from 'fastify';
 
 /** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
@@ -12,7 +12,7 @@ export type AnyMcpServer = McpServer | Server;
 /**
  * Options of `app.register(skillsPlugin, options)`. Give exactly one of `storage`, `catalog` or
  * `source`. The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
- * `concurrency`) apply only with `storage`, where the plugin loads the catalog itself;
+ * `concurrency`, `timeoutMs`) apply only with `storage`, where the plugin loads the catalog itself;
  * `onWarning` applies to every kind of source.
  */
 export interface SkillsPluginOptions extends CatalogOptions {
@@ -54,6 +54,20 @@ export interface SkillsPluginOptions extends CatalogOptions {
    * storage reports a change. Default `false`.
    */
   watch?: boolean;
+  /**
+   * DNS-rebinding protection: the `Host` names (and `Origin` hosts, when sent) the route answers;
+   * others get 403 with a JSON-RPC error body. A list of names, each with or without a port
+   * (`['skills.example.com', 'localhost:3000']`); `true` for `localhost`, `127.0.0.1` and `[::1]`
+   * only; `false` for no check. Default: localhost names only for requests that arrive on a
+   * loopback address, no check on other addresses — an app reachable from other machines should
+   * list its public names.
+   */
+  allowedHosts?: AllowedHosts;
+  /**
+   * Largest request body, in bytes, on the MCP route (it overrides the app's `bodyLimit` there).
+   * Larger bodies get 413 with a JSON-RPC error body. Default 1 MiB.
+   */
+  bodyLimit?: number;
 }
 
 /** What the plugin adds to the app as `app.skills`. */

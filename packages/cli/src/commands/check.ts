@@ -1,17 +1,27 @@
 import { CatalogError, SkillCatalog, type SkillWarning } from '@skillmount/core';
-import { openStorage } from '../location.js';
+import { openStorage, parseLocation } from '../location.js';
 import { parseCommand } from '../usage.js';
 
-/** `skillmount check <folder>`: load the tree as a server would and print every problem. Exit 1 when there is one. */
+/**
+ * `skillmount check <location>`: load the tree (a folder, an S3 prefix or a PostgreSQL namespace)
+ * as a server would and print every problem. Exit 1 when there is one.
+ */
 export async function check(argv: string[]): Promise<number> {
-  const { values, location } = parseCommand(argv, { prefix: { type: 'string' }, json: { type: 'boolean' } }, 'folder');
-  const opened = await openStorage(location);
+  const { values, location } = parseCommand(argv, { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } }, 'location');
+  const opened = await openStorage(parseLocation(location), values.table !== undefined ? { table: values.table } : {});
   const problems: SkillWarning[] = [];
   try {
-    const catalog = await SkillCatalog.load(opened.storage, {
-      ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
-      onWarning: (w) => problems.push(w),
-    });
+    let catalog: SkillCatalog;
+    try {
+      catalog = await SkillCatalog.load(opened.storage, {
+        pageSize: Infinity,
+        ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+        onWarning: (w) => problems.push(w),
+      });
+    } catch (error) {
+      throw error instanceof CatalogError ? error : opened.explain(error);
+    }
+    catalog.close();
     const skills = catalog.entries.map((e) => ({
       uri: e.uri,
       files: e.resources === 'dynamic' ? 0 : e.resources.length,

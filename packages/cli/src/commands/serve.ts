@@ -1,12 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
-import { SkillCatalog, type SkillWarning } from '@skillmount/core';
-import { openStorage } from '../location.js';
+import { CatalogError, SkillCatalog, type SkillWarning } from '@skillmount/core';
+import { openStorage, parseLocation } from '../location.js';
+import { redact } from '../redact.js';
 import { integerOption, parseCommand, UsageError } from '../usage.js';
 
-const warn = (w: SkillWarning) => console.error(`skillmount: warning: ${w.path ?? w.uri ?? ''}${w.path || w.uri ? ': ' : ''}${w.message}`);
+const warn = (w: SkillWarning) => console.error(redact(`skillmount: warning: ${w.path ?? w.uri ?? ''}${w.path || w.uri ? ': ' : ''}${w.message}`));
 
-/** `skillmount serve <folder>`: an MCP endpoint for the folder's skills, until SIGINT or SIGTERM. */
+/**
+ * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
+ * PostgreSQL namespace, until SIGINT or SIGTERM. Reloads when the storage changes (unless
+ * `--no-watch`): the folder through fs.watch, PostgreSQL through LISTEN/NOTIFY, S3 by polling.
+ */
 export async function serve(argv: string[]): Promise<undefined> {
   const { values, location } = parseCommand(
     argv,
@@ -20,8 +25,10 @@ export async function serve(argv: string[]): Promise<undefined> {
       stateless: { type: 'boolean' },
       watch: { type: 'boolean' },
       strict: { type: 'boolean' },
+      table: { type: 'string' },
+      'poll-interval': { type: 'string' },
     },
-    'folder',
+    'location',
   );
   const port = integerOption(values.port, 'port', 3000);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
@@ -31,21 +38,41 @@ export async function serve(argv: string[]): Promise<undefined> {
   const framework = values.framework ?? 'fastify';
   if (framework !== 'fastify' && framework !== 'express') throw new UsageError(`--framework must be fastify or express, got "${framework}"`);
   const pageSize = integerOption(values['page-size'], 'page-size', 100, 1);
+  const pollIntervalMs = values['poll-interval'] === undefined ? undefined : integerOption(values['poll-interval'], 'poll-interval', 30_000, 1);
   const sessions = values.stateless !== true;
   const watch = values.watch !== false;
 
-  const opened = await openStorage(location);
-  const catalog = await SkillCatalog.load(opened.storage, {
-    pageSize,
-    strict: values.strict === true,
-    onWarning: warn,
-    ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+  const opened = await openStorage(parseLocation(location), {
+    ...(values.table !== undefined ? { table: values.table } : {}),
+    ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
   });
-  const app = framework === 'fastify' ? await fastifyApp(catalog, path, sessions, watch) : await expressApp(catalog, path, sessions, watch);
-  const address = await app.listen(port, host);
+  let catalog: SkillCatalog;
+  try {
+    catalog = await SkillCatalog.load(opened.storage, {
+      pageSize,
+      strict: values.strict === true,
+      onWarning: warn,
+      ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+    });
+  } catch (error) {
+    await opened.close();
+    // A strict-mode CatalogError lists the problems itself; anything else is about the storage.
+    throw error instanceof CatalogError ? error : opened.explain(error);
+  }
+  let app: RunningApp;
+  let address: AddressInfo;
+  try {
+    app = framework === 'fastify' ? await fastifyApp(catalog, path, sessions, watch) : await expressApp(catalog, path, sessions, watch);
+    address = await app.listen(port, host);
+  } catch (error) {
+    catalog.close();
+    await opened.close();
+    throw error;
+  }
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const mode = [framework, sessions ? 'sessions' : 'stateless', watch ? 'watching' : undefined].filter(Boolean).join(', ');
-  console.log(`skillmount: serving ${catalog.entries.length} skills at http://${shown}:${address.port}${path} (${mode})`);
+  const polling = watch && opened.kind === 's3' ? `, polled every ${pollIntervalMs ?? 30_000} ms` : '';
+  console.log(`skillmount: serving ${catalog.entries.length} skills at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

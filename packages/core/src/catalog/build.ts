@@ -2,16 +2,17 @@ import { CatalogError, StorageError } from '../errors.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { decodeUtf8 } from '../bytes/text.js';
 import { DIRECTORY_MIME, SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.js';
-import { parseFrontmatter, type FrontmatterResult } from '../skillmd/parse.js';
+import { parseFrontmatter } from '../skillmd/parse.js';
 import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
-import { buildSkillUri, skillUriKey } from '../uri/canonical.js';
 import { segmentProblem } from '../uri/segment.js';
-import type { DirectoryChild, SkillEntry, SkillFileEntry, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
+import type { SkillEntry, SkillFileEntry, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 import { mapLimit } from './limit.js';
 import { mimeTypeFor } from './mime.js';
-import type { CatalogSnapshot, FileRecord, ReadRecord } from './snapshot.js';
+import type { CatalogSnapshot, DirectoryItem, FileRecord, ParsedSkillMd } from './snapshot.js';
 import { isPlainName, joinPath, walkStorage, type StorageTree } from './walk.js';
 import { deepFreeze } from './freeze.js';
+import { UriTable } from './uris.js';
+import { fingerprintOf } from './fingerprint.js';
 
 export interface BuildOptions {
   prefix: readonly string[];
@@ -34,13 +35,18 @@ const isHidden = (name: string) => name.startsWith('.');
 /**
  * Walk a storage and build a validated snapshot. Content problems skip the skill with a warning
  * (or, under `strict`, throw one CatalogError listing all of them); storage failures throw.
- * With `previous`, files whose change token is unchanged are not read again.
+ * With `previous`, files whose change token is unchanged are not read again, and entries that
+ * come out identical are the previous (frozen) objects.
  */
 export async function buildSnapshot(files: SkillFiles, options: BuildOptions, previous?: CatalogSnapshot): Promise<CatalogSnapshot> {
   const tree = await walkStorage(files, options.concurrency);
+  const fingerprint = fingerprintOf(tree);
+  // Nothing the walk saw has changed: the previous snapshot still holds, with no body read.
+  if (fingerprint !== undefined && previous?.fingerprint === fingerprint) return { ...previous, bodiesRead: 0 };
   const warnings: SkillWarning[] = [];
   const listedFiles = new Map<string, SkillFileEntry>();
   const subtrees = new Map<string, Subtree>();
+  const uris = new UriTable(options.prefix);
 
   const collect = (dir: string): Subtree => {
     const known = subtrees.get(dir);
@@ -59,9 +65,10 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
         listedFiles.set(path, child);
       } else {
         const sub = collect(path);
-        result.files.push(...sub.files);
-        result.dirs.push(...sub.dirs);
-        result.problems.push(...sub.problems);
+        // Loops, not push(...spread): a subtree can hold more items than a call takes arguments.
+        for (const f of sub.files) result.files.push(f);
+        for (const d of sub.dirs) result.dirs.push(d);
+        for (const p of sub.problems) result.problems.push(p);
       }
     }
     subtrees.set(dir, result);
@@ -84,12 +91,17 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       if (problem) problems.push({ code: 'bad-name', path: segments.slice(0, i + 1).join('/'), message: `folder name cannot be a skill URI segment (${problem}); rename it` });
     });
     const subtree = collect(dir);
-    problems.push(...subtree.problems);
+    for (const p of subtree.problems) problems.push(p);
     candidates.push({ dir, subtree, problems });
   }
+  const candidateDirs = new Set(candidates.map((c) => c.dir));
+  const insideCandidate = (dir: string): boolean => {
+    for (let d = dir; d !== ''; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) if (candidateDirs.has(d)) return true;
+    return false;
+  };
   for (const [dir, children] of tree) {
     // Unsupported entries outside any skill are ignored, but say so once.
-    if (dir.split('/').some(isHidden) || candidates.some((c) => dir === c.dir || dir.startsWith(c.dir + '/'))) continue;
+    if (dir.split('/').some(isHidden) || insideCandidate(dir)) continue;
     for (const child of children) {
       if (child.kind === 'unsupported' && (!isPlainName(child.name) || !isHidden(child.name))) {
         warnings.push({ code: 'unsupported', path: joinPath(dir, child.name), message: 'not a regular file or folder (a symlink, a special file, or a name that cannot be a relative path); ignored' });
@@ -97,27 +109,41 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     }
   }
 
-  // Read and hash each file once, even when nested skills share it.
-  const needed = new Set<string>();
-  for (const c of candidates) if (c.problems.length === 0) for (const f of c.subtree.files) needed.add(f);
-  const reads = new Map<string, ReadRecord>();
-  let bodiesRead = 0;
-  const paths = [...needed];
-  await mapLimit(paths, options.concurrency, async (path) => {
-    const listed = listedFiles.get(path);
-    const token = listed?.token;
-    const before = previous?.reads.get(path);
-    if (token !== undefined && before && before.token === token) {
-      reads.set(path, before);
-      return;
+  // One record per file, even when nested skills share it: unchanged tokens and vouched digests need
+  // no read; the rest are read and hashed with `concurrency` reads in flight.
+  const records = new Map<string, FileRecord | undefined>();
+  const skillMds = new Map<string, ParsedSkillMd>();
+  const toRead: string[] = [];
+  const recordOf = (path: string, size: number, digest: string, token: string | undefined): FileRecord => {
+    const record: FileRecord = { path, uri: uris.uri(path), size, digest, mimeType: mimeTypeFor(path.slice(path.lastIndexOf('/') + 1)) };
+    if (token !== undefined) record.token = token;
+    return record;
+  };
+  for (const c of candidates) {
+    if (c.problems.length > 0) continue;
+    for (const path of c.subtree.files) {
+      if (records.has(path)) continue;
+      const listed = listedFiles.get(path);
+      const token = listed?.token;
+      const skillMd = isSkillMdPath(path);
+      const before = previous ? previous.unserved.get(path) ?? previousFile(previous, uris, path) : undefined;
+      const parsed = skillMd ? previous?.skillMds.get(path) : undefined;
+      if (token !== undefined && before && before.token === token && (!skillMd || parsed)) {
+        records.set(path, before);
+        if (parsed) skillMds.set(path, parsed);
+        continue;
+      }
+      const vouched = skillMd ? undefined : vouchedFor(listed);
+      if (vouched) {
+        // The storage vouches for the content; reads are still verified against it when served.
+        records.set(path, recordOf(path, vouched.size, vouched.digest, token));
+        continue;
+      }
+      records.set(path, undefined); // read below
+      toRead.push(path);
     }
-    const isSkillMd = path === SKILL_MD || path.endsWith('/' + SKILL_MD);
-    const vouched = isSkillMd ? undefined : vouchedFor(listed);
-    if (vouched) {
-      // The storage vouches for the content; reads are still verified against it when served.
-      reads.set(path, token === undefined ? vouched : { ...vouched, token });
-      return;
-    }
+  }
+  await mapLimit(toRead, options.concurrency, async (path) => {
     let bytes: Uint8Array;
     try {
       bytes = await files.read(path);
@@ -125,27 +151,24 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       if (error instanceof StorageError) throw error;
       throw new StorageError(`cannot read "${path}": ${(error as Error)?.message ?? error}`, path, { cause: error });
     }
-    bodiesRead++;
-    const record: ReadRecord = { size: bytes.byteLength, digest: sha256Digest(bytes) };
-    if (token !== undefined) record.token = token;
-    if (isSkillMd) record.frontmatter = frontmatterOf(bytes);
-    reads.set(path, record);
+    records.set(path, recordOf(path, bytes.byteLength, sha256Digest(bytes), listedFiles.get(path)?.token));
+    if (isSkillMdPath(path)) skillMds.set(path, frontmatterOf(bytes));
   });
+  const bodiesRead = toRead.length;
 
   const built: { key: string; entry: SkillEntry }[] = [];
   const fileIndex = new Map<string, FileRecord>();
-  const directories = new Map<string, DirectoryChild[]>();
+  const directories = new Map<string, DirectoryItem[]>();
   const problems: SkillWarning[] = [];
-  const prefix = options.prefix;
 
   for (const candidate of candidates) {
     const { dir, subtree } = candidate;
     const skillMdPath = joinPath(dir, SKILL_MD);
-    const skillUri = buildSkillUri([...prefix, ...skillMdPath.split('/')]);
+    const skillUri = records.get(skillMdPath)?.uri ?? uris.uri(skillMdPath);
     const skillProblems = [...candidate.problems];
     let frontmatter: SkillFrontmatter | undefined;
     if (skillProblems.length === 0) {
-      const parsed = reads.get(skillMdPath)!.frontmatter!;
+      const parsed = skillMds.get(skillMdPath)!;
       if (!parsed.ok) {
         skillProblems.push({ code: 'frontmatter', path: skillMdPath, message: parsed.error });
       } else {
@@ -168,9 +191,9 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     if (skillProblems.length === 0) {
       let bytes = 0;
       resources = subtree.files.map((path) => {
-        const read = reads.get(path)!;
-        bytes += read.size;
-        return { uri: buildSkillUri([...prefix, ...path.split('/')]), digest: read.digest, size: read.size };
+        const record = records.get(path)!;
+        bytes += record.size;
+        return { uri: record.uri, digest: record.digest, size: record.size };
       });
       if (resources.length > options.limits.files) {
         skillProblems.push({ code: 'limit', path: dir, message: `skill has ${resources.length} files; the limit is ${options.limits.files}` });
@@ -184,19 +207,18 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       continue;
     }
     resources.sort((a, b) => compare(a.uri, b.uri));
-    built.push({ key: skillUriKey([...prefix, ...skillMdPath.split('/')]), entry: { uri: skillUri, frontmatter: frontmatter!, resources } });
+    const key = uris.key(skillMdPath);
+    const before = previous?.skills.get(key);
+    // An unchanged skill keeps its frozen entry: nothing to freeze again, and the change report compares by identity.
+    const entry = before && before.uri === skillUri && before.frontmatter === frontmatter && sameResources(before.resources, resources) ? before : { uri: skillUri, frontmatter: frontmatter!, resources };
+    built.push({ key, entry });
     for (const path of subtree.files) {
-      const segments = [...prefix, ...path.split('/')];
-      const key = skillUriKey(segments);
-      if (fileIndex.has(key)) continue;
-      const read = reads.get(path)!;
-      const record: FileRecord = { path, uri: buildSkillUri(segments), size: read.size, digest: read.digest, mimeType: mimeTypeFor(segments.at(-1)!) };
-      if (read.token !== undefined) record.token = read.token;
-      fileIndex.set(key, record);
+      const fileKey = uris.key(path);
+      if (!fileIndex.has(fileKey)) fileIndex.set(fileKey, records.get(path)!);
     }
     for (const d of subtree.dirs) {
-      const key = skillUriKey([...prefix, ...d.split('/')]);
-      if (!directories.has(key)) directories.set(key, directoryChildren(tree, d, prefix, reads));
+      const dirKey = uris.key(d);
+      if (!directories.has(dirKey)) directories.set(dirKey, directoryItems(tree, d, uris, fileIndex));
     }
   }
 
@@ -212,16 +234,34 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     const skillMd = (entry.resources as SkillResource[]).find((r) => r.uri === entry.uri)!;
     resourceListing.push({ uri: entry.uri, name: entry.frontmatter.name, description: entry.frontmatter.description, mimeType: SKILL_MD_MIME, size: skillMd.size });
   }
+  // Kept for the next reload: records of files read for skills that were skipped.
+  const unserved = new Map<string, FileRecord>();
+  for (const [path, record] of records) if (record && fileIndex.get(uris.key(path)) !== record) unserved.set(path, record);
   return {
     entries: deepFreeze(entries),
     skills,
     files: fileIndex,
     directories,
     resourceListing: deepFreeze(resourceListing),
-    reads,
+    skillMds,
+    unserved,
     warnings: [...warnings, ...problems],
     bodiesRead,
+    ...(fingerprint !== undefined ? { fingerprint } : {}),
   };
+}
+
+const isSkillMdPath = (path: string) => path === SKILL_MD || path.endsWith('/' + SKILL_MD);
+
+/** Both lists sorted by URI: the same files with the same digests and sizes. */
+function sameResources(before: SkillEntry['resources'], after: readonly SkillResource[]): boolean {
+  if (!Array.isArray(before) || before.length !== after.length) return false;
+  for (let i = 0; i < after.length; i++) {
+    const a = before[i]!;
+    const b = after[i]!;
+    if (a.uri !== b.uri || a.digest !== b.digest || a.size !== b.size) return false;
+  }
+  return true;
 }
 
 /** The size and digest a storage vouched for, when both are well-formed; otherwise the body is read and hashed. */
@@ -231,22 +271,32 @@ function vouchedFor(listed: SkillFileEntry | undefined): { size: number; digest:
   return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? { size, digest: listed.digest } : undefined;
 }
 
-function frontmatterOf(bytes: Uint8Array): FrontmatterResult {
+/** What a catalog keeps of a SKILL.md: its frontmatter, not its body (served from storage like any file). */
+function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
   const text = decodeUtf8(bytes);
   if (text === undefined) return { ok: false, error: 'SKILL.md is not valid UTF-8' };
-  return parseFrontmatter(text);
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return parsed;
+  // A fresh copy: the parsed strings are slices of the whole SKILL.md text and would keep all of it alive.
+  return { ok: true, frontmatter: JSON.parse(JSON.stringify(parsed.frontmatter)) as Record<string, unknown>, portability: parsed.portability };
 }
 
-function directoryChildren(tree: StorageTree, dir: string, prefix: readonly string[], reads: Map<string, ReadRecord>): DirectoryChild[] {
-  const children: DirectoryChild[] = [];
+/** A folder's visible children, sorted by URI: file records from the index, and subfolders. */
+function directoryItems(tree: StorageTree, dir: string, uris: UriTable, fileIndex: ReadonlyMap<string, FileRecord>): DirectoryItem[] {
+  const items: DirectoryItem[] = [];
   for (const child of tree.get(dir) ?? []) {
     if (isHidden(child.name)) continue;
     const path = joinPath(dir, child.name);
-    const uri = buildSkillUri([...prefix, ...path.split('/')]);
-    if (child.kind === 'directory') children.push({ uri, name: child.name, mimeType: DIRECTORY_MIME });
-    else if (child.kind === 'file') children.push({ uri, name: child.name, mimeType: mimeTypeFor(child.name), size: reads.get(path)!.size });
+    if (child.kind === 'directory') items.push({ uri: uris.uri(path), name: child.name });
+    else if (child.kind === 'file') items.push(fileIndex.get(uris.key(path))!);
   }
-  return children.sort((a, b) => compare(a.uri, b.uri));
+  return items.sort((a, b) => compare(a.uri, b.uri));
+}
+
+/** The record of a file the previous snapshot served, as a reload may reuse it. */
+function previousFile(previous: CatalogSnapshot, uris: UriTable, path: string): FileRecord | undefined {
+  const file = previous.files.get(uris.key(path));
+  return file && file.path === path ? file : undefined;
 }
 
 /** Code-unit order, the same in every locale. */

@@ -3,6 +3,7 @@ import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
 import type {
   CacheHint,
   CatalogOptions,
+  DirectoryChild,
   DirectoryPage,
   ListSkillsPage,
   ListSkillsParams,
@@ -15,9 +16,13 @@ import type {
   SkillWarning,
 } from '../types.js';
 import { buildSnapshot } from './build.js';
-import { normalizeCatalogOptions, type NormalizedCatalogOptions } from './options.js';
+import { DEFAULT_CACHE_BYTES, normalizeCatalogOptions, type NormalizedCatalogOptions } from './options.js';
+import { BytesCache } from './cache.js';
+import { markVerified } from '../bytes/verified.js';
+import { sha256Digest } from '../bytes/digest.js';
 import { decodeCursor, page } from './paging.js';
-import type { CatalogSnapshot } from './snapshot.js';
+import type { CatalogSnapshot, DirectoryItem, FileRecord } from './snapshot.js';
+import { DIRECTORY_MIME } from '../protocol/constants.js';
 import { diffEntries } from './diff.js';
 import { withTimeouts } from './timeout.js';
 
@@ -37,12 +42,18 @@ export class SkillCatalog implements SkillSource {
   readonly #listeners = new Set<() => void>();
   #unwatchStorage: (() => void) | undefined;
   #watchers = 0;
+  /** Verified bytes by digest; undefined when `cacheBytes` is 0. */
+  readonly #cache: BytesCache | undefined;
+  /** Storage reads in flight for the cache, by digest: concurrent reads of one file share one. */
+  readonly #fetching = new Map<string, Promise<Uint8Array | undefined>>();
 
   private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot) {
     this.#files = files;
     this.#timed = withTimeouts(files, options.timeoutMs);
     this.#options = options;
     this.#snapshot = snapshot;
+    const cacheBytes = options.cacheBytes ?? (typeof files.listAll === 'function' ? DEFAULT_CACHE_BYTES : 0);
+    this.#cache = cacheBytes > 0 ? new BytesCache(cacheBytes) : undefined;
   }
 
   /** Walk `files`, read and hash every skill file, and build the catalog. */
@@ -162,14 +173,45 @@ export class SkillCatalog implements SkillSource {
   async read(uri: string): Promise<SkillFileContent> {
     const record = this.#snapshot.files.get(keyOf(uri, 'file'));
     if (!record) throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
-    let bytes: Uint8Array;
+    const published = { size: record.size, digest: record.digest };
+    const cache = this.#cache;
+    if (cache?.admits(record.size)) {
+      const cached = cache.get(record.digest) ?? (await this.#fetchVerified(record, cache));
+      // A private copy per request: the cached bytes are shared and must never change.
+      if (cached) return { uri: record.uri, bytes: markVerified(cached.slice(), record.digest), mimeType: record.mimeType, published };
+    }
+    // Not cached, or the storage's bytes no longer match: `attach` checks them before a byte goes out.
+    return { uri: record.uri, bytes: await this.#readStorage(record), mimeType: record.mimeType, published };
+  }
+
+  async #readStorage(record: FileRecord): Promise<Uint8Array> {
     try {
-      bytes = await this.#timed.read(record.path);
+      return await this.#timed.read(record.path);
     } catch (error) {
       this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.uri, message: `storage read failed: ${describe(error)}` });
       throw internalError(`Could not read ${record.uri} from storage; try again later`);
     }
-    return { uri: record.uri, bytes, mimeType: record.mimeType, published: { size: record.size, digest: record.digest } };
+  }
+
+  /**
+   * Read a file for the cache and keep it when it matches its published size and digest (checked
+   * here, once). Undefined when it does not match: the caller then reads it again uncached, and
+   * the mismatch is refused and reported where every read is checked.
+   */
+  #fetchVerified(record: FileRecord, cache: BytesCache): Promise<Uint8Array | undefined> {
+    let pending = this.#fetching.get(record.digest);
+    if (!pending) {
+      pending = this.#readStorage(record).then((bytes) => {
+        if (bytes.byteLength !== record.size || sha256Digest(bytes) !== record.digest) return undefined;
+        const owned = new Uint8Array(bytes); // detached from whatever buffer the storage may reuse
+        cache.set(record.digest, owned);
+        return owned;
+      });
+      const settled = () => this.#fetching.delete(record.digest);
+      pending.then(settled, settled);
+      this.#fetching.set(record.digest, pending);
+    }
+    return pending;
   }
 
   async readDirectory(uri: string, params: ListSkillsParams = {}): Promise<DirectoryPage> {
@@ -181,7 +223,8 @@ export class SkillCatalog implements SkillSource {
     }
     const after = decodeCursor(params.cursor);
     const { items, nextCursor } = page(children, (c) => c.uri, after, this.#options.pageSize);
-    return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
+    const resources = items.map(directoryChild);
+    return nextCursor === undefined ? { resources } : { resources, nextCursor };
   }
 
   async listResources(): Promise<SkillResourceListing[]> {
@@ -201,6 +244,12 @@ export class SkillCatalog implements SkillSource {
   warn(warning: SkillWarning): void {
     this.#options.onWarning(warning);
   }
+}
+
+/** The wire form of a folder's child. */
+function directoryChild(item: DirectoryItem): DirectoryChild {
+  if ('path' in item) return { uri: item.uri, name: item.path.slice(item.path.lastIndexOf('/') + 1), mimeType: item.mimeType, size: item.size };
+  return { uri: item.uri, name: item.name, mimeType: DIRECTORY_MIME };
 }
 
 function keyOf(uri: string, what: 'skill' | 'file' | 'directory'): string {

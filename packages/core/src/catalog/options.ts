@@ -11,7 +11,12 @@ export interface NormalizedCatalogOptions {
   cacheHint: CacheHint;
   concurrency: number;
   timeoutMs: number;
+  /** Undefined: the default for the storage, chosen at load. */
+  cacheBytes: number | undefined;
 }
+
+/** `cacheBytes` for storages that list in bulk (S3, PostgreSQL), where a read is a network round trip. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const consoleWarning = (warning: SkillWarning) => {
   const where = warning.path ?? warning.uri;
@@ -51,6 +56,10 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}): Normalize
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') fail('onWarning', 'must be a function');
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!(isPositiveInteger(timeoutMs) || timeoutMs === Infinity)) fail('timeoutMs', `must be a positive integer (milliseconds) or Infinity, got ${String(timeoutMs)}`);
+  const cacheBytes = options.cacheBytes;
+  if (cacheBytes !== undefined && !(typeof cacheBytes === 'number' && Number.isSafeInteger(cacheBytes) && cacheBytes >= 0)) {
+    fail('cacheBytes', `must be a non-negative integer (bytes; 0 turns the cache off), got ${String(cacheBytes)}`);
+  }
   return {
     prefix,
     pageSize,
@@ -60,6 +69,7 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}): Normalize
     cacheHint,
     concurrency,
     timeoutMs,
+    cacheBytes,
   };
 }
 

@@ -1,7 +1,12 @@
-import type { DirectoryChild, SkillEntry, SkillResourceListing, SkillWarning } from '../types.js';
-import type { FrontmatterResult } from '../skillmd/parse.js';
+import type { SkillEntry, SkillResourceListing, SkillWarning } from '../types.js';
 
-/** One servable file. */
+/** What a catalog keeps of a SKILL.md: its parsed frontmatter, or why it could not be parsed. */
+export type ParsedSkillMd = { ok: true; frontmatter: Record<string, unknown>; portability: string[] } | { ok: false; error: string };
+
+/**
+ * One file as a catalog knows it: made when the file is read (or vouched for, or found unchanged)
+ * and then shared by the file index, the folder listings and the next reload.
+ */
 export interface FileRecord {
   /** Storage path, relative, `/`-separated. */
   path: string;
@@ -9,17 +14,18 @@ export interface FileRecord {
   size: number;
   digest: string;
   mimeType: string;
+  /** The storage's change token when it was read: the next reload reuses the record while it holds. */
   token?: string;
 }
 
-/** What a storage file looked like at load time, for reuse by the next reload. */
-export interface ReadRecord {
-  size: number;
-  digest: string;
-  token?: string;
-  /** Set for SKILL.md files. */
-  frontmatter?: FrontmatterResult;
+/** A folder inside a served skill, as a child of its parent folder. */
+export interface FolderRecord {
+  uri: string;
+  name: string;
 }
+
+/** A child of a folder: a file (its record) or a subfolder. */
+export type DirectoryItem = FileRecord | FolderRecord;
 
 /** An immutable, fully validated catalog state. A reload builds a new one and swaps it in. */
 export interface CatalogSnapshot {
@@ -28,12 +34,19 @@ export interface CatalogSnapshot {
   /** By URI key (decoded segments joined with `/`). */
   skills: ReadonlyMap<string, SkillEntry>;
   files: ReadonlyMap<string, FileRecord>;
-  /** Children of every directory inside a served skill, sorted by name. */
-  directories: ReadonlyMap<string, readonly DirectoryChild[]>;
+  /**
+   * Children of every directory inside a served skill, sorted by URI: the file records themselves,
+   * so a catalog holds one object per file (the `DirectoryChild` of a page is made when asked for).
+   */
+  directories: ReadonlyMap<string, readonly DirectoryItem[]>;
   resourceListing: readonly SkillResourceListing[];
-  /** By storage path. */
-  reads: ReadonlyMap<string, ReadRecord>;
+  /** Parsed frontmatter of every SKILL.md read, by storage path: reused while its record is. */
+  skillMds: ReadonlyMap<string, ParsedSkillMd>;
+  /** Records of files read for skills that were skipped (so not in `files`), by storage path, for the next reload. */
+  unserved: ReadonlyMap<string, FileRecord>;
   warnings: readonly SkillWarning[];
   /** Number of file bodies read from storage to build this snapshot. */
   bodiesRead: number;
+  /** What the walk saw (see `fingerprintOf`); a reload whose walk matches it keeps this snapshot. */
+  fingerprint?: string;
 }

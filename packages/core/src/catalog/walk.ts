@@ -55,34 +55,59 @@ export function isPlainName(name: string): boolean {
 export function treeFromListing(listing: readonly SkillFileListing[]): StorageTree {
   const tree: StorageTree = new Map([['', []]]);
   const names = new Map<string, Set<string>>([['', new Set()]]);
-  const add = (dir: string, entry: SkillFileEntry) => {
-    let seen = names.get(dir);
-    if (!seen) {
-      seen = new Set();
-      names.set(dir, seen);
+  const seen = (dir: string, name: string): boolean => {
+    let known = names.get(dir);
+    if (!known) {
+      known = new Set();
+      names.set(dir, known);
       tree.set(dir, []);
     }
-    if (seen.has(entry.name)) return;
-    seen.add(entry.name);
-    tree.get(dir)!.push(entry);
+    if (known.has(name)) return true;
+    known.add(name);
+    return false;
+  };
+  const add = (dir: string, entry: SkillFileEntry) => {
+    if (!seen(dir, entry.name)) tree.get(dir)!.push(entry);
+  };
+  // Each folder is checked, and its parents added, once: later files in it cost one lookup of their
+  // folder part. The folder strings kept are the ones the maps already hashed.
+  const folders = new Map<string, string>([['', '']]);
+  const folderOf = (raw: string): string | undefined => {
+    const known = folders.get(raw);
+    if (known !== undefined) return known;
+    const segments = raw.split('/');
+    if (!segments.every(isPlainName)) return undefined;
+    let dir = '';
+    for (const name of segments) {
+      if (!seen(dir, name)) tree.get(dir)!.push({ name, kind: 'directory' });
+      dir = folders.get(joinPath(dir, name)) ?? joinPath(dir, name);
+    }
+    folders.set(raw, dir);
+    return dir;
   };
   for (const item of listing) {
-    const segments = item.path.split('/');
+    const slash = item.path.lastIndexOf('/');
+    const raw = slash < 0 ? '' : item.path.slice(0, slash);
+    const name = item.path.slice(slash + 1);
+    const dir = isPlainName(name) ? folderOf(raw) : undefined;
     // A path with an empty, "." or ".." segment could not be a relative path: never walk into it.
-    if (segments.some((s) => !isPlainName(s))) {
-      const dir = segments.slice(0, -1).join('/');
-      add(segments.slice(0, -1).every(isPlainName) ? dir : '', { name: item.path, kind: 'unsupported' });
+    if (dir === undefined) {
+      add(raw === '' || raw.split('/').every(isPlainName) ? raw : '', { name: item.path, kind: 'unsupported' });
       continue;
     }
-    for (let i = 0; i < segments.length - 1; i++) {
-      add(segments.slice(0, i).join('/'), { name: segments[i]!, kind: 'directory' });
-    }
-    const { path: _path, ...entry } = item;
-    add(segments.slice(0, -1).join('/'), { ...entry, name: segments.at(-1)! });
+    add(dir, entryOf(item, name));
     if (item.kind === 'directory' && !tree.has(item.path)) {
       tree.set(item.path, []);
       names.set(item.path, new Set());
     }
   }
   return tree;
+}
+
+function entryOf(item: SkillFileListing, name: string): SkillFileEntry {
+  const entry: SkillFileEntry = { name, kind: item.kind };
+  if (item.token !== undefined) entry.token = item.token;
+  if (item.size !== undefined) entry.size = item.size;
+  if (item.digest !== undefined) entry.digest = item.digest;
+  return entry;
 }

@@ -4,12 +4,22 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { consoleWarning } from '../catalog/options.js';
 import { runWithSkillContext } from '../context/store.js';
 import { attach, type AttachOptions } from '../server/attach.js';
-import type { SkillSource } from '../types.js';
+import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
+import { discardBody, readBody } from './body.js';
+import { bodyTooLarge, createRequestGuard } from './guard.js';
+import { hideInternalErrors } from './internal-errors.js';
+import { sendError, sendRefusal } from './reply.js';
+import { refuseUnsafeSkillUris } from './skill-uris.js';
+import type { HttpRefusal, RequestGuardOptions } from './types.js';
 
-export interface SkillsEndpointOptions {
+export { sendError } from './reply.js';
+
+export interface SkillsEndpointOptions extends RequestGuardOptions {
   source: SkillSource;
   /** Builds the app's own MCP server; skills are attached to each one. Default: an empty McpServer. */
   server?: () => McpServer | Server | Promise<McpServer | Server>;
@@ -22,17 +32,30 @@ export interface SkillsEndpointOptions {
   sessionIdleMs?: number;
   /** Session mode: refuse new sessions beyond this many. Default 1000. */
   maxSessions?: number;
-  /** Passed to `attach`. */
+  /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
+  /**
+   * Prefixes option errors (`allowedHosts`, `bodyLimit`), so an adapter's mistakes name the
+   * adapter. Default `'skillmount'`.
+   */
+  packageName?: string;
 }
 
 /** A framework-neutral Streamable HTTP MCP endpoint that serves skills; the adapters wrap it. */
 export interface SkillsEndpoint {
-  /** Handle one HTTP request. `body` is the parsed JSON body when the framework already read it. */
+  /**
+   * Handle one HTTP request. `body` is the parsed JSON body when the framework already read it;
+   * `undefined` lets the endpoint read it (up to `bodyLimit`). The Host/Origin and body-limit
+   * checks run first, on every request.
+   */
   handle(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<void>;
   /** Close every open session. */
   close(): Promise<void>;
 }
+
+// A server per stateless request would otherwise build (and compile for) its own Ajv instance.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+const defaultServer = () => new McpServer({ name: 'skillmount', version: VERSION }, { jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()) });
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -41,15 +64,22 @@ interface Session {
 }
 
 export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndpoint {
-  const buildServer = options.server ?? (() => new McpServer({ name: 'skillmount', version: VERSION }));
+  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit }, options.packageName);
+  const buildServer = options.server ?? defaultServer;
   const sessions = new Map<string, Session>();
   const idleMs = options.sessionIdleMs ?? 15 * 60_000;
   const maxSessions = options.maxSessions ?? 1000;
+  const source = options.source;
+  const warn: (warning: SkillWarning) => void = options.attach?.onWarning ?? (source.warn ? (w) => source.warn!(w) : consoleWarning);
+  // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
+  const transportLimits = { maxRequestBodySize: guard.bodyLimit };
   let sweeper: NodeJS.Timeout | undefined;
 
   const newServer = async () => {
     const server = await buildServer();
-    attach(server, options.source, options.attach);
+    attach(server, source, options.attach);
+    refuseUnsafeSkillUris(server);
+    hideInternalErrors(server, warn);
     return server;
   };
 
@@ -59,7 +89,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       return sendError(res, 405, -32000, 'Method not allowed: this stateless MCP endpoint takes POST only');
     }
     const server = await newServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -76,13 +106,14 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       session.lastSeen = Date.now();
       return session.transport.handleRequest(req, res, body);
     }
-    // An unparsed body (no framework body parser) is left to the transport, which reads it and refuses anything but initialize.
+    // A body still undefined here had a content type the transport refuses without reading it.
     if (req.method !== 'POST' || (body !== undefined && !isInitializeRequest(body))) {
       return sendError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
     }
     if (sessions.size >= maxSessions) return sendError(res, 503, -32000, 'Too many open sessions; try again later');
     const server = await newServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      ...transportLimits,
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { transport, server, lastSeen: Date.now() });
@@ -110,10 +141,24 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
 
   return {
     async handle(req, res, body, context = {}) {
+      const refusal = guard.check(req);
+      if (refusal) {
+        sendRefusal(res, refusal);
+        discardBody(req);
+        return;
+      }
       try {
+        if (req.method === 'POST' && body === undefined && isJsonContentType(req)) {
+          const read = await readMessage(req, guard.bodyLimit);
+          if ('refused' in read) return sendRefusal(res, read.refused);
+          body = read.body;
+        }
+        if (Array.isArray(body) && body.length === 0) {
+          return sendError(res, 400, -32600, 'Invalid Request: the batch is empty; send a JSON-RPC message or a non-empty array of them');
+        }
         await runWithSkillContext(context, () => (options.sessions ? stateful(req, res, body) : stateless(req, res, body)));
       } catch (error) {
-        if (!res.headersSent) sendError(res, 500, -32603, 'Internal server error');
+        if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
         else res.end();
         throw error;
       }
@@ -127,12 +172,27 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   };
 }
 
-/** A JSON-RPC error as an HTTP response, for failures outside any JSON-RPC exchange. */
-export function sendError(res: ServerResponse, status: number, code: number, message: string): void {
-  if (res.headersSent) {
-    res.end();
-    return;
+/**
+ * Whether the endpoint reads this POST's body itself. Only a gate: the transport still checks
+ * `Content-Type` (and `Accept`) with its own rules, and refuses other types without reading.
+ */
+function isJsonContentType(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return typeof type === 'string' && type.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/** The parsed JSON body, or the HTTP answer for one that is too large or not JSON. */
+async function readMessage(req: IncomingMessage, limit: number): Promise<{ body: unknown } | { refused: HttpRefusal }> {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readBody(req, limit);
+  } catch {
+    return { refused: { status: 400, code: -32700, message: 'Parse error: the request body ended before it was complete' } };
   }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  if (!bytes) return { refused: bodyTooLarge(limit) };
+  try {
+    return { body: JSON.parse(bytes.toString('utf8')) };
+  } catch {
+    return { refused: { status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON' } };
+  }
 }

@@ -170,11 +170,13 @@ function followListChanges(low: Server, source: SkillSource, notify: () => void 
   const connect = low.connect.bind(low);
   low.connect = async (transport: Transport) => {
     await connect(transport);
+    // connect() runs inside the opening request, so its context is the session's.
+    const opening = contextFromExtra(undefined);
     const unsubscribe = source.onListChanged!(() => {
       Promise.resolve()
         .then(notify)
         .catch(() => undefined); // not connected any more, or no stream to send on: nothing to tell
-    });
+    }, opening);
     const closed = transport.onclose;
     transport.onclose = () => {
       unsubscribe();

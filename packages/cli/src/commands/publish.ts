@@ -1,0 +1,95 @@
+import { openStorage, parseLocation } from '../location.js';
+import { progress } from '../progress.js';
+import { checkFolder } from '../publish/local.js';
+import { postgresTarget } from '../publish/postgres-target.js';
+import { runPublish } from '../publish/run.js';
+import { integerOption, parseWithPositionals, UsageError } from '../usage.js';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * `skillmount publish <folder> <s3://bucket/prefix | postgres://…[#namespace]>`: check the folder
+ * as `skillmount check` does, then upload the files of its valid skills that differ from what is
+ * stored, and with `--delete` remove stored files that are gone from the folder. Exit 0 on
+ * success, 1 when the folder has problems (without `--force`) or a request fails, 2 for a usage mistake.
+ */
+export async function publish(argv: string[]): Promise<number> {
+  const { values, positionals } = parseWithPositionals(
+    argv,
+    {
+      delete: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      force: { type: 'boolean' },
+      table: { type: 'string' },
+      concurrency: { type: 'string' },
+    },
+    ['folder', 'location'],
+  );
+  const [from, to] = positionals as [string, string];
+  const source = parseLocation(from);
+  if (source.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${source.label}" is not a folder path`);
+  const destination = parseLocation(to);
+  if (destination.kind === 'folder') {
+    throw new UsageError(`publish writes to s3://bucket/prefix or postgres://…[#namespace]; "${destination.label}" is a folder path (serve it directly instead)`);
+  }
+  // Checked before the folder is, so a mistake on the command line is not reported after the check's output.
+  if (values.table !== undefined && destination.kind !== 'postgres') throw new UsageError(`--table applies to postgres:// locations only, not to ${destination.label}`);
+  const dryRun = values['dry-run'] === true;
+  const concurrency = integerOption(values.concurrency, 'concurrency', 8, 1);
+
+  const folder = await openStorage(source);
+  if (folder.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${folder.label}" is not one`);
+  const checked = await checkFolder(folder.storage);
+  for (const p of checked.problems) console.error(`${p.path ?? p.uri ?? folder.label}: ${p.message}`);
+  if (checked.problems.length > 0) {
+    if (values.force !== true) {
+      console.error(
+        `skillmount: refusing to publish ${folder.label}: ${plural(checked.problems.length, 'problem')} (${plural(checked.skills, 'skill')} valid). ` +
+          'Fix them, or publish the valid skills only with --force.',
+      );
+      return 1;
+    }
+    console.error(`skillmount: --force: publishing the ${plural(checked.skills, 'valid skill')} only`);
+  }
+  if (checked.skills === 0) {
+    console.error(`skillmount: no valid skill in ${folder.label}; nothing to publish`);
+    return 1;
+  }
+
+  const opened = await openStorage(destination, { ...(values.table !== undefined ? { table: values.table } : {}), migrate: !dryRun });
+  let result;
+  try {
+    const target =
+      opened.kind === 's3'
+        ? (await import('../publish/s3-target.js')).s3Target(opened.storage)
+        : opened.kind === 'postgres'
+          ? postgresTarget(opened.storage, { missingTableIsEmpty: dryRun })
+          : undefined;
+    if (!target) throw new UsageError(`cannot publish to a folder (${opened.label})`);
+    result = await runPublish({
+      root: folder.storage.root,
+      files: checked.files,
+      target,
+      delete: values.delete === true,
+      dryRun,
+      concurrency,
+      progress: (total) => progress(process.stderr, 'publishing', total),
+    });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw opened.explain(error, 'cannot publish to');
+  } finally {
+    await opened.close();
+  }
+
+  if (dryRun) {
+    for (const p of result.uploaded) console.log(`would upload ${p}`);
+    for (const p of result.removed) console.log(`would remove ${p}`);
+  }
+  if (result.kept.length > 0) {
+    console.error(`skillmount: ${plural(result.kept.length, 'stored file')} in ${opened.label} ${result.kept.length === 1 ? 'is' : 'are'} no longer in ${folder.label}; --delete removes ${result.kept.length === 1 ? 'it' : 'them'}`);
+  }
+  const counts = `${plural(result.uploaded.length, 'file')} (${result.unchanged} unchanged, ${result.removed.length} removed) to ${opened.label}`;
+  console.log(dryRun ? `dry run: would publish ${counts}; nothing was written` : `published ${counts}`);
+  return 0;
+}

@@ -1,0 +1,118 @@
+import { lstat, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256Digest } from '@skillmount/core';
+import type { Progress } from '../progress.js';
+import type { LocalFile } from './local.js';
+import type { PublishTarget } from './target.js';
+
+export interface PublishRun {
+  /** The absolute folder the files are read from. */
+  root: string;
+  /** The files to publish (those of the valid skills). */
+  files: LocalFile[];
+  target: PublishTarget;
+  /** Remove stored files that no longer exist in the folder. */
+  delete: boolean;
+  /** Compare only: write and remove nothing. */
+  dryRun: boolean;
+  /** Requests in flight. */
+  concurrency: number;
+  /** Called once the work is known, with the number of steps (files compared + files removed). */
+  progress(total: number): Progress;
+}
+
+export interface PublishResult {
+  /** Paths uploaded (or, in a dry run, that would be). */
+  uploaded: string[];
+  /** How many files were already stored with the same bytes. */
+  unchanged: number;
+  /** Paths removed (or, in a dry run, that would be). */
+  removed: string[];
+  /** Stored paths that no longer exist in the folder, left in place because `delete` was off. */
+  kept: string[];
+}
+
+const isSkillMd = (p: string) => p === 'SKILL.md' || p.endsWith('/SKILL.md');
+
+/**
+ * Upload what changed and, with `delete`, remove what is gone. Each SKILL.md is written after the
+ * other files and removed before them, so a server that reloads halfway through sees a new skill
+ * only once its files are there, and a removed skill disappear before its files do. The first
+ * failure stops new requests; files already written stay written, and running again resumes.
+ */
+export async function runPublish(run: PublishRun): Promise<PublishResult> {
+  const stored = await run.target.list();
+  const local = new Set(run.files.map((f) => f.path));
+  const gone: string[] = [];
+  for (const storedPath of stored.keys()) {
+    if (local.has(storedPath)) continue;
+    // Only files deleted from the folder: the files of a skill that failed the check (--force) stay.
+    if (!(await exists(path.join(run.root, ...storedPath.split('/'))))) gone.push(storedPath);
+  }
+  gone.sort();
+  const removals = run.delete ? gone : [];
+  const progress = run.progress(run.files.length + removals.length);
+  const result: PublishResult = { uploaded: [], unchanged: 0, removed: [], kept: run.delete ? [] : gone };
+
+  const upload = async (file: LocalFile) => {
+    const bytes = await readFile(path.join(run.root, ...file.path.split('/')));
+    if (bytes.byteLength !== file.size || sha256Digest(bytes) !== file.digest) {
+      throw new Error(`"${file.path}" changed while publishing (after the check read it); run publish again`);
+    }
+    const remote = stored.get(file.path);
+    if (remote && run.target.same(remote, bytes)) {
+      result.unchanged++;
+    } else {
+      if (!run.dryRun) await run.target.put(file.path, bytes);
+      result.uploaded.push(file.path);
+    }
+    progress.step(file.path);
+  };
+  const remove = async (storedPath: string) => {
+    if (!run.dryRun) await run.target.remove(storedPath);
+    result.removed.push(storedPath);
+    progress.step(storedPath);
+  };
+
+  try {
+    await eachLimit(run.files.filter((f) => !isSkillMd(f.path)), run.concurrency, upload);
+    await eachLimit(run.files.filter((f) => isSkillMd(f.path)), run.concurrency, upload);
+    await eachLimit(removals.filter(isSkillMd), run.concurrency, remove);
+    await eachLimit(removals.filter((p) => !isSkillMd(p)), run.concurrency, remove);
+  } catch (error) {
+    progress.end('failed');
+    throw error;
+  }
+  progress.end(run.dryRun ? 'compared (dry run)' : 'done');
+  result.uploaded.sort();
+  result.removed.sort();
+  return result;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw error;
+  }
+}
+
+/** `fn` over `items` with at most `limit` in flight; the first failure stops new calls and is thrown once the others settle. */
+async function eachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (failure) throw failure.error;
+}

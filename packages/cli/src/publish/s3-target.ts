@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { DeleteObjectCommand, PutObjectCommand, paginateListObjectsV2 } from '@aws-sdk/client-s3';
+import type { S3Storage } from '@skillmount/storage-s3';
+import { isPlainPath, type PublishTarget, type RemoteFile } from './target.js';
+
+/**
+ * Publishing into the prefix of an S3 storage, with the storage's own client (so the same
+ * environment, endpoint and credentials apply). A file is unchanged when the object's size equals
+ * the file's and its ETag equals the file's MD5: S3 sets the ETag of a single-part upload to the
+ * MD5 of its bytes, and publish uploads every file in one part. An object whose ETag is not an MD5
+ * (a multipart upload, SSE-KMS or SSE-C encryption) is uploaded again.
+ */
+export function s3Target(storage: S3Storage): PublishTarget {
+  const { client, bucket, prefix } = storage;
+  const url = (key: string) => `s3://${bucket}/${key}`;
+  return {
+    async list() {
+      const files = new Map<string, RemoteFile>();
+      try {
+        for await (const page of paginateListObjectsV2({ client, pageSize: 1000 }, { Bucket: bucket, ...(prefix ? { Prefix: prefix } : {}) })) {
+          for (const object of page.Contents ?? []) {
+            const key = object.Key;
+            if (key === undefined || !key.startsWith(prefix)) continue;
+            const path = key.slice(prefix.length);
+            // Folder markers and keys that are not relative paths are neither compared nor removed.
+            if (!isPlainPath(path)) continue;
+            files.set(path, { size: object.Size ?? 0, etag: (object.ETag ?? '').replaceAll('"', '').toLowerCase() });
+          }
+        }
+      } catch (error) {
+        throw new Error(`cannot list ${url(prefix)}: ${describe(error)}`, { cause: error });
+      }
+      return files;
+    },
+
+    same(remote, bytes) {
+      return remote.size === bytes.byteLength && remote.etag === createHash('md5').update(bytes).digest('hex');
+    },
+
+    async put(path, bytes) {
+      const key = prefix + path;
+      try {
+        await client.send(
+          new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentMD5: createHash('md5').update(bytes).digest('base64') }),
+        );
+      } catch (error) {
+        throw new Error(`cannot upload "${path}" to ${url(key)}: ${describe(error)}`, { cause: error });
+      }
+    },
+
+    async remove(path) {
+      const key = prefix + path;
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      } catch (error) {
+        throw new Error(`cannot delete ${url(key)}: ${describe(error)}`, { cause: error });
+      }
+    },
+  };
+}
+
+/** The S3 error code, HTTP status and message, or the network error. */
+function describe(error: unknown): string {
+  const e = error as { name?: string; message?: string; code?: string; errors?: { message?: string }[]; $metadata?: { httpStatusCode?: number } };
+  const message = e?.message || e?.errors?.[0]?.message || String(error);
+  const code = e?.name && e.name !== 'Error' ? e.name : e?.code;
+  const status = e?.$metadata?.httpStatusCode;
+  const label = [code, status !== undefined ? `HTTP ${status}` : undefined].filter(Boolean).join(', ');
+  return label ? `${message} (${label})` : message;
+}

@@ -1,0 +1,50 @@
+/**
+ * Verified file bytes by digest, least recently used first out, bounded by total bytes. The same
+ * digest is the same bytes, so an entry stays valid across reloads and for every file (and skill)
+ * that holds those bytes.
+ */
+export class BytesCache {
+  readonly #limit: number;
+  readonly #items = new Map<string, Uint8Array>();
+  #bytes = 0;
+
+  constructor(limitBytes: number) {
+    this.#limit = limitBytes;
+  }
+
+  /** Bytes held now. */
+  get size(): number {
+    return this.#bytes;
+  }
+
+  /** Whether bytes of this length may be kept at all: one file takes at most an eighth of the cache. */
+  admits(byteLength: number): boolean {
+    return this.#limit > 0 && byteLength <= this.#limit / 8;
+  }
+
+  get(digest: string): Uint8Array | undefined {
+    const bytes = this.#items.get(digest);
+    if (bytes === undefined) return undefined;
+    // Most recently used last.
+    this.#items.delete(digest);
+    this.#items.set(digest, bytes);
+    return bytes;
+  }
+
+  /** Keep `bytes` (which the caller gives up) under `digest`, evicting the least recently used. */
+  set(digest: string, bytes: Uint8Array): void {
+    if (!this.admits(bytes.byteLength) || this.#items.has(digest)) return;
+    this.#items.set(digest, bytes);
+    this.#bytes += bytes.byteLength;
+    for (const [oldest, old] of this.#items) {
+      if (this.#bytes <= this.#limit) break;
+      this.#items.delete(oldest);
+      this.#bytes -= old.byteLength;
+    }
+  }
+
+  clear(): void {
+    this.#items.clear();
+    this.#bytes = 0;
+  }
+}

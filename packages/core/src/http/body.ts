@@ -1,0 +1,92 @@
+import type { IncomingMessage } from 'node:http';
+
+/** Requests to a skills endpoint are small JSON-RPC messages; 1 MiB leaves ample room. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+// After a refusal, the rest of an upload is read and dropped so the answer reaches the client
+// intact, but only this much and this long: then the connection is cut.
+const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
+const DISCARD_MAX_MS = 10_000;
+
+/** The declared `Content-Length`, or undefined when there is none (a chunked body, say). */
+export function declaredLength(req: IncomingMessage): number | undefined {
+  const header = req.headers['content-length'];
+  if (header === undefined) return undefined;
+  const length = Number(header);
+  return Number.isFinite(length) ? length : undefined;
+}
+
+/**
+ * Read the body, keeping at most `limit` bytes: undefined when it is longer (the rest is then
+ * discarded in the background). Rejects when the client goes away before the body ends.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        discardBody(req);
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => {
+      stop();
+      reject(new Error('the client closed the connection before the request body was complete'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/**
+ * Drop whatever is left of a request body after the request was answered without it, so the
+ * client gets the answer rather than a reset connection; a client that keeps sending past
+ * 8 MiB or 10 seconds has its connection closed.
+ */
+export function discardBody(req: IncomingMessage): void {
+  if (req.readableEnded || req.destroyed) return;
+  let dropped = 0;
+  const cut = () => {
+    done();
+    req.socket?.destroy();
+  };
+  const timer = setTimeout(cut, DISCARD_MAX_MS).unref();
+  const onData = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DISCARD_MAX_BYTES) cut();
+  };
+  const done = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('error', done);
+    req.off('close', done);
+  };
+  req.on('data', onData);
+  req.on('end', done);
+  req.on('error', done);
+  req.on('close', done);
+  req.resume();
+}

@@ -1,0 +1,41 @@
+import { OptionError } from '../catalog/options.js';
+import { DEFAULT_BODY_LIMIT, declaredLength } from './body.js';
+import { hostRefusal, normalizeAllowedHosts } from './hosts.js';
+import type { HttpRefusal, RequestGuard, RequestGuardOptions } from './types.js';
+
+const FORBIDDEN = 403;
+const PAYLOAD_TOO_LARGE = 413;
+/** The code the SDK's transport uses for HTTP-level refusals. */
+const SERVER_ERROR = -32000;
+
+/** The 413 answer for a body over `limit` bytes. */
+export function bodyTooLarge(limit: number): HttpRefusal {
+  return {
+    status: PAYLOAD_TOO_LARGE,
+    code: SERVER_ERROR,
+    message: `Payload Too Large: the request body is over the ${limit}-byte limit of this endpoint; send one JSON-RPC message or a small batch`,
+  };
+}
+
+/**
+ * The checks every request passes before its body is read or any app code runs: the Host (and
+ * Origin) against `allowedHosts`, and a declared `Content-Length` against `bodyLimit`. Options
+ * are checked here, once; `packageName` prefixes the errors, so adapters name themselves.
+ */
+export function createRequestGuard(options: RequestGuardOptions = {}, packageName = 'skillmount'): RequestGuard {
+  const hosts = normalizeAllowedHosts(options.allowedHosts, packageName);
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (typeof bodyLimit !== 'number' || !Number.isInteger(bodyLimit) || bodyLimit <= 0) {
+    throw new OptionError('bodyLimit', `must be a positive integer (bytes), e.g. 1048576 for 1 MiB; got ${String(bodyLimit)}`, packageName);
+  }
+  return {
+    bodyLimit,
+    check(req) {
+      const host = hostRefusal(req, hosts);
+      if (host) return { status: FORBIDDEN, code: SERVER_ERROR, message: host };
+      const length = declaredLength(req);
+      if (length !== undefined && length > bodyLimit) return bodyTooLarge(bodyLimit);
+      return undefined;
+    },
+  };
+}

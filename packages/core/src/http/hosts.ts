@@ -1,0 +1,116 @@
+import type { IncomingMessage } from 'node:http';
+import { BlockList } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { OptionError } from '../catalog/options.js';
+import type { AllowedHosts } from './types.js';
+
+/** The names `allowedHosts: true` (and the loopback default) accept: the same list as the SDK's `localhostHostValidation()`. */
+export const LOCALHOST_NAMES: readonly string[] = Object.freeze(['localhost', '127.0.0.1', '[::1]']);
+
+interface HostName {
+  /** Lower-cased, IPv6 in brackets, as WHATWG URL normalises it. */
+  hostname: string;
+  /** Digits, or '' for "any port". */
+  port: string;
+}
+
+/** The checked `allowedHosts` option. */
+export type HostRule = { kind: 'off' } | { kind: 'loopback-default' } | { kind: 'list'; names: readonly HostName[] };
+
+const LOCALHOST: readonly HostName[] = LOCALHOST_NAMES.map((name) => parseHost(name)!);
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** True when the connection arrived on a loopback address (IPv4-mapped IPv6 included). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  try {
+    return loopback.check(address, address.includes(':') ? 'ipv6' : 'ipv4');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `host[:port]` split with the WHATWG URL parser, as the SDK's host validation does: the http
+ * parse normalises the name (case, IPv6 brackets, IDNA); a scheme without a default port keeps an
+ * explicit `:80` visible. Undefined for anything that is not just a host and an optional port.
+ */
+function parseHost(text: string): HostName | undefined {
+  let special: URL;
+  let opaque: URL;
+  try {
+    special = new URL(`http://${text}`);
+    opaque = new URL(`x-host://${text}`);
+  } catch {
+    return undefined;
+  }
+  if (!special.hostname || special.username || special.password || special.pathname !== '/' || special.search || special.hash) return undefined;
+  if (text.endsWith('/') || text.includes('@')) return undefined;
+  return { hostname: special.hostname, port: opaque.port };
+}
+
+export function normalizeAllowedHosts(value: AllowedHosts | undefined, packageName: string): HostRule {
+  if (value === undefined) return { kind: 'loopback-default' };
+  if (value === false) return { kind: 'off' };
+  if (value === true) return { kind: 'list', names: LOCALHOST };
+  if (!Array.isArray(value)) {
+    throw new OptionError('allowedHosts', `must be a list of host names (e.g. ["skills.example.com"]), true (localhost names only) or false (no check); got ${typeof value}`, packageName);
+  }
+  if (value.length === 0) {
+    throw new OptionError('allowedHosts', 'is an empty list, which would refuse every request; list your host names, or pass false to turn the check off', packageName);
+  }
+  const names = value.map((entry: unknown, i) => {
+    const parsed = typeof entry === 'string' ? parseHost(entry) : undefined;
+    if (!parsed) {
+      throw new OptionError(
+        'allowedHosts',
+        `entry ${i} (${JSON.stringify(entry)}) is not a host name with an optional port, such as "skills.example.com", "localhost:3000" or "[::1]"`,
+        packageName,
+      );
+    }
+    return parsed;
+  });
+  return { kind: 'list', names };
+}
+
+const shown = (text: string) => JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+const forbidden = (what: string) =>
+  `Forbidden: ${what} is not allowed on this endpoint (DNS-rebinding protection); the server's operator can allow it with the allowedHosts option`;
+
+function allows(names: readonly HostName[], host: HostName, effectivePort: string): boolean {
+  return names.some((name) => name.hostname === host.hostname && (name.port === '' || name.port === effectivePort));
+}
+
+/** Why this request's Host or Origin is refused, or undefined when it is allowed. */
+export function hostRefusal(req: IncomingMessage, rule: HostRule): string | undefined {
+  if (rule.kind === 'off') return undefined;
+  let names: readonly HostName[];
+  if (rule.kind === 'list') names = rule.names;
+  else if (isLoopback(req.socket?.localAddress)) names = LOCALHOST;
+  else return undefined;
+
+  // HTTP/2 carries the host as :authority.
+  const hostHeader = req.headers.host ?? (req.headers[':authority'] as string | undefined);
+  if (!hostHeader) return 'Forbidden: the request has no Host header';
+  const host = parseHost(hostHeader);
+  const defaultPort = (req.socket as TLSSocket | undefined)?.encrypted ? '443' : '80';
+  if (!host || !allows(names, host, host.port || defaultPort)) return forbidden(`Host ${shown(hostHeader)}`);
+
+  // Browsers send Origin on cross-site requests; other clients usually send none.
+  const originHeader = req.headers.origin;
+  if (originHeader === undefined) return undefined;
+  let origin: URL | undefined;
+  try {
+    origin = new URL(originHeader);
+  } catch {
+    origin = undefined;
+  }
+  const originOk =
+    origin !== undefined &&
+    (origin.protocol === 'http:' || origin.protocol === 'https:') &&
+    allows(names, { hostname: origin.hostname, port: origin.port }, origin.port || (origin.protocol === 'https:' ? '443' : '80'));
+  return originOk ? undefined : forbidden(`Origin ${shown(originHeader)}`);
+}

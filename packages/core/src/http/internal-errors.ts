@@ -1,0 +1,59 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SkillProtocolError, invalidParams } from '../errors.js';
+import { INTERNAL_ERROR } from '../protocol/constants.js';
+import type { SkillWarning } from '../types.js';
+import { wrapHandlerLookups } from './handler-map.js';
+
+const HIDDEN = Symbol.for('skillmount.hideInternalErrors');
+
+/**
+ * Keep the details of unexpected failures away from clients. The SDK sends any thrown error's
+ * message as the JSON-RPC error message, so a storage or database error would show file paths,
+ * hosts or SQL to whoever asked. With this, on every request handler of `server` (the app's own
+ * and ones added later):
+ * - errors that chose their JSON-RPC code (skillmount's `SkillProtocolError`, the SDK's `McpError`
+ *   with any code but -32603) reach the client unchanged;
+ * - a request that does not match the method's schema (the SDK's zod check) gets `-32602`;
+ * - anything else gets `-32603` "Internal error …" with what the client can do, and the error
+ *   itself goes to `onWarning` (code `internal-error`).
+ *
+ * It wraps lookups in the SDK's request handler map, which is not public API; on an SDK without
+ * it, errors pass unchanged.
+ */
+export function hideInternalErrors(server: McpServer | Server, onWarning: (warning: SkillWarning) => void): void {
+  wrapHandlerLookups(server, HIDDEN, (handler) => async (request, extra) => {
+    try {
+      return await handler(request, extra);
+    } catch (error) {
+      throw clientSafe(error, request.method, onWarning);
+    }
+  });
+}
+
+function clientSafe(error: unknown, requested: string, onWarning: (warning: SkillWarning) => void): unknown {
+  const method = String(requested).slice(0, 100);
+  const coded = error as { code?: unknown; name?: unknown; issues?: unknown } | null;
+  if (error instanceof SkillProtocolError || coded?.name === 'SkillProtocolError' || coded?.name === 'SkillNotFoundError') return error;
+  if (typeof coded?.code === 'number' && Number.isSafeInteger(coded.code) && coded.code !== INTERNAL_ERROR) return error;
+  // zod 3 names it ZodError, zod 4 $ZodError.
+  if (typeof coded?.name === 'string' && (coded.name === 'ZodError' || coded.name === '$ZodError') && Array.isArray(coded.issues)) {
+    const issues = (coded.issues as { path?: unknown[]; message?: unknown }[])
+      .slice(0, 3)
+      .map((issue) => `${(issue.path ?? []).map(String).join('.') || '(request)'}: ${String(issue.message).slice(0, 120)}`);
+    return invalidParams(`Invalid params for ${method}: ${issues.join('; ')}`);
+  }
+  onWarning({ code: 'internal-error', message: `${method} failed; the client was told only "Internal error": ${describe(error)}` });
+  return new SkillProtocolError(
+    INTERNAL_ERROR,
+    `Internal error: the server could not complete ${method}. Try again later; if it keeps failing, tell the server's operator (the cause is in the server's log).`,
+  );
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
+    return `${error.name}: ${error.message}${cause}`;
+  }
+  return String(error);
+}

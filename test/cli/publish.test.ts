@@ -1,0 +1,276 @@
+/**
+ * `skillmount publish` into a real S3-protocol server and a real PostgreSQL, then
+ * `skillmount serve` from each, judged by the official SDK v2 SkillsClient.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import pg from 'pg';
+import { startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { startS3Server, type S3TestServer } from '../support/s3-server.js';
+import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
+import { runCli, s3Env, startServe, verifyWithSdkV2, type CliResult } from '../live/helpers.js';
+
+const FILES = exampleFiles();
+const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+const sha256 = (bytes: Uint8Array) => 'sha256:' + createHash('sha256').update(bytes).digest('hex');
+
+/** One place publish writes to, and how the test reads it back without the CLI. */
+interface Destination {
+  location: string;
+  /** What the CLI prints for the location (no password). */
+  label: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Stored path → the hash the destination keeps (S3: ETag = MD5; PostgreSQL: sha256 column). */
+  stored(): Promise<Map<string, string>>;
+  hash(bytes: Uint8Array): string;
+}
+
+interface Storage {
+  name: string;
+  /** A destination for a fresh prefix or namespace. */
+  destination(scope: string): Destination;
+  /** Store a file outside `scope` (another prefix / namespace) that no publish into `scope` may touch. */
+  plantOutside(scope: string): Promise<() => Promise<boolean>>;
+  setup(): Promise<void>;
+  teardown(): Promise<void>;
+}
+
+let s3: S3TestServer;
+let s3client: S3Client;
+let db: TestPostgres;
+let admin: pg.Pool;
+const bucket = 'skillmount-publish';
+const table = uniqueName('publish');
+
+const storages: Storage[] = [
+  {
+    name: 'S3',
+    async setup() {
+      s3 = await startS3Server();
+      await s3.bucket(bucket);
+      s3client = s3.client();
+    },
+    async teardown() {
+      await s3?.stop();
+    },
+    destination(scope) {
+      const prefix = `${scope}/`;
+      return {
+        location: `s3://${bucket}/${prefix}`,
+        label: `s3://${bucket}/${prefix}`,
+        args: [],
+        env: s3Env(s3),
+        hash: md5,
+        async stored() {
+          const out = await s3client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+          return new Map((out.Contents ?? []).map((o) => [o.Key!.slice(prefix.length), o.ETag!.replaceAll('"', '')]));
+        },
+      };
+    },
+    async plantOutside(scope) {
+      // A sibling whose name starts like the prefix: only the "/"-terminated prefix is ours.
+      const key = `${scope}-sibling/git-workflow/SKILL.md`;
+      await s3client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'not ours' }));
+      return async () => {
+        const got = await s3client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        return (await got.Body!.transformToString()) === 'not ours';
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async setup() {
+      db = await startPostgres();
+      admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
+    },
+    async teardown() {
+      if (admin) {
+        await admin.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`);
+        await admin.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`);
+        await admin.end();
+      }
+      await db?.stop();
+    },
+    destination(scope) {
+      const location = `${db.connectionString}#${scope}`;
+      const label = new URL(location);
+      label.password = '';
+      return {
+        location,
+        label: label.href,
+        args: ['--table', table],
+        env: {},
+        hash: sha256,
+        async stored() {
+          const exists = await admin.query('SELECT to_regclass($1) AS t', [table]);
+          if (exists.rows[0].t === null) return new Map();
+          const { rows } = await admin.query(`SELECT path, sha256 FROM ${pg.escapeIdentifier(table)} WHERE namespace = $1`, [scope]);
+          return new Map(rows.map((r: { path: string; sha256: string }) => [r.path, r.sha256]));
+        },
+      };
+    },
+    async plantOutside(scope) {
+      // The same path in another namespace of the same table.
+      const other = `${scope}-other`;
+      await admin.query(`INSERT INTO ${pg.escapeIdentifier(table)} (namespace, path, content) VALUES ($1, 'pdf-processing/templates/invoice.md', $2)`, [
+        other,
+        Buffer.from('not ours'),
+      ]);
+      return async () => {
+        const { rows } = await admin.query(`SELECT content FROM ${pg.escapeIdentifier(table)} WHERE namespace = $1`, [other]);
+        return rows.length === 1 && rows[0].content.toString() === 'not ours';
+      };
+    },
+  },
+];
+
+/** The hashes a destination should hold for `files` of `folder`. */
+async function expected(dest: Destination, folder: string, files: string[]): Promise<Map<string, string>> {
+  return new Map(await Promise.all(files.map(async (f) => [f, dest.hash(await readFile(path.join(folder, f)))] as [string, string])));
+}
+
+const noSecret = (output: CliResult | string) => {
+  const password = db && new URL(db.connectionString).password;
+  const text = typeof output === 'string' ? output : output.stdout + output.stderr;
+  if (password) assert.ok(!text.includes(password), 'the PostgreSQL password is never printed');
+};
+
+// The two storages are independent: their suites run side by side, each one's steps in order.
+describe('skillmount publish', { concurrency: true }, () => {
+  for (const storage of storages) {
+    describe(`publish to ${storage.name}`, { timeout: 90_000, concurrency: 1 }, () => {
+      let root: string;
+      let dest: Destination;
+      let outsideIntact: () => Promise<boolean>;
+      const publish = async (...extra: string[]) => {
+        const r = await runCli(['publish', root, dest.location, ...dest.args, ...extra], dest.env);
+        noSecret(r);
+        return r;
+      };
+
+      before(async () => {
+        await storage.setup();
+        root = await mkdtemp(path.join(tmpdir(), 'skillmount-publish-'));
+        await cp(EXAMPLES, root, { recursive: true });
+        // Stray and hidden files are never published.
+        await writeFile(path.join(root, 'notes.txt'), 'not part of any skill\n');
+        await writeFile(path.join(root, 'git-workflow/.DS_Store'), 'hidden\n');
+        await mkdir(path.join(root, 'pdf-processing/.cache'));
+        await writeFile(path.join(root, 'pdf-processing/.cache/x.md'), 'hidden\n');
+        dest = storage.destination(uniqueName('skills'));
+      });
+      after(async () => {
+        await rm(root, { recursive: true, force: true });
+        await storage.teardown();
+      });
+
+      test('the first publish uploads every file of every valid skill and nothing else', async () => {
+        const r = await publish();
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, `published ${FILES.length} files (0 unchanged, 0 removed) to ${dest.label}\n`);
+        assert.match(r.stderr, new RegExp(`^publishing ${FILES.length}/${FILES.length} done$`, 'm'), 'one progress line at the end when stderr is not a terminal');
+        assert.deepEqual(await dest.stored(), await expected(dest, root, FILES));
+        outsideIntact = await storage.plantOutside(scopeOf(dest));
+      });
+
+      test('a second publish uploads nothing', async () => {
+        const r = await publish();
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, `published 0 files (${FILES.length} unchanged, 0 removed) to ${dest.label}\n`);
+      });
+
+      test('one changed file is the only upload; --dry-run writes nothing', async () => {
+        const changed = 'git-workflow/references/commit-messages.md';
+        await writeFile(path.join(root, changed), '# Commit messages\n\nChanged for the publish test.\n');
+        const before = await dest.stored();
+
+        const dry = await publish('--dry-run');
+        assert.equal(dry.code, 0, dry.stderr);
+        assert.equal(dry.stdout, `would upload ${changed}\ndry run: would publish 1 file (${FILES.length - 1} unchanged, 0 removed) to ${dest.label}; nothing was written\n`);
+        assert.deepEqual(await dest.stored(), before);
+
+        const r = await publish();
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, `published 1 file (${FILES.length - 1} unchanged, 0 removed) to ${dest.label}\n`);
+        const stored = await dest.stored();
+        assert.equal(stored.get(changed), dest.hash(await readFile(path.join(root, changed))));
+        assert.notEqual(stored.get(changed), before.get(changed));
+      });
+
+      test('a file deleted locally is removed with --delete only, and nothing outside the location is touched', async () => {
+        const gone = 'pdf-processing/templates/invoice.md';
+        await rm(path.join(root, gone));
+
+        const kept = await publish();
+        assert.equal(kept.code, 0, kept.stderr);
+        assert.equal(kept.stdout, `published 0 files (${FILES.length - 1} unchanged, 0 removed) to ${dest.label}\n`);
+        assert.match(kept.stderr, /1 stored file in .* is no longer in .*; --delete removes it/);
+        assert.ok((await dest.stored()).has(gone), 'without --delete the stored file stays');
+
+        const removed = await publish('--delete');
+        assert.equal(removed.code, 0, removed.stderr);
+        assert.equal(removed.stdout, `published 0 files (${FILES.length - 1} unchanged, 1 removed) to ${dest.label}\n`);
+        assert.deepEqual(await dest.stored(), await expected(dest, root, FILES.filter((f) => f !== gone)));
+        assert.ok(await outsideIntact(), 'the file outside the prefix or namespace is untouched');
+      });
+
+      test('serve from the location: the SDK v2 SkillsClient verifies every file of every skill', async () => {
+        await cp(EXAMPLES, root, { recursive: true });
+        const r = await publish('--delete');
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, `published 2 files (${FILES.length - 2} unchanged, 0 removed) to ${dest.label}\n`);
+
+        const server = await startServe(dest.location, [...dest.args, '--no-watch'], dest.env);
+        try {
+          assert.match(server.stdout(), new RegExp(`serving 3 skills at http://\\S+ \\(fastify, sessions\\) from ${escape(dest.label)}`));
+          assert.equal(await verifyWithSdkV2(server.url, EXAMPLES), FILES.length);
+        } finally {
+          assert.equal(await server.stop(), 0, server.stderr());
+        }
+        noSecret(server.stdout() + server.stderr());
+      });
+
+      test('a folder with problems is refused; --force publishes its valid skills only', async () => {
+        const bad = await mkdtemp(path.join(tmpdir(), 'skillmount-publish-bad-'));
+        try {
+          await mkdir(path.join(bad, 'good'));
+          await writeFile(path.join(bad, 'good/SKILL.md'), '---\nname: good\ndescription: Fine.\n---\n');
+          await mkdir(path.join(bad, 'wrong-name'));
+          await writeFile(path.join(bad, 'wrong-name/SKILL.md'), '---\nname: other\ndescription: Mismatch.\n---\n');
+          const target = storage.destination(uniqueName('bad'));
+          const run = (...extra: string[]) => runCli(['publish', bad, target.location, ...target.args, ...extra], target.env);
+
+          const refused = await run();
+          noSecret(refused);
+          assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+          assert.match(refused.stderr, /wrong-name\/SKILL\.md: .*"wrong-name"/);
+          assert.match(refused.stderr, /refusing to publish .*: 1 problem \(1 skill valid\)\. Fix them, or publish the valid skills only with --force/);
+          assert.equal(refused.stdout, '');
+          assert.deepEqual(await target.stored(), new Map());
+
+          const forced = await run('--force');
+          assert.equal(forced.code, 0, forced.stderr);
+          assert.equal(forced.stdout, `published 1 file (0 unchanged, 0 removed) to ${target.label}\n`);
+          assert.deepEqual([...(await target.stored()).keys()], ['good/SKILL.md']);
+        } finally {
+          await rm(bad, { recursive: true, force: true });
+        }
+      });
+    });
+  }
+});
+
+/** The prefix (without its "/") or namespace a destination writes to. */
+function scopeOf(dest: Destination): string {
+  return dest.location.startsWith('s3://') ? dest.location.split('/')[3]! : dest.location.slice(dest.location.indexOf('#') + 1);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
