@@ -57,6 +57,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   let closed: Promise<void> | undefined;
 
   return {
+    pool,
     table: names.display,
     namespace,
     channel: names.channel,

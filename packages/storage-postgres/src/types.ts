@@ -42,6 +42,8 @@ export interface PostgresStorage extends SkillFiles {
   readonly namespace: string;
   /** The LISTEN/NOTIFY channel the table's trigger notifies (`<table name>_changed`). */
   readonly channel: string;
+  /** The pool queries run on: the one passed in, or the one created from `connectionString` (ended by `close()`). */
+  readonly pool: Pool;
   /** Every file of the namespace in one query, with size, `sha256:` digest and change token. */
   listAll(): Promise<SkillFileListing[]>;
   /**

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
-import { CatalogError, SkillCatalog, type SkillWarning } from '@skillmount/core';
+import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
+import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
 import { redact } from '../redact.js';
 import { integerOption, parseCommand, UsageError } from '../usage.js';
@@ -27,6 +28,8 @@ export async function serve(argv: string[]): Promise<undefined> {
       strict: { type: 'boolean' },
       table: { type: 'string' },
       'poll-interval': { type: 'string' },
+      'tenant-header': { type: 'string' },
+      'max-tenants': { type: 'string' },
     },
     'location',
   );
@@ -41,38 +44,55 @@ export async function serve(argv: string[]): Promise<undefined> {
   const pollIntervalMs = values['poll-interval'] === undefined ? undefined : integerOption(values['poll-interval'], 'poll-interval', 30_000, 1);
   const sessions = values.stateless !== true;
   const watch = values.watch !== false;
+  const tenantHeader = values['tenant-header'];
+  if (tenantHeader !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(tenantHeader)) {
+    throw new UsageError(`--tenant-header must be an HTTP header name such as x-tenant, got "${tenantHeader}"`);
+  }
+  const maxTenants = integerOption(values['max-tenants'], 'max-tenants', 50, 1);
+  if (values['max-tenants'] !== undefined && tenantHeader === undefined) throw new UsageError('--max-tenants applies with --tenant-header only');
 
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
     ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
   });
-  let catalog: SkillCatalog;
+  const catalogOptions: CatalogOptions = {
+    pageSize,
+    strict: values.strict === true,
+    onWarning: warn,
+    ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+  };
+  let served: Served;
   try {
-    catalog = await SkillCatalog.load(opened.storage, {
-      pageSize,
-      strict: values.strict === true,
-      onWarning: warn,
-      ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
-    });
+    served =
+      tenantHeader === undefined
+        ? { catalog: await SkillCatalog.load(opened.storage, catalogOptions) }
+        : { source: await tenantSource(opened, { header: tenantHeader, catalog: catalogOptions, watch, max: maxTenants, ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}) }) };
   } catch (error) {
     await opened.close();
     // A strict-mode CatalogError lists the problems itself; anything else is about the storage.
     throw error instanceof CatalogError ? error : opened.explain(error);
   }
+  const release = async () => {
+    if ('catalog' in served) served.catalog.close();
+    else await served.source.close();
+    await opened.close();
+  };
   let app: RunningApp;
   let address: AddressInfo;
   try {
-    app = framework === 'fastify' ? await fastifyApp(catalog, path, sessions, watch) : await expressApp(catalog, path, sessions, watch);
+    // A tenant source watches each tenant's storage itself.
+    const appWatch = 'catalog' in served && watch;
+    app = framework === 'fastify' ? await fastifyApp(served, path, sessions, appWatch) : await expressApp(served, path, sessions, appWatch);
     address = await app.listen(port, host);
   } catch (error) {
-    catalog.close();
-    await opened.close();
+    await release();
     throw error;
   }
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const mode = [framework, sessions ? 'sessions' : 'stateless', watch ? 'watching' : undefined].filter(Boolean).join(', ');
   const polling = watch && opened.kind === 's3' ? `, polled every ${pollIntervalMs ?? 30_000} ms` : '';
-  console.log(`skillmount: serving ${catalog.entries.length} skills at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
+  const what = 'catalog' in served ? `${served.catalog.entries.length} skills` : `each tenant's skills (header ${tenantHeader})`;
+  console.log(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -80,24 +100,26 @@ export async function serve(argv: string[]): Promise<undefined> {
     stopping = true;
     console.error(`skillmount: ${signal}, stopping`);
     await app.close();
-    catalog.close();
-    await opened.close();
+    await release();
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return undefined;
 }
 
+/** What the endpoint serves: one catalog, or a source that picks a catalog per tenant. */
+type Served = { catalog: SkillCatalog } | { source: TenantSource };
+
 interface RunningApp {
   listen(port: number, host: string): Promise<AddressInfo>;
   close(): Promise<void>;
 }
 
-async function fastifyApp(catalog: SkillCatalog, path: string, sessions: boolean, watch: boolean): Promise<RunningApp> {
+async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean): Promise<RunningApp> {
   const { default: Fastify } = await import('fastify');
   const { skillsPlugin } = await import('@skillmount/fastify');
   const app = Fastify();
-  await app.register(skillsPlugin, { catalog, path, sessions, watch });
+  await app.register(skillsPlugin, { ...served, path, sessions, watch });
   return {
     async listen(port, host) {
       await app.listen({ port, host });
@@ -107,11 +129,11 @@ async function fastifyApp(catalog: SkillCatalog, path: string, sessions: boolean
   };
 }
 
-async function expressApp(catalog: SkillCatalog, path: string, sessions: boolean, watch: boolean): Promise<RunningApp> {
+async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean): Promise<RunningApp> {
   const { default: express } = await import('express');
   const { skillsMiddleware } = await import('@skillmount/express');
   const app = express();
-  const skills = skillsMiddleware({ catalog, sessions, watch });
+  const skills = skillsMiddleware({ ...served, sessions, watch });
   app.use(path, skills);
   let server: HttpServer | undefined;
   return {

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { statSync } from 'node:fs';
+import { memoryStorage, tenantCatalogs, type CatalogOptions, type SkillFiles, type TenantSource } from '@skillmount/core';
+import type { OpenedStorage } from './types.js';
+
+export interface TenantServeOptions {
+  /** The request header naming the tenant, e.g. `x-tenant`. */
+  header: string;
+  catalog: CatalogOptions;
+  watch: boolean;
+  max: number;
+  /** S3: how often each tenant's watch lists its prefix. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * One catalog per tenant under the opened location: `<folder>/<tenant>`, the S3 sub-prefix
+ * `<prefix><tenant>/`, or the PostgreSQL namespace `<tenant>` (`<namespace>/<tenant>` under a
+ * namespace). Tenant storages share the location's S3 client or PostgreSQL pool. A request
+ * without the header sees no skills; names that are not a plain single segment are refused.
+ */
+export async function tenantSource(base: OpenedStorage, options: TenantServeOptions): Promise<TenantSource> {
+  const header = options.header.toLowerCase();
+  const storageFor = await tenantStorages(base, options.pollIntervalMs);
+  return tenantCatalogs({
+    key: (ctx) => {
+      const value = ctx.headers[header];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    },
+    storage: storageFor,
+    catalog: options.catalog,
+    watch: options.watch,
+    max: options.max,
+    // Tenant storages borrow the location's client or pool: closing one must not close those.
+    closeStorage: base.kind === 'folder',
+    ...(options.catalog.onWarning ? { onWarning: options.catalog.onWarning } : {}),
+  });
+}
+
+async function tenantStorages(base: OpenedStorage, pollIntervalMs: number | undefined): Promise<(tenant: string) => SkillFiles> {
+  if (base.kind === 'folder') {
+    const { fsStorage } = await import('@skillmount/storage-fs');
+    return (tenant) => {
+      const folder = path.join(base.storage.root, tenant);
+      // A tenant with no folder has no skills: the same answers as an empty folder.
+      return isFolder(folder) ? fsStorage(folder) : memoryStorage();
+    };
+  }
+  if (base.kind === 's3') {
+    const { s3Storage } = await import('@skillmount/storage-s3');
+    const { client, bucket, prefix } = base.storage;
+    return (tenant) => s3Storage({ client, bucket, prefix: `${prefix}${tenant}/`, ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}) });
+  }
+  const { postgresStorage } = await import('@skillmount/storage-postgres');
+  const { pool, table, namespace } = base.storage;
+  return (tenant) => postgresStorage({ pool, table, namespace: namespace === '' ? tenant : `${namespace}/${tenant}` });
+}
+
+function isFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
