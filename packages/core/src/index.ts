@@ -42,7 +42,7 @@ export { buildSkillEntry } from './entry/build.js';
 export { entryProblems } from './entry/validate.js';
 export { memoryStorage, type MemoryStorage } from './storage/memory.js';
 export { attach, type AttachOptions, type AttachedSkills } from './server/attach.js';
-export { runWithSkillContext } from './context/store.js';
+export { contextOfRequest, runWithSkillContext } from './context/store.js';
 export { createSkillsEndpoint, sendError, type SkillsEndpoint, type SkillsEndpointOptions } from './http/endpoint.js';
 export { VERSION } from './version.js';
 export { tenantCatalogs } from './tenants/source.js';

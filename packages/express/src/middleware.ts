@@ -4,6 +4,7 @@ import {
   consoleWarning,
   createSkillsEndpoint,
   discardBody,
+  contextOfRequest,
   runWithSkillContext,
   sendError,
   type SkillsEndpoint,
@@ -95,7 +96,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   });
   async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
     const context = await contextOf(req);
-    return await runWithSkillContext(context, fn);
+    return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
   }
   const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close'> = {
     reload: () => skills.reload(),

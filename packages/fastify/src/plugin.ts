@@ -2,6 +2,7 @@ import {
   attach,
   createSkillsEndpoint,
   runWithSkillContext,
+  contextOfRequest,
   SkillCatalog,
   type AttachOptions,
   type SkillEntry,
@@ -50,7 +51,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     },
     attach: (server) => attach(server, source, attachOptions),
     async run(request, fn) {
-      return runWithSkillContext(await requestContext(request, options.context), fn);
+      return runWithSkillContext(contextOfRequest(request.raw, await requestContext(request, options.context)), fn);
     },
   };
   app.decorate('skills', decoration);

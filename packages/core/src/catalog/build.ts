@@ -287,7 +287,7 @@ function directoryItems(tree: StorageTree, dir: string, uris: UriTable, fileInde
   for (const child of tree.get(dir) ?? []) {
     if (isHidden(child.name)) continue;
     const path = joinPath(dir, child.name);
-    if (child.kind === 'directory') items.push({ uri: uris.uri(path), name: child.name });
+    if (child.kind === 'directory') items.push({ uri: uris.folderUri(path), name: child.name });
     else if (child.kind === 'file') items.push(fileIndex.get(uris.key(path))!);
   }
   return items.sort((a, b) => compare(a.uri, b.uri));

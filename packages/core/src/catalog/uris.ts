@@ -2,15 +2,14 @@ import { SKILL_SCHEME } from '../protocol/constants.js';
 import { encodeSegment } from '../uri/segment.js';
 
 /**
- * Skill URIs and lookup keys of storage paths, built once per path and shared: a folder's URI is
- * encoded once for all its files, and the entry, the file index and the directory listing of a
- * catalog hold the same string instead of three copies. Gives exactly what `buildSkillUri` and
+ * Skill URIs and lookup keys of storage paths: a folder's URI is encoded once and shared by all
+ * its files. Gives exactly what `buildSkillUri` and
  * `skillUriKey` give for `[...prefix, ...path.split('/')]`.
  */
 export class UriTable {
   readonly #prefixUri: string | undefined;
   readonly #prefixKey: string | undefined;
-  readonly #uris = new Map<string, string>();
+  readonly #folders = new Map<string, string>();
 
   constructor(prefix: readonly string[]) {
     if (prefix.length > 0) {
@@ -19,17 +18,20 @@ export class UriTable {
     }
   }
 
-  /** The published URI of a relative storage path (a file or a folder). */
+  /** The published URI of a file (not kept: each file's record holds its own). */
   uri(path: string): string {
-    let uri = this.#uris.get(path);
-    if (uri !== undefined) return uri;
     const slash = path.lastIndexOf('/');
-    if (slash < 0) {
-      uri = this.#prefixUri === undefined ? `${SKILL_SCHEME}://${encodeSegment(path, true)}` : `${this.#prefixUri}/${encodeSegment(path)}`;
-    } else {
-      uri = `${this.uri(path.slice(0, slash))}/${encodeSegment(path.slice(slash + 1))}`;
+    if (slash < 0) return this.#prefixUri === undefined ? `${SKILL_SCHEME}://${encodeSegment(path, true)}` : `${this.#prefixUri}/${encodeSegment(path)}`;
+    return `${this.folderUri(path.slice(0, slash))}/${encodeSegment(path.slice(slash + 1))}`;
+  }
+
+  /** The published URI of a folder, built once and shared by everything below it. */
+  folderUri(path: string): string {
+    let uri = this.#folders.get(path);
+    if (uri === undefined) {
+      uri = this.uri(path);
+      this.#folders.set(path, uri);
     }
-    this.#uris.set(path, uri);
     return uri;
   }
 

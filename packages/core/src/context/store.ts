@@ -12,6 +12,15 @@ export function runWithSkillContext<T>(context: Record<string, unknown>, fn: () 
   return appContext.run(context, fn);
 }
 
+/**
+ * The context an HTTP request carries before any MCP message is read: its headers and auth,
+ * then the app's fields. Sources see the same values for a request either way; this also gives
+ * them to code that runs outside a handler, such as a session's opening `connect()`.
+ */
+export function contextOfRequest(req: { headers: SkillContext['headers']; auth?: unknown }, app: Record<string, unknown>): Record<string, unknown> {
+  return { headers: req.headers, ...(req.auth !== undefined ? { auth: req.auth } : {}), ...app };
+}
+
 /** The subset of the SDK's RequestHandlerExtra the context is built from. */
 export interface ExtraLike {
   authInfo?: unknown;

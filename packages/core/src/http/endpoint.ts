@@ -6,7 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../catalog/options.js';
-import { runWithSkillContext } from '../context/store.js';
+import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { attach, type AttachOptions } from '../server/attach.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
@@ -14,7 +14,6 @@ import { discardBody, readBody } from './body.js';
 import { bodyTooLarge, createRequestGuard } from './guard.js';
 import { hideInternalErrors } from './internal-errors.js';
 import { sendError, sendRefusal } from './reply.js';
-import { refuseUnsafeSkillUris } from './skill-uris.js';
 import type { HttpRefusal, RequestGuardOptions } from './types.js';
 
 export { sendError } from './reply.js';
@@ -78,7 +77,6 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const newServer = async () => {
     const server = await buildServer();
     attach(server, source, options.attach);
-    refuseUnsafeSkillUris(server);
     hideInternalErrors(server, warn);
     return server;
   };
@@ -156,7 +154,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
         if (Array.isArray(body) && body.length === 0) {
           return sendError(res, 400, -32600, 'Invalid Request: the batch is empty; send a JSON-RPC message or a non-empty array of them');
         }
-        await runWithSkillContext(context, () => (options.sessions ? stateful(req, res, body) : stateless(req, res, body)));
+        await runWithSkillContext(contextOfRequest(req, context), () => (options.sessions ? stateful(req, res, body) : stateless(req, res, body)));
       } catch (error) {
         if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
         else res.end();

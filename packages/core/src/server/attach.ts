@@ -2,6 +2,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SkillNotFoundError, invalidParams } from '../errors.js';
+import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
 import { consoleWarning } from '../catalog/options.js';
 import { contextFromExtra, type ExtraLike } from '../context/store.js';
 import {
@@ -148,6 +149,8 @@ function guardResourceParams(low: Server): void {
     handlers.set('resources/read', (request, extra) => {
       const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
       if (!URL.canParse(uri)) throw invalidParams(`resources/read: params.uri is not a valid URI: ${uri.slice(0, 200)}`, { uri });
+      const problem = /^skill:/i.test(uri) ? respelledBy(uri) : undefined;
+      if (problem) throw new SkillNotFoundError(`Resource ${uri} not found (${problem})`, uri);
       return read(request, extra);
     });
   }
@@ -158,6 +161,20 @@ function guardResourceParams(low: Server): void {
       return list(request, extra);
     });
   }
+}
+
+/**
+ * Why McpServer would serve a `skill://` URI as another URI than it spells, or undefined. It
+ * resolves `skill://a/refs/../SKILL.md` to `skill://a/SKILL.md` (and drops an empty userinfo,
+ * `skill://@a/…`) before the resource template sees it; such spellings are refused like any
+ * unknown file, as `skills/get` and `resources/directory/read` refuse them.
+ */
+function respelledBy(uri: string): string | undefined {
+  const spelled = parseSkillUri(uri);
+  if (!spelled.ok) return spelled.error;
+  const resolved = parseSkillUri(new URL(uri).href);
+  if (!resolved.ok || skillUriKey(resolved.segments) !== skillUriKey(spelled.segments)) return 'the URI resolves to another path than it spells';
+  return undefined;
 }
 
 /**
