@@ -1,6 +1,7 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.package.js';
 
 export default defineConfig([
-  { entry: { index: 'src/index.ts' }, format: ['esm', 'cjs'], dts: true, clean: true, target: 'node20', sourcemap: true },
+  library({ index: 'src/index.ts' }),
   { entry: { bin: 'src/bin.ts' }, format: ['esm'], target: 'node20', sourcemap: true, banner: { js: '#!/usr/bin/env node' } },
 ]);
