@@ -5,11 +5,11 @@ import { DIRECTORY_MIME, SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.j
 import { parseFrontmatter } from '../skillmd/parse.js';
 import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { segmentProblem } from '../uri/segment.js';
-import type { SkillEntry, SkillFileEntry, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
+import type { SkillEntry, SkillFileEntry, SkillFileListing, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 import { mapLimit } from './limit.js';
 import { mimeTypeFor } from './mime.js';
-import type { CatalogSnapshot, DirectoryItem, FileRecord, ParsedSkillMd } from './snapshot.js';
-import { isPlainName, joinPath, walkStorage, type StorageTree } from './walk.js';
+import type { CatalogSnapshot, DirectoryItem, FileRecord, ListedState, ParsedSkillMd } from './snapshot.js';
+import { isPlainName, joinPath, listAllOf, treeFromListing, walkStorage, type StorageTree } from './walk.js';
 import { deepFreeze } from './freeze.js';
 import { UriTable } from './uris.js';
 import { fingerprintOf } from './fingerprint.js';
@@ -39,9 +39,11 @@ const isHidden = (name: string) => name.startsWith('.');
  * come out identical are the previous (frozen) objects.
  */
 export async function buildSnapshot(files: SkillFiles, options: BuildOptions, previous?: CatalogSnapshot): Promise<CatalogSnapshot> {
-  const tree = await walkStorage(files, options.concurrency);
-  const fingerprint = fingerprintOf(tree);
-  // Nothing the walk saw has changed: the previous snapshot still holds, with no body read.
+  // Nothing the listing or the walk shows has changed: the previous snapshot still holds, with no body read.
+  const listing = await listAllOf(files);
+  if (listing && previous?.listed && sameListing(listing, previous, previous.listed)) return { ...previous, bodiesRead: 0 };
+  const tree = listing ? treeFromListing(listing) : await walkStorage(files, options.concurrency);
+  const fingerprint = listing ? undefined : fingerprintOf(tree);
   if (fingerprint !== undefined && previous?.fingerprint === fingerprint) return { ...previous, bodiesRead: 0 };
   const warnings: SkillWarning[] = [];
   const listedFiles = new Map<string, SkillFileEntry>();
@@ -126,7 +128,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       const listed = listedFiles.get(path);
       const token = listed?.token;
       const skillMd = isSkillMdPath(path);
-      const before = previous ? previous.unserved.get(path) ?? previousFile(previous, uris, path) : undefined;
+      const before = previous ? previous.unserved.get(path) ?? previousFile(previous, path) : undefined;
       const parsed = skillMd ? previous?.skillMds.get(path) : undefined;
       if (token !== undefined && before && before.token === token && (!skillMd || parsed)) {
         records.set(path, before);
@@ -157,7 +159,6 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   const bodiesRead = toRead.length;
 
   const built: { key: string; entry: SkillEntry }[] = [];
-  const fileIndex = new Map<string, FileRecord>();
   const directories = new Map<string, DirectoryItem[]>();
   const problems: SkillWarning[] = [];
 
@@ -207,18 +208,13 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       continue;
     }
     resources.sort((a, b) => compare(a.uri, b.uri));
-    const key = uris.key(skillMdPath);
+    const key = skillMdPath;
     const before = previous?.skills.get(key);
     // An unchanged skill keeps its frozen entry: nothing to freeze again, and the change report compares by identity.
     const entry = before && before.uri === skillUri && before.frontmatter === frontmatter && sameResources(before.resources, resources) ? before : { uri: skillUri, frontmatter: frontmatter!, resources };
     built.push({ key, entry });
-    for (const path of subtree.files) {
-      const fileKey = uris.key(path);
-      if (!fileIndex.has(fileKey)) fileIndex.set(fileKey, records.get(path)!);
-    }
     for (const d of subtree.dirs) {
-      const dirKey = uris.key(d);
-      if (!directories.has(dirKey)) directories.set(dirKey, directoryItems(tree, d, uris, fileIndex));
+      if (!directories.has(d)) directories.set(d, directoryItems(tree, d, uris, records));
     }
   }
 
@@ -234,9 +230,25 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     const skillMd = (entry.resources as SkillResource[]).find((r) => r.uri === entry.uri)!;
     resourceListing.push({ uri: entry.uri, name: entry.frontmatter.name, description: entry.frontmatter.description, mimeType: SKILL_MD_MIME, size: skillMd.size });
   }
-  // Kept for the next reload: records of files read for skills that were skipped.
+  // The file index is `records` less the files of skipped skills (unless an enclosing or nested
+  // served skill holds them), which are kept aside for the next reload.
+  const servedDirs = new Set(built.map((b) => b.key.slice(0, -SKILL_MD.length - 1)));
+  const served = (path: string) => {
+    for (let d = path.slice(0, Math.max(0, path.lastIndexOf('/'))); d !== ''; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) if (servedDirs.has(d)) return true;
+    return false;
+  };
   const unserved = new Map<string, FileRecord>();
-  for (const [path, record] of records) if (record && fileIndex.get(uris.key(path)) !== record) unserved.set(path, record);
+  for (const c of candidates) {
+    if (servedDirs.has(c.dir)) continue;
+    for (const path of c.subtree.files) {
+      const record = records.get(path);
+      if (record && !served(path)) {
+        unserved.set(path, record);
+        records.delete(path);
+      }
+    }
+  }
+  const fileIndex = records as Map<string, FileRecord>;
   return {
     entries: deepFreeze(entries),
     skills,
@@ -248,7 +260,38 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     warnings: [...warnings, ...problems],
     bodiesRead,
     ...(fingerprint !== undefined ? { fingerprint } : {}),
+    ...(listing ? { listed: listedOthers(listing, fileIndex, unserved) } : {}),
   };
+}
+
+/** What a listing held besides the served and unserved files: the rest of `CatalogSnapshot.listed`. */
+function listedOthers(listing: readonly SkillFileListing[], files: ReadonlyMap<string, FileRecord>, unserved: ReadonlyMap<string, FileRecord>): ListedState {
+  const others = new Map<string, string>();
+  for (const item of listing) if (item.kind !== 'file' || (!files.has(item.path) && !unserved.has(item.path))) others.set(item.path, item.kind);
+  return { count: listing.length, others };
+}
+
+/**
+ * True when a new listing shows exactly what the previous snapshot was built from: the same
+ * paths and kinds, and every file it read or vouched for with the same change token (or vouched
+ * size and digest). Cheaper than a walk: one lookup per item, no tree.
+ */
+function sameListing(listing: readonly SkillFileListing[], previous: CatalogSnapshot, listed: ListedState): boolean {
+  if (listing.length !== listed.count) return false;
+  const seen = new Set<string>();
+  for (const item of listing) {
+    if (seen.has(item.path)) return false;
+    seen.add(item.path);
+    const record = item.kind === 'file' ? previous.files.get(item.path) ?? previous.unserved.get(item.path) : undefined;
+    if (!record) {
+      if (listed.others.get(item.path) !== item.kind) return false;
+      continue;
+    }
+    if (item.token === undefined && item.digest === undefined) return false; // nothing shows whether it changed
+    if (item.token !== record.token) return false;
+    if (item.digest !== undefined && (item.digest !== record.digest || item.size !== record.size)) return false;
+  }
+  return true;
 }
 
 const isSkillMdPath = (path: string) => path === SKILL_MD || path.endsWith('/' + SKILL_MD);
@@ -282,21 +325,20 @@ function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
 }
 
 /** A folder's visible children, sorted by URI: file records from the index, and subfolders. */
-function directoryItems(tree: StorageTree, dir: string, uris: UriTable, fileIndex: ReadonlyMap<string, FileRecord>): DirectoryItem[] {
+function directoryItems(tree: StorageTree, dir: string, uris: UriTable, fileIndex: ReadonlyMap<string, FileRecord | undefined>): DirectoryItem[] {
   const items: DirectoryItem[] = [];
   for (const child of tree.get(dir) ?? []) {
     if (isHidden(child.name)) continue;
     const path = joinPath(dir, child.name);
     if (child.kind === 'directory') items.push({ uri: uris.folderUri(path), name: child.name });
-    else if (child.kind === 'file') items.push(fileIndex.get(uris.key(path))!);
+    else if (child.kind === 'file') items.push(fileIndex.get(path)!);
   }
   return items.sort((a, b) => compare(a.uri, b.uri));
 }
 
 /** The record of a file the previous snapshot served, as a reload may reuse it. */
-function previousFile(previous: CatalogSnapshot, uris: UriTable, path: string): FileRecord | undefined {
-  const file = previous.files.get(uris.key(path));
-  return file && file.path === path ? file : undefined;
+function previousFile(previous: CatalogSnapshot, path: string): FileRecord | undefined {
+  return previous.files.get(path);
 }
 
 /** Code-unit order, the same in every locale. */

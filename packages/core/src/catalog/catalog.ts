@@ -1,5 +1,5 @@
 import { SkillNotFoundError, internalError, invalidParams } from '../errors.js';
-import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
+import { parseSkillUri } from '../uri/canonical.js';
 import type {
   CacheHint,
   CatalogOptions,
@@ -165,13 +165,13 @@ export class SkillCatalog implements SkillSource {
   }
 
   async get(uri: string): Promise<SkillEntry> {
-    const entry = this.#snapshot.skills.get(keyOf(uri, 'skill'));
+    const entry = this.#snapshot.skills.get(this.#pathOf(uri, 'skill'));
     if (!entry) throw new SkillNotFoundError(`No skill is served at ${uri}`, uri);
     return entry;
   }
 
   async read(uri: string): Promise<SkillFileContent> {
-    const record = this.#snapshot.files.get(keyOf(uri, 'file'));
+    const record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
     if (!record) throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
     const published = { size: record.size, digest: record.digest };
     const cache = this.#cache;
@@ -215,7 +215,7 @@ export class SkillCatalog implements SkillSource {
   }
 
   async readDirectory(uri: string, params: ListSkillsParams = {}): Promise<DirectoryPage> {
-    const key = keyOf(uri, 'directory');
+    const key = this.#pathOf(uri, 'directory');
     const children = this.#snapshot.directories.get(key);
     if (!children) {
       if (this.#snapshot.files.has(key)) throw invalidParams(`${uri} is not a directory resource`, { uri });
@@ -229,6 +229,22 @@ export class SkillCatalog implements SkillSource {
 
   async listResources(): Promise<SkillResourceListing[]> {
     return [...this.#snapshot.resourceListing];
+  }
+
+  /**
+   * The storage path a skill URI names, in any spelling (percent-encoding, scheme case), or '' when
+   * it lies outside this catalog's prefix (nothing is served there). Malformed URIs are not found.
+   */
+  #pathOf(uri: string, what: 'skill' | 'file' | 'directory'): string {
+    const parsed = parseSkillUri(uri);
+    if (!parsed.ok) {
+      const noun = what === 'skill' ? 'No skill is served at' : what === 'file' ? 'Resource not found:' : 'No directory is served at';
+      throw new SkillNotFoundError(`${noun} ${uri} (${parsed.error})`, uri);
+    }
+    const prefix = this.#options.prefix;
+    const segments = parsed.segments;
+    if (segments.length <= prefix.length || prefix.some((p, i) => segments[i] !== p)) return '';
+    return segments.slice(prefix.length).join('/');
   }
 
   cacheHint(): CacheHint {
@@ -250,15 +266,6 @@ export class SkillCatalog implements SkillSource {
 function directoryChild(item: DirectoryItem): DirectoryChild {
   if ('path' in item) return { uri: item.uri, name: item.path.slice(item.path.lastIndexOf('/') + 1), mimeType: item.mimeType, size: item.size };
   return { uri: item.uri, name: item.name, mimeType: DIRECTORY_MIME };
-}
-
-function keyOf(uri: string, what: 'skill' | 'file' | 'directory'): string {
-  const parsed = parseSkillUri(uri);
-  if (!parsed.ok) {
-    const noun = what === 'skill' ? 'No skill is served at' : what === 'file' ? 'Resource not found:' : 'No directory is served at';
-    throw new SkillNotFoundError(`${noun} ${uri} (${parsed.error})`, uri);
-  }
-  return skillUriKey(parsed.segments);
 }
 
 function buildOptions(options: NormalizedCatalogOptions) {

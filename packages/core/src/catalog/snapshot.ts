@@ -27,11 +27,22 @@ export interface FolderRecord {
 /** A child of a folder: a file (its record) or a subfolder. */
 export type DirectoryItem = FileRecord | FolderRecord;
 
+/** A whole-tree listing, less the files a snapshot holds records of. */
+export interface ListedState {
+  /** Items in the listing. */
+  count: number;
+  /** Kind of every other item (folders, unsupported entries, files outside any skill), by path. */
+  others: ReadonlyMap<string, string>;
+}
+
 /** An immutable, fully validated catalog state. A reload builds a new one and swaps it in. */
 export interface CatalogSnapshot {
   /** Sorted by URI, deep-frozen: exactly what clients receive. */
   entries: readonly SkillEntry[];
-  /** By URI key (decoded segments joined with `/`). */
+  /**
+   * By storage path (of the SKILL.md, the file, the folder): a URI is looked up by its decoded
+   * segments, less the catalog's prefix, joined with `/`, so every spelling of it finds the same.
+   */
   skills: ReadonlyMap<string, SkillEntry>;
   files: ReadonlyMap<string, FileRecord>;
   /**
@@ -49,4 +60,6 @@ export interface CatalogSnapshot {
   bodiesRead: number;
   /** What the walk saw (see `fingerprintOf`); a reload whose walk matches it keeps this snapshot. */
   fingerprint?: string;
+  /** For a storage that lists in one call (`listAll`): what else its listing held, so a reload can compare listings directly. */
+  listed?: ListedState;
 }

@@ -2,19 +2,16 @@ import { SKILL_SCHEME } from '../protocol/constants.js';
 import { encodeSegment } from '../uri/segment.js';
 
 /**
- * Skill URIs and lookup keys of storage paths: a folder's URI is encoded once and shared by all
- * its files. Gives exactly what `buildSkillUri` and
- * `skillUriKey` give for `[...prefix, ...path.split('/')]`.
+ * Skill URIs of storage paths: a folder's URI is encoded once and shared by all its files. Gives
+ * exactly what `buildSkillUri` gives for `[...prefix, ...path.split('/')]`.
  */
 export class UriTable {
   readonly #prefixUri: string | undefined;
-  readonly #prefixKey: string | undefined;
   readonly #folders = new Map<string, string>();
 
   constructor(prefix: readonly string[]) {
     if (prefix.length > 0) {
       this.#prefixUri = `${SKILL_SCHEME}://${prefix.map((segment, i) => encodeSegment(segment, i === 0)).join('/')}`;
-      this.#prefixKey = prefix.join('/');
     }
   }
 
@@ -33,10 +30,5 @@ export class UriTable {
       this.#folders.set(path, uri);
     }
     return uri;
-  }
-
-  /** The lookup key of a relative storage path; the path itself when there is no prefix. */
-  key(path: string): string {
-    return this.#prefixKey === undefined ? path : `${this.#prefixKey}/${path}`;
   }
 }

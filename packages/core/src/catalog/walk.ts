@@ -7,21 +7,24 @@ export type StorageTree = Map<string, SkillFileEntry[]>;
 
 export const joinPath = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 
+/** The storage's whole-tree listing (`listAll`), or undefined when it has none. */
+export async function listAllOf(files: SkillFiles): Promise<SkillFileListing[] | undefined> {
+  if (typeof files.listAll !== 'function') return undefined;
+  try {
+    return await files.listAll();
+  } catch (error) {
+    if (error instanceof StorageError) throw error;
+    throw new StorageError(`cannot list the storage: ${(error as Error)?.message ?? error}`, '', { cause: error });
+  }
+}
+
 /**
  * List the whole storage: one `listAll()` call when the storage has it, else breadth-first with
  * `concurrency` listings in flight. A failed listing fails the walk.
  */
 export async function walkStorage(files: SkillFiles, concurrency: number): Promise<StorageTree> {
-  if (typeof files.listAll === 'function') {
-    let all: SkillFileListing[];
-    try {
-      all = await files.listAll();
-    } catch (error) {
-      if (error instanceof StorageError) throw error;
-      throw new StorageError(`cannot list the storage: ${(error as Error)?.message ?? error}`, '', { cause: error });
-    }
-    return treeFromListing(all);
-  }
+  const listing = await listAllOf(files);
+  if (listing) return treeFromListing(listing);
   const tree: StorageTree = new Map();
   let level = [''];
   while (level.length > 0) {

@@ -1,0 +1,285 @@
+/**
+ * skillmount against the official MCP TypeScript SDK v2 (`@modelcontextprotocol/server`), both
+ * measured in this one run on the same corpora, storages and machine.
+ *
+ *   pnpm bench                     # every case, every size (long: the SDK v2 reads S3 one file at a time)
+ *   pnpm bench -- --quick          # the first two sizes (S3: the first), under two minutes
+ *   node --import tsx bench/run.ts --smoke   # the smallest size, one run: checks that it all works
+ *   … --out results.md             # also write the printed tables to a file
+ *
+ * Needs built packages (`pnpm run build`), a PostgreSQL server (`DATABASE_URL`, else an embedded
+ * one is started) and starts a loopback S3-protocol server itself.
+ */
+import { writeFileSync } from 'node:fs';
+import { corpusFiles, fileCount, totalBytes, type CorpusSize } from './corpus.js';
+import { count, mib, ms, perSecond, ratio, table } from './format.js';
+import { machine } from './machine.js';
+import { now } from './measure.js';
+import { parseMode, planFor } from './plan.js';
+import { attachCase, type AttachResult } from './cases/attach.js';
+import { buildCase, type BuildResult } from './cases/build.js';
+import { httpCase, type HttpResult } from './cases/http.js';
+import { memoryCase, type MemoryResult } from './cases/memory.js';
+import { reloadCase, type ReloadResult } from './cases/reload.js';
+import { folderStores } from './stores/folder.js';
+import { postgresStores } from './stores/postgres.js';
+import { s3Stores } from './stores/s3.js';
+import type { SeededStore, StoreKind } from './stores/store.js';
+
+const argv = process.argv.slice(2);
+const mode = parseMode(argv);
+const plan = planFor(mode);
+const outIndex = argv.indexOf('--out');
+const outFile = outIndex >= 0 ? argv[outIndex + 1] : undefined;
+
+const lines: string[] = [];
+const print = (line = '') => {
+  console.log(line);
+  lines.push(line);
+};
+const started = now();
+const elapsed = () => `${((now() - started) / 1000).toFixed(0)} s`;
+const progress = (what: string) => process.stderr.write(`[bench ${elapsed()}] ${what}\n`);
+
+// The AWS SDK warns once about Node 20 support; that says nothing about these figures.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (!/AWS SDK for JavaScript/.test(warning.message)) console.warn(warning);
+});
+
+print(`# skillmount vs the official SDK v2 — ${mode} run`);
+print();
+print(`- Machine: ${machine()}`);
+print(`- Compared with: @modelcontextprotocol/server 2.4.0 (\`SkillsExtension.load\`, \`loadSkills\`, \`createMcpHandler\`), measured in the same process run`);
+print(`- Figures: medians of the runs shown per case (${mode === 'default' ? '5, or 3 for a case whose single run exceeds ' + plan.longRunMs / 1000 + ' s' : mode === 'quick' ? '3, or 1 at 1000×10×4 KiB' : '1'}); ratio = how many times better ours is (theirs ÷ ours for times, ours ÷ theirs for rates)`);
+print(`- Command: \`${mode === 'default' ? 'pnpm bench' : mode === 'quick' ? 'pnpm bench -- --quick' : 'node --import tsx bench/run.ts --smoke'}\``);
+print();
+
+// --- corpora ---------------------------------------------------------------------------------
+const sizes = new Map<string, CorpusSize>();
+for (const s of [...plan.build, ...plan.buildS3, plan.reload, plan.reloadS3, plan.memory, plan.http]) sizes.set(s.label, s);
+print('## Corpora');
+print();
+print('Deterministic (seeded generator): `group-GG/skill-NNNNN/` folders, each with a SKILL.md and files in `references/`, `scripts/`, `assets/`; every file the stated size.');
+print();
+print(table(['corpus', 'skills', 'files', 'bytes'], [...sizes.values()].map((s) => [s.label, count(s.skills), count(fileCount(s)), mib(totalBytes(s))])));
+print();
+
+const kinds: { folder: StoreKind; s3: StoreKind; postgres: StoreKind } = {
+  folder: folderStores(),
+  s3: await s3Stores(),
+  postgres: await postgresStores(),
+};
+const seeded = new Map<string, SeededStore>();
+const seedTimes: string[][] = [];
+async function storeOf(kind: keyof typeof kinds, size: CorpusSize): Promise<SeededStore> {
+  const key = `${kind}:${size.label}`;
+  let store = seeded.get(key);
+  if (!store) {
+    progress(`seeding ${kinds[kind].kind} with ${size.label}`);
+    const start = now();
+    store = await kinds[kind].seed(size, corpusFiles(size));
+    seedTimes.push([kinds[kind].kind, size.label, ms(now() - start)]);
+    seeded.set(key, store);
+  }
+  return store;
+}
+
+const builds: BuildResult[] = [];
+const reloads: ReloadResult[] = [];
+const https: HttpResult[] = [];
+const attaches: AttachResult[] = [];
+let memory: MemoryResult | undefined;
+
+try {
+  // --- catalog build ---------------------------------------------------------------------------
+  const buildJobs: [keyof typeof kinds, CorpusSize][] = [
+    ...plan.build.map((s): [keyof typeof kinds, CorpusSize] => ['folder', s]),
+    ...plan.buildS3.map((s): [keyof typeof kinds, CorpusSize] => ['s3', s]),
+    ...plan.build.map((s): [keyof typeof kinds, CorpusSize] => ['postgres', s]),
+  ];
+  for (const [kind, size] of buildJobs) {
+    const store = await storeOf(kind, size);
+    progress(`build: ${store.kind} ${size.label}`);
+    const runs = plan.runsFor(fileCount(size));
+    builds.push(await buildCase(store, runs, plan.longRunMs, plan.warmUp && fileCount(size) <= 5_000));
+  }
+  print('## Catalog build');
+  print();
+  print('Ours: `SkillCatalog.load(storage)`. SDK v2: `loadSkills(dir)` for the folder, `SkillsExtension.load(storage)` handed the same adapter type (`s3Storage`, `postgresStorage`) for S3 and PostgreSQL. Both built catalogs are checked to publish the same skills, files, digests and sizes.');
+  print();
+  print(
+    table(
+      ['storage', 'corpus', 'runs', 'ours', 'SDK v2', 'ratio', 'bodies read (ours)'],
+      builds.map((b) => [b.store, b.size, String(b.runs), ms(b.ours), ms(b.theirs), ratio(b.theirs / b.ours), `${count(b.bodiesRead)} of ${count(b.files)}`]),
+    ),
+  );
+  print();
+
+  // --- reload -----------------------------------------------------------------------------------
+  const reloadJobs: [keyof typeof kinds, CorpusSize][] = [['folder', plan.reload], ['s3', plan.reloadS3], ['postgres', plan.reload]];
+  for (const [kind, size] of reloadJobs) {
+    const store = await storeOf(kind, size);
+    progress(`reload: ${store.kind} ${size.label}`);
+    reloads.push(await reloadCase(store, plan.runsFor(fileCount(size)), plan.longRunMs));
+  }
+  const fullBuild = (store: string, size: string) => builds.find((b) => b.store === store && b.size === size)?.ours ?? NaN;
+  print('## Reload');
+  print();
+  print('A loaded catalog reloaded with nothing changed, then after rewriting 1% of the files (every hundredth, SKILL.md files among them). Bodies read are counted at the storage, the same way for both.');
+  print();
+  const reloadRows: string[][] = [];
+  for (const r of reloads) {
+    for (const [what, side] of [['nothing changed', r.unchanged], [`1% changed (${r.changedFiles} files)`, r.changed]] as const) {
+      reloadRows.push([
+        r.store,
+        r.size,
+        r.runs[0] === r.runs[1] ? String(r.runs[0]) : `${r.runs[0]} / ${r.runs[1]}`,
+        what,
+        `${ms(side.ours.ms)}`,
+        count(side.ours.bodies),
+        `${ms(side.theirs.ms)}`,
+        count(side.theirs.bodies),
+        ratio(side.theirs.ms / side.ours.ms),
+        `${((side.ours.ms / fullBuild(r.store, r.size)) * 100).toFixed(1)}%`,
+      ]);
+    }
+  }
+  print(table(['storage', 'corpus', 'runs', 'reload', 'ours', 'ours: bodies', 'SDK v2', 'SDK v2: bodies', 'ratio', 'ours vs our full build'], reloadRows));
+  print();
+
+  // --- memory -------------------------------------------------------------------------------------
+  {
+    const store = await storeOf('folder', plan.memory);
+    progress(`memory: ${plan.memory.label}`);
+    memory = await memoryCase(store, plan.memoryRuns);
+    const m = memory;
+    print('## Memory of a loaded catalog');
+    print();
+    print(
+      `${m.size} from a folder (${count(m.files)} files), each side loaded in its own fresh process (\`--expose-gc\`)${m.runs > 1 ? `, median of ${m.runs} processes per side` : ''}. Growth is over the process's RSS after its imports and a full GC; heap retained is measured after the load and a full GC, with the catalog held.`,
+    );
+    print();
+    print(
+      table(
+        ['', 'peak RSS growth', 'RSS growth after GC', 'heap retained'],
+        [
+          ['ours', mib(m.ours.peakRssGrowth), mib(m.ours.rssGrowth), mib(m.ours.heapRetained)],
+          ['SDK v2', mib(m.theirs.peakRssGrowth), mib(m.theirs.rssGrowth), mib(m.theirs.heapRetained)],
+          ['ours / SDK v2', `${((m.ours.peakRssGrowth / m.theirs.peakRssGrowth) * 100).toFixed(0)}%`, `${((m.ours.rssGrowth / m.theirs.rssGrowth) * 100).toFixed(0)}%`, `${((m.ours.heapRetained / m.theirs.heapRetained) * 100).toFixed(0)}%`],
+        ],
+      ),
+    );
+    print();
+  }
+
+  // --- HTTP ---------------------------------------------------------------------------------------
+  {
+    const folder = await storeOf('folder', plan.http);
+    const postgres = await storeOf('postgres', plan.http);
+    // The smoke run checks the wiring, not the figures: each of our four servers once, across the two storages.
+    const smoke = mode === 'smoke';
+    progress(`http: folder ${plan.http.label}`);
+    const httpRuns = plan.runsFor(fileCount(plan.http));
+    https.push(await httpCase('folder', plan.http.label, folder.served!, httpRuns, smoke ? ['sdk-v2', 'fastify-stateless', 'express-session'] : undefined));
+    progress(`http: PostgreSQL ${plan.http.label}`);
+    https.push(await httpCase('PostgreSQL', plan.http.label, postgres.served!, httpRuns, smoke ? ['sdk-v2', 'fastify-session', 'express-stateless'] : undefined));
+    if (mode === 'default') {
+      progress(`http: folder with cacheBytes ${plan.http.label}`);
+      https.push(await httpCase('folder, cacheBytes 64 MiB', plan.http.label, { ...folder.served!, cacheBytes: 64 * 1024 * 1024 }, httpRuns, ['sdk-v2', 'fastify-stateless', 'express-stateless']));
+    }
+    print('## Over HTTP (127.0.0.1)');
+    print();
+    print(
+      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless (a server per POST) and with sessions, default catalog options unless the storage column says otherwise (`cacheBytes` is on by default for PostgreSQL, off for a folder). One untimed pass first.',
+    );
+    print();
+    const rows: string[][] = [];
+    for (const h of https) {
+      const v2 = h.sides.find((s) => s.kind === 'sdk-v2')!;
+      for (const side of h.sides) {
+        const mine = side.kind !== 'sdk-v2';
+        rows.push([
+          h.storage,
+          side.kind,
+          `${ms(side.listMs)} (${side.pages} page${side.pages === 1 ? '' : 's'})`,
+          mine ? ratio(v2.listMs / side.listMs) : '',
+          perSecond(side.read1),
+          mine ? ratio(side.read1 / v2.read1) : '',
+          perSecond(side.read8),
+          mine ? ratio(side.read8 / v2.read8) : '',
+        ]);
+      }
+    }
+    print(`Corpus ${plan.http.label} (${count(fileCount(plan.http))} files).`);
+    print();
+    print(table(['storage', 'server', 'list walk', 'ratio', 'verified reads, 1 in flight', 'ratio', 'verified reads, 8 in flight', 'ratio'], rows));
+    print();
+  }
+
+  // --- per-request setup --------------------------------------------------------------------------
+  for (const size of new Map([plan.http, plan.memory].map((s) => [s.label, s])).values()) {
+    const store = await storeOf('folder', size);
+    progress(`attach: ${size.label}`);
+    attaches.push(await attachCase(store, mode === 'smoke' ? 100 : 2000));
+  }
+  print('## Per-request server setup');
+  print();
+  print(
+    'A new `McpServer` with the skills attached, as a stateless endpoint does for every request: SDK v1 `McpServer` + `attach` for ours (as the endpoints build it, and with one shared `jsonSchemaValidator`), SDK v2 `McpServer` + `SkillsExtension.attach` for theirs. None of it depends on the catalog size.',
+  );
+  print();
+  print(
+    table(
+      ['catalog', 'ours (SDK v1 defaults)', 'ours (shared validator)', 'SDK v2'],
+      attaches.map((a) => [a.size, `${a.ours.toFixed(0)} µs`, `${a.oursSharedValidator.toFixed(0)} µs`, `${a.theirs.toFixed(0)} µs`]),
+    ),
+  );
+  print();
+
+  // --- targets --------------------------------------------------------------------------------------
+  print('## Targets');
+  print();
+  print(table(['target', 'measured', 'met'], targetRows()));
+  print();
+  print('## Seeding (not measured against anything)');
+  print();
+  print(table(['storage', 'corpus', 'time'], seedTimes));
+  print();
+  print(`Total run time: ${elapsed()}.`);
+} finally {
+  for (const store of seeded.values()) await store.remove().catch(() => undefined);
+  for (const kind of Object.values(kinds)) await kind.stop().catch(() => undefined);
+  if (outFile) writeFileSync(outFile, lines.join('\n') + '\n');
+}
+
+function targetRows(): string[][] {
+  const rows: string[][] = [];
+  const mark = (ok: boolean) => (ok ? 'yes' : '**no**');
+  for (const b of builds) {
+    const goal = b.store === 'folder' ? 6 : 10;
+    if (b.store === 'folder' && b.files < 10_000) continue;
+    rows.push([`build from ${b.store}, ${b.size}: ≥ ${goal}× the SDK v2`, ratio(b.theirs / b.ours), mark(b.theirs / b.ours >= goal)]);
+  }
+  for (const r of reloads) {
+    const share = r.unchanged.ours.ms / (builds.find((b) => b.store === r.store && b.size === r.size)?.ours ?? NaN);
+    rows.push([`reload, nothing changed, ${r.store} ${r.size}: 0 bodies read`, count(r.unchanged.ours.bodies), mark(r.unchanged.ours.bodies === 0)]);
+    rows.push([`reload, nothing changed, ${r.store} ${r.size}: < 10% of a full build`, `${(share * 100).toFixed(1)}%`, mark(share < 0.1)]);
+  }
+  if (memory) {
+    const share = memory.ours.peakRssGrowth / memory.theirs.peakRssGrowth;
+    // The target is for a 40 000-file catalog; at smaller sizes both sides' growth is mostly the V8 young generation.
+    const applies = memory.files >= 40_000;
+    rows.push([`peak RSS growth, ${memory.size} catalog: ≤ 50% of the SDK v2's${applies ? '' : ' (target set at 40,000 files)'}`, `${(share * 100).toFixed(0)}%`, applies ? mark(share <= 0.5) : 'n/a']);
+  }
+  for (const h of https) {
+    const v2 = h.sides.find((s) => s.kind === 'sdk-v2')!;
+    for (const side of h.sides) {
+      if (side.kind === 'sdk-v2') continue;
+      rows.push([`HTTP ${h.storage}, ${side.kind}: verified reads, 8 in flight ≥ 1.5× the SDK v2`, ratio(side.read8 / v2.read8), mark(side.read8 / v2.read8 >= 1.5)]);
+      rows.push([`HTTP ${h.storage}, ${side.kind}: list walk no slower than the SDK v2`, ratio(v2.listMs / side.listMs), mark(side.listMs <= v2.listMs)]);
+    }
+  }
+  return rows;
+}
+

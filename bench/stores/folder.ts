@@ -1,0 +1,39 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fsStorage } from '@skillmount/storage-fs';
+import { fileBytes, type CorpusFile, type CorpusSize } from '../corpus.js';
+import { mapLimit } from '../measure.js';
+import type { SeededStore, StoreKind } from './store.js';
+
+async function writeFiles(dir: string, size: CorpusSize, files: readonly CorpusFile[], version: number): Promise<void> {
+  await mapLimit(files, 16, async (file) => {
+    const full = path.join(dir, ...file.path.split('/'));
+    await mkdir(path.dirname(full), { recursive: true });
+    await writeFile(full, fileBytes(size, file.path, version));
+  });
+}
+
+/** Corpora as folders under the system's temporary folder. */
+export function folderStores(): StoreKind {
+  return {
+    kind: 'folder',
+    async seed(size, files) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'skillmount-bench-'));
+      await writeFiles(dir, size, files, 0);
+      const store: SeededStore = {
+        kind: 'folder',
+        size,
+        files,
+        dir,
+        served: { folder: dir },
+        adapter: () => fsStorage(dir),
+        rewrite: (changed, version) => writeFiles(dir, size, changed, version),
+        release: async () => {},
+        remove: () => rm(dir, { recursive: true, force: true }),
+      };
+      return store;
+    },
+    async stop() {},
+  };
+}

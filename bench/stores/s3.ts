@@ -1,0 +1,52 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3Storage } from '@skillmount/storage-s3';
+import { startS3Server, type S3TestServer } from '../../test/support/s3-server.js';
+import { fileBytes, type CorpusFile, type CorpusSize } from '../corpus.js';
+import type { SeededStore, StoreKind } from './store.js';
+
+const BATCH = 500;
+
+/**
+ * Corpora in buckets of the loopback S3-protocol server the tests use. Objects are stored straight
+ * into its store in batches (seeding 40 000 objects one PUT at a time would take longer than the
+ * benchmark); every read the catalogs make goes over HTTP through the AWS SDK client.
+ */
+export async function s3Stores(): Promise<StoreKind> {
+  const server: S3TestServer = await startS3Server();
+  const client: S3Client = server.client();
+  let buckets = 0;
+
+  const put = async (bucket: string, size: CorpusSize, files: readonly CorpusFile[], version: number) => {
+    for (let i = 0; i < files.length; i += BATCH) {
+      const objects: Record<string, Uint8Array> = {};
+      for (const file of files.slice(i, i + BATCH)) objects[file.path] = fileBytes(size, file.path, version);
+      if (server.putRaw) await server.putRaw(bucket, objects);
+      else throw new Error('bench: seeding needs the embedded S3 server (unset S3_ENDPOINT)');
+    }
+  };
+
+  return {
+    kind: 'S3',
+    async seed(size, files) {
+      const bucket = `bench-${process.pid}-${buckets++}`;
+      await server.bucket(bucket);
+      await put(bucket, size, files, 0);
+      const store: SeededStore = {
+        kind: 'S3',
+        size,
+        files,
+        // One configured client for every adapter, as an app would share it; the adapters never destroy it.
+        adapter: () => s3Storage({ client, bucket }),
+        rewrite: (changed, version) => put(bucket, size, changed, version),
+        release: async (adapter) => {
+          await adapter.close?.();
+        },
+        remove: async () => {},
+      };
+      return store;
+    },
+    async stop() {
+      await server.stop();
+    },
+  };
+}

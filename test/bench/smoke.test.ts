@@ -1,0 +1,91 @@
+/**
+ * The benchmark at its smallest size, one run per case: it must complete against real storages
+ * (a folder, the loopback S3 server, PostgreSQL) and real HTTP servers, and print every figure
+ * with its SDK v2 counterpart. No timing is asserted: the figures are the benchmark's business.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The data rows of the Markdown table that follows `heading`. */
+function rowsAfter(output: string, heading: string): string[][] {
+  const start = output.indexOf(heading);
+  assert.ok(start >= 0, `no "${heading}" section in:\n${output}`);
+  const lines = output.slice(start).split('\n');
+  const first = lines.findIndex((l) => l.startsWith('| '));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('| ')) break;
+    rows.push(line.slice(2, -2).split(' | ').map((c) => c.trim()));
+  }
+  return rows;
+}
+
+const RATIO = /^\d+(\.\d+)?×$/;
+const TIME = /^\d+(\.\d+)? ms$/;
+
+test('bench/run.ts --smoke completes and prints every figure with the SDK v2 figure and a ratio', { timeout: 120_000 }, async () => {
+  const { code, stdout, stderr } = await runSmoke();
+  assert.equal(code, 0, `the smoke run failed (exit ${code}):\n${stderr}\n${stdout}`);
+  assert.match(stdout, /Machine: \d+ × .+, [\d.]+ GiB RAM, .+, Node v\d+/);
+
+  const builds = rowsAfter(stdout, '## Catalog build');
+  assert.deepEqual(builds.map((r) => r[0]), ['folder', 'S3', 'PostgreSQL']);
+  for (const [, corpus, , ours, theirs, ratio, bodies] of builds) {
+    assert.equal(corpus, '10×3×1 KiB');
+    assert.match(ours!, TIME);
+    assert.match(theirs!, TIME);
+    assert.match(ratio!, RATIO);
+    assert.match(bodies!, /^\d+ of 30$/);
+  }
+  // PostgreSQL vouches for digests: only the SKILL.md files are read.
+  assert.equal(builds[2]![6], '10 of 30');
+
+  const reloads = rowsAfter(stdout, '## Reload');
+  assert.equal(reloads.length, 6);
+  for (const row of reloads.filter((r) => r[3] === 'nothing changed')) assert.equal(row[5], '0', `our unchanged reload of ${row[0]} read no body`);
+  for (const row of reloads) {
+    assert.match(row[4]!, TIME);
+    assert.match(row[6]!, TIME);
+    assert.match(row[8]!, RATIO);
+  }
+
+  const memory = rowsAfter(stdout, '## Memory of a loaded catalog');
+  assert.deepEqual(memory.map((r) => r[0]), ['ours', 'SDK v2', 'ours / SDK v2']);
+  for (const row of memory.slice(0, 2)) for (const cell of row.slice(1)) assert.match(cell, /^-?\d+\.\d MiB$/);
+
+  const http = rowsAfter(stdout, '## Over HTTP');
+  const servers = http.map((r) => `${r[0]} ${r[1]}`);
+  for (const kind of ['fastify-stateless', 'fastify-session', 'express-stateless', 'express-session']) {
+    assert.ok(servers.some((s) => s.endsWith(kind)), `${kind} was measured over HTTP`);
+  }
+  assert.equal(servers.filter((s) => s.endsWith('sdk-v2')).length, 2, 'the SDK v2 server on both storages');
+  for (const row of http) {
+    assert.match(row[2]!, /^\d+(\.\d+)? ms \(1 page\)$/);
+    assert.match(row[4]!, /^[\d,]+\/s$/);
+    assert.match(row[6]!, /^[\d,]+\/s$/);
+    if (row[1] !== 'sdk-v2') for (const i of [3, 5, 7]) assert.match(row[i]!, RATIO);
+  }
+
+  const setup = rowsAfter(stdout, '## Per-request server setup');
+  assert.ok(setup.length >= 1 && setup.every((r) => r.slice(1).every((c) => /^\d+ µs$/.test(c))));
+
+  const targets = rowsAfter(stdout, '## Targets');
+  assert.ok(targets.length > 0);
+  for (const row of targets) assert.match(row[2]!, /^(yes|\*\*no\*\*|n\/a)$/);
+});
