@@ -7,8 +7,7 @@ import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { segmentProblem } from '../uri/segment.js';
 import type { SkillEntry, SkillFileEntry, SkillFileListing, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 import { mapLimit } from './limit.js';
-import { mimeTypeFor } from './mime.js';
-import type { CatalogSnapshot, DirectoryItem, FileRecord, ListedState, ParsedSkillMd } from './snapshot.js';
+import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord, type ListedState, type ParsedSkillMd } from './snapshot.js';
 import { isPlainName, joinPath, listAllOf, treeFromListing, walkStorage, type StorageTree } from './walk.js';
 import { deepFreeze } from './freeze.js';
 import { UriTable } from './uris.js';
@@ -117,8 +116,8 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   const skillMds = new Map<string, ParsedSkillMd>();
   const toRead: string[] = [];
   const recordOf = (path: string, size: number, digest: string, token: string | undefined): FileRecord => {
-    const record: FileRecord = { path, uri: uris.uri(path), size, digest, mimeType: mimeTypeFor(path.slice(path.lastIndexOf('/') + 1)) };
-    if (token !== undefined) record.token = token;
+    const record: FileRecord = { path, resource: { uri: uris.uri(path), digest, size } };
+    if (token !== undefined) record.token = token === digest ? digest : flatCopy(token);
     return record;
   };
   for (const c of candidates) {
@@ -165,7 +164,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   for (const candidate of candidates) {
     const { dir, subtree } = candidate;
     const skillMdPath = joinPath(dir, SKILL_MD);
-    const skillUri = records.get(skillMdPath)?.uri ?? uris.uri(skillMdPath);
+    const skillUri = records.get(skillMdPath)?.resource.uri ?? uris.uri(skillMdPath);
     const skillProblems = [...candidate.problems];
     let frontmatter: SkillFrontmatter | undefined;
     if (skillProblems.length === 0) {
@@ -192,9 +191,9 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     if (skillProblems.length === 0) {
       let bytes = 0;
       resources = subtree.files.map((path) => {
-        const record = records.get(path)!;
-        bytes += record.size;
-        return { uri: record.uri, digest: record.digest, size: record.size };
+        const { resource } = records.get(path)!;
+        bytes += resource.size;
+        return resource;
       });
       if (resources.length > options.limits.files) {
         skillProblems.push({ code: 'limit', path: dir, message: `skill has ${resources.length} files; the limit is ${options.limits.files}` });
@@ -289,9 +288,17 @@ function sameListing(listing: readonly SkillFileListing[], previous: CatalogSnap
     }
     if (item.token === undefined && item.digest === undefined) return false; // nothing shows whether it changed
     if (item.token !== record.token) return false;
-    if (item.digest !== undefined && (item.digest !== record.digest || item.size !== record.size)) return false;
+    if (item.digest !== undefined && (item.digest !== record.resource.digest || item.size !== record.resource.size)) return false;
   }
   return true;
+}
+
+/**
+ * The same text as one flat string. Storages build change tokens with `+` or template literals,
+ * which make ropes; a catalog keeps one token per file, and a rope costs a second object once read.
+ */
+function flatCopy(text: string): string {
+  return text.length < 2 ? text : [text.slice(0, 1), text.slice(1)].join('');
 }
 
 const isSkillMdPath = (path: string) => path === SKILL_MD || path.endsWith('/' + SKILL_MD);
@@ -302,7 +309,7 @@ function sameResources(before: SkillEntry['resources'], after: readonly SkillRes
   for (let i = 0; i < after.length; i++) {
     const a = before[i]!;
     const b = after[i]!;
-    if (a.uri !== b.uri || a.digest !== b.digest || a.size !== b.size) return false;
+    if (a !== b && (a.uri !== b.uri || a.digest !== b.digest || a.size !== b.size)) return false;
   }
   return true;
 }
@@ -333,7 +340,7 @@ function directoryItems(tree: StorageTree, dir: string, uris: UriTable, fileInde
     if (child.kind === 'directory') items.push({ uri: uris.folderUri(path), name: child.name });
     else if (child.kind === 'file') items.push(fileIndex.get(path)!);
   }
-  return items.sort((a, b) => compare(a.uri, b.uri));
+  return items.sort((a, b) => compare(itemUri(a), itemUri(b)));
 }
 
 /** The record of a file the previous snapshot served, as a reload may reuse it. */

@@ -21,7 +21,8 @@ import { BytesCache } from './cache.js';
 import { markVerified } from '../bytes/verified.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { decodeCursor, page } from './paging.js';
-import type { CatalogSnapshot, DirectoryItem, FileRecord } from './snapshot.js';
+import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord } from './snapshot.js';
+import { mimeTypeFor } from './mime.js';
 import { DIRECTORY_MIME } from '../protocol/constants.js';
 import { diffEntries } from './diff.js';
 import { withTimeouts } from './timeout.js';
@@ -173,23 +174,25 @@ export class SkillCatalog implements SkillSource {
   async read(uri: string): Promise<SkillFileContent> {
     const record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
     if (!record) throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
-    const published = { size: record.size, digest: record.digest };
+    const { uri: servedUri, size, digest } = record.resource;
+    const published = { size, digest };
+    const mimeType = mimeTypeFor(record.path.slice(record.path.lastIndexOf('/') + 1));
     const cache = this.#cache;
-    if (cache?.admits(record.size)) {
-      const cached = cache.get(record.digest) ?? (await this.#fetchVerified(record, cache));
+    if (cache?.admits(size)) {
+      const cached = cache.get(digest) ?? (await this.#fetchVerified(record, cache));
       // A private copy per request: the cached bytes are shared and must never change.
-      if (cached) return { uri: record.uri, bytes: markVerified(cached.slice(), record.digest), mimeType: record.mimeType, published };
+      if (cached) return { uri: servedUri, bytes: markVerified(cached.slice(), digest), mimeType, published };
     }
     // Not cached, or the storage's bytes no longer match: `attach` checks them before a byte goes out.
-    return { uri: record.uri, bytes: await this.#readStorage(record), mimeType: record.mimeType, published };
+    return { uri: servedUri, bytes: await this.#readStorage(record), mimeType, published };
   }
 
   async #readStorage(record: FileRecord): Promise<Uint8Array> {
     try {
       return await this.#timed.read(record.path);
     } catch (error) {
-      this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.uri, message: `storage read failed: ${describe(error)}` });
-      throw internalError(`Could not read ${record.uri} from storage; try again later`);
+      this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.resource.uri, message: `storage read failed: ${describe(error)}` });
+      throw internalError(`Could not read ${record.resource.uri} from storage; try again later`);
     }
   }
 
@@ -199,17 +202,18 @@ export class SkillCatalog implements SkillSource {
    * the mismatch is refused and reported where every read is checked.
    */
   #fetchVerified(record: FileRecord, cache: BytesCache): Promise<Uint8Array | undefined> {
-    let pending = this.#fetching.get(record.digest);
+    const { size, digest } = record.resource;
+    let pending = this.#fetching.get(digest);
     if (!pending) {
       pending = this.#readStorage(record).then((bytes) => {
-        if (bytes.byteLength !== record.size || sha256Digest(bytes) !== record.digest) return undefined;
+        if (bytes.byteLength !== size || sha256Digest(bytes) !== digest) return undefined;
         const owned = new Uint8Array(bytes); // detached from whatever buffer the storage may reuse
-        cache.set(record.digest, owned);
+        cache.set(digest, owned);
         return owned;
       });
-      const settled = () => this.#fetching.delete(record.digest);
+      const settled = () => this.#fetching.delete(digest);
       pending.then(settled, settled);
-      this.#fetching.set(record.digest, pending);
+      this.#fetching.set(digest, pending);
     }
     return pending;
   }
@@ -222,7 +226,7 @@ export class SkillCatalog implements SkillSource {
       throw new SkillNotFoundError(`No directory is served at ${uri}`, uri);
     }
     const after = decodeCursor(params.cursor);
-    const { items, nextCursor } = page(children, (c) => c.uri, after, this.#options.pageSize);
+    const { items, nextCursor } = page(children, itemUri, after, this.#options.pageSize);
     const resources = items.map(directoryChild);
     return nextCursor === undefined ? { resources } : { resources, nextCursor };
   }
@@ -264,8 +268,9 @@ export class SkillCatalog implements SkillSource {
 
 /** The wire form of a folder's child. */
 function directoryChild(item: DirectoryItem): DirectoryChild {
-  if ('path' in item) return { uri: item.uri, name: item.path.slice(item.path.lastIndexOf('/') + 1), mimeType: item.mimeType, size: item.size };
-  return { uri: item.uri, name: item.name, mimeType: DIRECTORY_MIME };
+  if (!('resource' in item)) return { uri: item.uri, name: item.name, mimeType: DIRECTORY_MIME };
+  const name = item.path.slice(item.path.lastIndexOf('/') + 1);
+  return { uri: item.resource.uri, name, mimeType: mimeTypeFor(name), size: item.resource.size };
 }
 
 function buildOptions(options: NormalizedCatalogOptions) {

@@ -1,19 +1,18 @@
-import type { SkillEntry, SkillResourceListing, SkillWarning } from '../types.js';
+import type { SkillEntry, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 
 /** What a catalog keeps of a SKILL.md: its parsed frontmatter, or why it could not be parsed. */
 export type ParsedSkillMd = { ok: true; frontmatter: Record<string, unknown>; portability: string[] } | { ok: false; error: string };
 
 /**
  * One file as a catalog knows it: made when the file is read (or vouched for, or found unchanged)
- * and then shared by the file index, the folder listings and the next reload.
+ * and then shared by the file index, the folder listings, every entry that lists the file and the
+ * next reload.
  */
 export interface FileRecord {
   /** Storage path, relative, `/`-separated. */
   path: string;
-  uri: string;
-  size: number;
-  digest: string;
-  mimeType: string;
+  /** What entries publish for it (frozen once published): the same object in every entry that lists the file. */
+  resource: SkillResource;
   /** The storage's change token when it was read: the next reload reuses the record while it holds. */
   token?: string;
 }
@@ -26,6 +25,9 @@ export interface FolderRecord {
 
 /** A child of a folder: a file (its record) or a subfolder. */
 export type DirectoryItem = FileRecord | FolderRecord;
+
+/** The URI of a folder's child. */
+export const itemUri = (item: DirectoryItem): string => ('resource' in item ? item.resource.uri : item.uri);
 
 /** A whole-tree listing, less the files a snapshot holds records of. */
 export interface ListedState {

@@ -17,9 +17,10 @@ export class UriTable {
 
   /** The published URI of a file (not kept: each file's record holds its own). */
   uri(path: string): string {
+    // join, not a template literal: one flat string per URI rather than a rope kept beside its flattened copy.
     const slash = path.lastIndexOf('/');
-    if (slash < 0) return this.#prefixUri === undefined ? `${SKILL_SCHEME}://${encodeSegment(path, true)}` : `${this.#prefixUri}/${encodeSegment(path)}`;
-    return `${this.folderUri(path.slice(0, slash))}/${encodeSegment(path.slice(slash + 1))}`;
+    if (slash < 0) return this.#prefixUri === undefined ? [SKILL_SCHEME, encodeSegment(path, true)].join('://') : [this.#prefixUri, encodeSegment(path)].join('/');
+    return [this.folderUri(path.slice(0, slash)), encodeSegment(path.slice(slash + 1))].join('/');
   }
 
   /** The published URI of a folder, built once and shared by everything below it. */

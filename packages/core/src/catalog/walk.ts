@@ -5,7 +5,11 @@ import { mapLimit } from './limit.js';
 /** Every directory of a storage, by relative path (`''` = root), with its children as listed. */
 export type StorageTree = Map<string, SkillFileEntry[]>;
 
-export const joinPath = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
+/**
+ * `dir/name`. Built with join, which makes one flat string: a template literal makes a rope, and a
+ * catalog keeps one path per file, where the rope would stay beside its flattened copy.
+ */
+export const joinPath = (dir: string, name: string) => (dir === '' ? name : [dir, name].join('/'));
 
 /** The storage's whole-tree listing (`listAll`), or undefined when it has none. */
 export async function listAllOf(files: SkillFiles): Promise<SkillFileListing[] | undefined> {
