@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CatalogError, SkillCatalog, SkillProtocolError, memoryStorage, type SkillFiles, type SkillResource } from '@skillmount/core';
+import { CatalogError, SkillCatalog, SkillProtocolError, memoryStorage, sha256Digest, type SkillFiles, type SkillResource } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { instrumented, skillMd, sleep, tempDir, warnings, writeTree } from './helpers.js';
 
@@ -60,13 +60,26 @@ describe('reload(): change report', () => {
     t.after(tmp.remove);
     writeTree(tmp.dir, tree());
     const catalog = await SkillCatalog.load(fsStorage(tmp.dir));
-    assert.equal(catalog.bodiesRead, 4);
+    // The folder's listing brings the SKILL.md bytes along and vouches for the other files' digests, which it hashed.
+    assert.equal(catalog.bodiesRead, 3);
     assert.equal((await catalog.reload()).listChanged, false);
     assert.equal(catalog.bodiesRead, 0);
     writeFileSync(path.join(tmp.dir, 'b', 'notes.md'), 'rewritten with another size\n');
     const report = await catalog.reload();
     assert.deepEqual(report.changed, ['skill://b/SKILL.md']);
-    assert.equal(catalog.bodiesRead, 1);
+    assert.equal(catalog.bodiesRead, 0);
+    const notes = catalog.entries.find((e) => e.uri === 'skill://b/SKILL.md')!.resources.find((r) => r.uri === 'skill://b/notes.md')!;
+    assert.equal(notes.digest, sha256Digest(new TextEncoder().encode('rewritten with another size\n')));
+    assert.equal(new TextDecoder().decode((await catalog.read('skill://b/notes.md')).bytes), 'rewritten with another size\n');
+
+    // Listed folder by folder instead, the catalog reads the bodies itself: only the rewritten one again.
+    const byFolder = await SkillCatalog.load({ list: (d) => fsStorage(tmp.dir).list(d), read: (p) => fsStorage(tmp.dir).read(p) });
+    assert.equal(byFolder.bodiesRead, 4);
+    assert.equal((await byFolder.reload()).listChanged, false);
+    assert.equal(byFolder.bodiesRead, 0);
+    writeFileSync(path.join(tmp.dir, 'b', 'notes.md'), 'rewritten once more\n');
+    assert.deepEqual((await byFolder.reload()).changed, ['skill://b/SKILL.md']);
+    assert.equal(byFolder.bodiesRead, 1);
   });
 
   test('a storage without change tokens is read in full each time, and still reports no change', async () => {

@@ -165,11 +165,13 @@ test("a failing load answers that tenant's requests with -32603, leaves others a
     storage: async (key) => {
       const storage = counting(fsStorage(path.join(root, key)));
       if (key === 'b' && failures-- > 0) {
-        storage.list = async () => {
+        const down = async (): Promise<never> => {
           storage.roots++;
           await sleep(50); // long enough for the other requests to join this load
           throw new StorageError('cannot list /srv/private/tenants/b: connection reset', '/srv/private/tenants/b');
         };
+        storage.list = down;
+        if (storage.listAll) storage.listAll = down;
       }
       return log.add(key, storage);
     },

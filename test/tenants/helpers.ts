@@ -315,9 +315,9 @@ export function counting(storage: SkillFiles): CountingStorage {
     },
   };
   if (storage.listAll) {
-    counted.listAll = () => {
+    counted.listAll = (options) => {
       counted.roots++;
-      return storage.listAll!();
+      return storage.listAll!(options);
     };
   }
   if (storage.watch) {

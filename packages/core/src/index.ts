@@ -12,6 +12,7 @@ export type {
   SkillFileContent,
   SkillFileEntry,
   SkillFileListing,
+  ListAllOptions,
   SkillFileKind,
   SkillFiles,
   SkillFrontmatter,

@@ -26,6 +26,12 @@ export interface SkillFileEntry {
    */
   size?: number;
   digest?: string;
+  /**
+   * Optional, files only: the exact bytes, when the storage had them at hand while listing (a
+   * SKILL.md read in the same pass or query). A catalog uses them as it would a `read`: hashed,
+   * checked, and not kept.
+   */
+  content?: Uint8Array;
 }
 
 /** One entry of a whole-tree listing: a path relative to the root, `/`-separated. */
@@ -35,6 +41,17 @@ export interface SkillFileListing {
   token?: string;
   size?: number;
   digest?: string;
+  content?: Uint8Array;
+}
+
+/** What a catalog tells `listAll` when it lists again for a reload. */
+export interface ListAllOptions {
+  /**
+   * The change token the caller holds for a file from an earlier listing, or undefined. A storage
+   * may leave out `size`, `digest` and `content` of a file whose token is the same: the caller
+   * already has them.
+   */
+  known?(path: string): string | undefined;
 }
 
 /**
@@ -49,7 +66,12 @@ export interface SkillFiles {
    * When present, a catalog load calls it once instead of `list` per folder. Folders implied by
    * file paths may be left out.
    */
-  listAll?(): Promise<SkillFileListing[]>;
+  listAll?(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /**
+   * Optional: true when reads are local and cheap (a folder, which the operating system caches).
+   * A catalog then keeps no copy of file bytes unless `cacheBytes` asks for one.
+   */
+  readonly local?: boolean;
   /** Optional: subscribe to changes; returns a function that stops watching. */
   watch?(onChange: () => void): () => void;
   /** Optional: release what the storage owns (connections, watchers). */
@@ -217,9 +239,9 @@ export interface CatalogOptions {
    * Bytes of verified file content kept in memory, by digest, so hot `resources/read` calls do not
    * go back to storage. Bytes are checked against the published size and digest once, when they
    * enter the cache; a file larger than an eighth of it is never kept. Default 64 MiB (67108864)
-   * for storages that list in bulk (`listAll`, as S3 and PostgreSQL do), where a read is a
-   * network round trip; 0 for others, such as a folder, which the operating system already
-   * caches and where an edit is refused on the next read until `reload()`. 0 turns it off.
+   * for storages that list in bulk (`listAll`) and are not `local`, as S3 and PostgreSQL, where a
+   * read is a network round trip; 0 for others, such as a folder, which the operating system
+   * already caches and where an edit is refused on the next read until `reload()`. 0 turns it off.
    */
   cacheBytes?: number;
 }

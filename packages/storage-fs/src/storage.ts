@@ -3,15 +3,26 @@ import { lstat, open, readdir } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { StorageError, type SkillFileEntry, type SkillFiles } from '@skillmount/core';
+import { tokenOf } from './tree/jobs.js';
+import { listTree } from './tree/list.js';
+import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
 
 export interface FsStorageOptions {
   /** Debounce for `watch`: changes within this many milliseconds are reported once. Default 100. */
   debounceMs?: number;
+  /**
+   * Walk and hash the tree for a catalog load in worker threads (a pool of up to 4, shared by
+   * every folder storage in the process, ended when idle). Default true. With false, the work
+   * runs on the calling thread in short slices, several times slower.
+   */
+  workerThreads?: boolean;
 }
 
 export interface FsStorage extends SkillFiles {
   /** The absolute root folder. */
   readonly root: string;
+  /** Always true: a catalog keeps no copy of a folder's bytes by default (the OS caches them). */
+  readonly local: true;
 }
 
 /**
@@ -23,6 +34,9 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
   if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
   const absolute = path.resolve(root);
   const debounceMs = options.debounceMs ?? 100;
+  if (!Number.isFinite(debounceMs) || debounceMs < 0) throw new RangeError(`@skillmount/storage-fs: debounceMs must be a number of milliseconds >= 0, not ${String(options.debounceMs)}`);
+  const workerThreads = options.workerThreads ?? true;
+  if (typeof workerThreads !== 'boolean') throw new TypeError(`@skillmount/storage-fs: workerThreads must be true or false, not ${String(options.workerThreads)}`);
 
   const segmentsOf = (relative: string): string[] => {
     if (typeof relative !== 'string') throw new StorageError(`path must be a string`, String(relative));
@@ -56,6 +70,23 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
 
   return {
     root: absolute,
+    local: true,
+    async listAll(listOptions) {
+      try {
+        if (workerThreads) {
+          try {
+            return await listTree(absolute, sharedPool(), listOptions);
+          } catch (error) {
+            if (!(error instanceof WorkersUnavailable)) throw error;
+          }
+        }
+        return await listTree(absolute, inlineRunner, listOptions);
+      } catch (error) {
+        if (!(error instanceof TreeJobError)) throw error;
+        const relative = error.detail.relative ?? '';
+        return Promise.reject(storageError(error.detail.action ?? 'cannot list', relative, path.join(absolute, relative), error.detail));
+      }
+    },
     async list(dir) {
       const segments = segmentsOf(dir);
       const full = path.join(absolute, ...segments);
@@ -82,7 +113,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
         files.map(async (name) => {
           try {
             const stat = await lstat(path.join(full, name));
-            entries.push(stat.isFile() ? { name, kind: 'file', token: `${stat.size}:${stat.mtimeMs}` } : { name, kind: 'unsupported' });
+            entries.push(stat.isFile() ? { name, kind: 'file', token: tokenOf(stat) } : { name, kind: 'unsupported' });
           } catch (error) {
             throw storageError('cannot stat', dir === '' ? name : `${dir}/${name}`, path.join(full, name), error);
           }
@@ -139,3 +170,11 @@ function storageError(action: string, relative: string, full: string, error: unk
   return new StorageError(`${action} "${relative || '(root)'}" (${full}): ${hint}`, relative, { cause: error });
 }
 
+
+let pool: WorkerPool | undefined;
+
+/** One pool for the process: folder storages come and go (one per tenant, say), the threads stay few. */
+function sharedPool(): WorkerPool {
+  pool ??= new WorkerPool(new URL('./tree-worker.js', import.meta.url));
+  return pool;
+}

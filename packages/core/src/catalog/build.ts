@@ -39,7 +39,8 @@ const isHidden = (name: string) => name.startsWith('.');
  */
 export async function buildSnapshot(files: SkillFiles, options: BuildOptions, previous?: CatalogSnapshot): Promise<CatalogSnapshot> {
   // Nothing the listing or the walk shows has changed: the previous snapshot still holds, with no body read.
-  const listing = await listAllOf(files);
+  const known = previous && ((path: string) => (previous.files.get(path) ?? previous.unserved.get(path))?.token);
+  const listing = await listAllOf(files, known && { known });
   if (listing && previous?.listed && sameListing(listing, previous, previous.listed)) return { ...previous, bodiesRead: 0 };
   const tree = listing ? treeFromListing(listing) : await walkStorage(files, options.concurrency);
   const fingerprint = listing ? undefined : fingerprintOf(tree);
@@ -115,6 +116,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   const records = new Map<string, FileRecord | undefined>();
   const skillMds = new Map<string, ParsedSkillMd>();
   const toRead: string[] = [];
+  let contentsTaken = 0;
   const recordOf = (path: string, size: number, digest: string, token: string | undefined): FileRecord => {
     const record: FileRecord = { path, resource: { uri: uris.uri(path), digest, size } };
     if (token !== undefined) record.token = token === digest ? digest : flatCopy(token);
@@ -132,6 +134,14 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       if (token !== undefined && before && before.token === token && (!skillMd || parsed)) {
         records.set(path, before);
         if (parsed) skillMds.set(path, parsed);
+        continue;
+      }
+      const content = listed?.content;
+      if (content instanceof Uint8Array) {
+        // Bytes the listing brought along count as a read: hashed here, like any other.
+        records.set(path, recordOf(path, content.byteLength, sha256Digest(content), token));
+        if (skillMd) skillMds.set(path, frontmatterOf(content));
+        contentsTaken++;
         continue;
       }
       const vouched = skillMd ? undefined : vouchedFor(listed);
@@ -155,7 +165,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     records.set(path, recordOf(path, bytes.byteLength, sha256Digest(bytes), listedFiles.get(path)?.token));
     if (isSkillMdPath(path)) skillMds.set(path, frontmatterOf(bytes));
   });
-  const bodiesRead = toRead.length;
+  const bodiesRead = toRead.length + contentsTaken;
 
   const built: { key: string; entry: SkillEntry }[] = [];
   const directories = new Map<string, DirectoryItem[]>();

@@ -53,7 +53,7 @@ export class SkillCatalog implements SkillSource {
     this.#timed = withTimeouts(files, options.timeoutMs);
     this.#options = options;
     this.#snapshot = snapshot;
-    const cacheBytes = options.cacheBytes ?? (typeof files.listAll === 'function' ? DEFAULT_CACHE_BYTES : 0);
+    const cacheBytes = options.cacheBytes ?? (typeof files.listAll === 'function' && files.local !== true ? DEFAULT_CACHE_BYTES : 0);
     this.#cache = cacheBytes > 0 ? new BytesCache(cacheBytes) : undefined;
   }
 
@@ -83,7 +83,12 @@ export class SkillCatalog implements SkillSource {
     return this.#files;
   }
 
-  /** How many file bodies the last successful load or reload read from storage. */
+  /**
+   * How many file bodies the last successful load or reload took from storage: read, or brought
+   * along by its listing (`content`). Files reused by change token are not counted, nor files
+   * whose digest the storage vouched for (a folder's listing hashes them in worker threads; a
+   * database computes them).
+   */
   get bodiesRead(): number {
     return this.#snapshot.bodiesRead;
   }

@@ -29,7 +29,7 @@ export function withTimeouts(files: SkillFiles, timeoutMs: number): SkillFiles {
     list: (dir) => bounded(() => files.list(dir), dir, 'list'),
     read: (path) => bounded(() => files.read(path), path, 'read'),
   };
-  if (typeof files.listAll === 'function') timed.listAll = () => bounded(() => files.listAll!(), '', 'listAll');
+  if (typeof files.listAll === 'function') timed.listAll = (options) => bounded(() => (options ? files.listAll!(options) : files.listAll!()), '', 'listAll');
   if (typeof files.watch === 'function') timed.watch = (onChange) => files.watch!(onChange);
   if (typeof files.close === 'function') timed.close = () => files.close!();
   return timed;

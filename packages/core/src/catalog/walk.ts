@@ -1,5 +1,5 @@
 import { StorageError } from '../errors.js';
-import type { SkillFileEntry, SkillFileListing, SkillFiles } from '../types.js';
+import type { ListAllOptions, SkillFileEntry, SkillFileListing, SkillFiles } from '../types.js';
 import { mapLimit } from './limit.js';
 
 /** Every directory of a storage, by relative path (`''` = root), with its children as listed. */
@@ -12,10 +12,10 @@ export type StorageTree = Map<string, SkillFileEntry[]>;
 export const joinPath = (dir: string, name: string) => (dir === '' ? name : [dir, name].join('/'));
 
 /** The storage's whole-tree listing (`listAll`), or undefined when it has none. */
-export async function listAllOf(files: SkillFiles): Promise<SkillFileListing[] | undefined> {
+export async function listAllOf(files: SkillFiles, options?: ListAllOptions): Promise<SkillFileListing[] | undefined> {
   if (typeof files.listAll !== 'function') return undefined;
   try {
-    return await files.listAll();
+    return await (options ? files.listAll(options) : files.listAll());
   } catch (error) {
     if (error instanceof StorageError) throw error;
     throw new StorageError(`cannot list the storage: ${(error as Error)?.message ?? error}`, '', { cause: error });
@@ -116,5 +116,6 @@ function entryOf(item: SkillFileListing, name: string): SkillFileEntry {
   if (item.token !== undefined) entry.token = item.token;
   if (item.size !== undefined) entry.size = item.size;
   if (item.digest !== undefined) entry.digest = item.digest;
+  if (item.content !== undefined) entry.content = item.content;
   return entry;
 }

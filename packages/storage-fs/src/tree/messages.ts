@@ -1,0 +1,22 @@
+import type { Failure, Folder, Listed } from './jobs.js';
+
+/** What the listing thread asks of a worker. */
+export type Request =
+  | { id: number; type: 'folders'; root: string; folders: Folder[]; read: boolean }
+  | { id: number; type: 'files'; root: string; files: { path: string; content: boolean }[] };
+
+/** What a worker answers: one reply per request. */
+export type Reply = { id: number; items: Listed[]; folders?: Folder[] } | { id: number; error: TreeError };
+
+/** A failure as it crosses threads: the system error code, and what failed where when known. */
+export interface TreeError {
+  code?: string;
+  message: string;
+  relative?: string;
+  action?: 'cannot list' | 'cannot read';
+}
+
+export function treeError(error: unknown): TreeError {
+  const { code, message, relative, action } = (error ?? {}) as Failure;
+  return { ...(code ? { code } : {}), message: String(message ?? error), ...(relative !== undefined ? { relative } : {}), ...(action ? { action } : {}) };
+}

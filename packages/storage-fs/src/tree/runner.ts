@@ -1,0 +1,191 @@
+import { availableParallelism } from 'node:os';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { readFiles, walkFolders, type Folder, type Listed } from './jobs.js';
+import { treeError, type Reply, type Request, type TreeError } from './messages.js';
+
+/** Where the jobs of a listing run: worker threads, or the calling thread in slices. */
+export interface TreeRunner {
+  /** See `walkFolders`. */
+  folders(root: string, folders: Folder[], read: boolean): Promise<{ items: Listed[]; folders: Folder[] }>;
+  /** See `readFiles`. */
+  files(root: string, files: FileToRead[]): Promise<Listed[]>;
+}
+
+export interface FileToRead {
+  path: string;
+  content: boolean;
+}
+
+/** A job that failed: carries what crossed the thread boundary. */
+export class TreeJobError extends Error {
+  constructor(readonly detail: TreeError) {
+    super(detail.message);
+  }
+}
+
+/** Worker threads could not start here (a bundle without the worker file, a locked-down runtime). */
+export class WorkersUnavailable extends Error {}
+
+/**
+ * On the calling thread, in slices: a few folders or files at a time, then other work runs.
+ * Slower than workers, but never holds the event loop for long.
+ */
+export const inlineRunner: TreeRunner = {
+  async folders(root, folders, read) {
+    const walked = { items: [] as Listed[], folders: [] as Folder[] };
+    for (let i = 0; i < folders.length; i += 2) {
+      const some = inline(() => walkFolders(root, folders.slice(i, i + 2), read));
+      for (const item of some.items) walked.items.push(item);
+      for (const folder of some.folders) walked.folders.push(folder);
+      await yieldToEventLoop();
+    }
+    return walked;
+  },
+  async files(root, files) {
+    const items: Listed[] = [];
+    for (let i = 0; i < files.length; i += 8) {
+      for (const item of inline(() => readFiles(root, files.slice(i, i + 8)))) items.push(item);
+      await yieldToEventLoop();
+    }
+    return items;
+  },
+};
+
+function inline<T>(job: () => T): T {
+  try {
+    return job();
+  } catch (error) {
+    throw new TreeJobError(treeError(error));
+  }
+}
+
+interface Task {
+  request: Request;
+  resolve(reply: Reply): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  task?: Task;
+  /** It has answered once: a later failure is the job's, not the runtime's. */
+  proven: boolean;
+}
+
+/**
+ * A small pool of worker threads shared by every folder storage of the process. Workers start
+ * on demand, are referenced only while they have work (an idle pool never keeps a process
+ * alive), and end after `idleMs` without work.
+ */
+export class WorkerPool implements TreeRunner {
+  readonly #size: number;
+  readonly #idleMs: number;
+  readonly #script: URL;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Task[] = [];
+  #nextId = 1;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #unavailable: Error | undefined;
+
+  constructor(script: URL, size = Math.max(1, Math.min(4, availableParallelism())), idleMs = 2000) {
+    this.#script = script;
+    this.#size = size;
+    this.#idleMs = idleMs;
+  }
+
+  // Folders go to the front of the queue: each one listed may bring more work for every thread.
+  async folders(root: string, folders: Folder[], read: boolean): Promise<{ items: Listed[]; folders: Folder[] }> {
+    const reply = await this.#submit({ id: this.#nextId++, type: 'folders', root, folders, read }, true);
+    return 'items' in reply ? { items: reply.items, folders: reply.folders ?? [] } : { items: [], folders: [] };
+  }
+
+  async files(root: string, files: FileToRead[]): Promise<Listed[]> {
+    const reply = await this.#submit({ id: this.#nextId++, type: 'files', root, files }, false);
+    return 'items' in reply ? reply.items : [];
+  }
+
+  #submit(request: Request, first: boolean): Promise<Reply> {
+    if (this.#unavailable) return Promise.reject(new WorkersUnavailable(this.#unavailable.message, { cause: this.#unavailable }));
+    return new Promise((resolve, reject) => {
+      const task = { request, resolve, reject };
+      if (first) this.#queue.unshift(task);
+      else this.#queue.push(task);
+      this.#dispatch();
+    });
+  }
+
+  #dispatch(): void {
+    clearTimeout(this.#idleTimer);
+    while (this.#queue.length > 0) {
+      let slot = this.#slots.find((s) => !s.task);
+      if (!slot && this.#slots.length < this.#size) slot = this.#start();
+      if (!slot) return;
+      const task = this.#queue.shift()!;
+      slot.task = task;
+      slot.worker.ref();
+      slot.worker.postMessage(task.request);
+    }
+    if (this.#slots.every((s) => !s.task)) {
+      this.#idleTimer = setTimeout(() => void this.close(), this.#idleMs);
+      this.#idleTimer.unref();
+    }
+  }
+
+  #start(): Slot {
+    let worker: Worker;
+    try {
+      // Small young generations: a worker's garbage is short-lived, and every megabyte counts in the process's RSS.
+      worker = new Worker(this.#script, { resourceLimits: { maxYoungGenerationSizeMb: 2 } });
+    } catch (error) {
+      this.#fail(error as Error);
+      throw new WorkersUnavailable((error as Error).message, { cause: error });
+    }
+    const slot: Slot = { worker, proven: false };
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const task = slot.task;
+      if (!task || task.request.id !== reply.id) return;
+      slot.proven = true;
+      slot.task = undefined;
+      worker.unref();
+      if ('error' in reply) task.reject(new TreeJobError(reply.error));
+      else task.resolve(reply);
+      this.#dispatch();
+    });
+    const lost = (error: Error) => {
+      const index = this.#slots.indexOf(slot);
+      if (index < 0) return;
+      this.#slots.splice(index, 1);
+      const task = slot.task;
+      slot.task = undefined;
+      // A worker that never answered could not start at all: say so, so the caller can fall back.
+      if (!slot.proven) this.#fail(error);
+      task?.reject(slot.proven ? error : new WorkersUnavailable(error.message, { cause: error }));
+      this.#dispatch();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`a listing worker thread exited (code ${code})`)));
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  /** No worker can start: every queued job is refused so its caller can fall back. */
+  #fail(error: Error): void {
+    this.#unavailable = error;
+    for (const task of this.#queue.splice(0)) task.reject(new WorkersUnavailable(error.message, { cause: error }));
+  }
+
+  /** End every worker now (jobs in flight fail); a later job starts new ones. */
+  async close(): Promise<void> {
+    clearTimeout(this.#idleTimer);
+    const slots = this.#slots.splice(0);
+    await Promise.all(
+      slots.map((slot) => {
+        slot.task?.reject(new Error('the listing worker threads were closed'));
+        slot.task = undefined;
+        return slot.worker.terminate();
+      }),
+    );
+  }
+}
