@@ -59,16 +59,16 @@ describe('namespaces', () => {
 });
 
 describe('queries per catalog build', () => {
-  test('one listAll query, only SKILL.md bodies read; an unchanged reload reads nothing', async () => {
+  test('two queries per build (the listing, then the SKILL.md bodies); an unchanged reload is the listing alone', async () => {
     const storage = postgresStorage({ pool: counting.pool, table: env.table, namespace: uniqueName('count') });
     await putTree(storage, tree());
 
     counting.reset();
     const catalog = await SkillCatalog.load(storage);
-    const reads = counting.queries.filter((q) => q.text.startsWith('SELECT content'));
-    assert.equal(counting.queries.length, 1 + 3, counting.queries.map((q) => q.text).join('\n'));
+    assert.equal(counting.queries.length, 2, counting.queries.map((q) => q.text).join('\n'));
     assert.equal(counting.queries.filter((q) => q.text.startsWith('SELECT path, size, sha256')).length, 1, 'one listAll query');
-    assert.deepEqual(reads.map((q) => q.values[1]).sort(), ['acme/billing/refunds/SKILL.md', 'git-workflow/SKILL.md', 'pdf-processing/SKILL.md']);
+    const bodies = counting.queries.find((q) => q.text.startsWith('SELECT path, sha256, content'))!;
+    assert.deepEqual([...(bodies.values[1] as string[])].sort(), ['acme/billing/refunds/SKILL.md', 'git-workflow/SKILL.md', 'pdf-processing/SKILL.md']);
     assert.equal(catalog.bodiesRead, 3);
     assert.equal(catalog.entries.length, 3);
 
@@ -93,9 +93,34 @@ describe('queries per catalog build', () => {
     assert.equal(invoice.digest, sha256Digest(text('# Invoice v2\n')));
 
     await storage.put('git-workflow/SKILL.md', skillMd('git-workflow', 'Now with rebases.'));
+    counting.reset();
     await catalog.reload();
     assert.equal(catalog.bodiesRead, 1, 'a changed SKILL.md is read again for its frontmatter');
+    assert.deepEqual(counting.queries.find((q) => q.text.startsWith('SELECT path, sha256, content'))?.values[1], ['git-workflow/SKILL.md'], 'only the changed one');
+    assert.equal(counting.queries.length, 2);
     assert.equal((await catalog.get('skill://git-workflow/SKILL.md')).frontmatter.description, 'Now with rebases.');
+  });
+
+  test('a SKILL.md written between the listing and its bytes is left to a read, and the catalog serves the new one', async () => {
+    const namespace = uniqueName('race');
+    const storage = postgresStorage({ pool: counting.pool, table: env.table, namespace });
+    await putTree(storage, tree());
+    // A pool that writes the SKILL.md anew just before the bodies are fetched.
+    const racing = new Proxy(counting.pool, {
+      get(target, key) {
+        if (key !== 'query') return Reflect.get(target, key);
+        return async (text: unknown, values?: unknown[]) => {
+          if (typeof text === 'string' && text.startsWith('SELECT path, sha256, content')) await storage.put('git-workflow/SKILL.md', skillMd('git-workflow', 'Written meanwhile.'));
+          return target.query(text as string, values);
+        };
+      },
+    });
+    const listing = await postgresStorage({ pool: racing, table: env.table, namespace }).listAll();
+    const item = listing.find((i) => i.path === 'git-workflow/SKILL.md')!;
+    assert.equal(item.content, undefined, 'bytes that no longer match the listed digest are not passed on');
+    assert.ok(listing.find((i) => i.path === 'pdf-processing/SKILL.md')!.content, 'the others are');
+    const catalog = await SkillCatalog.load(postgresStorage({ pool: racing, table: env.table, namespace }));
+    assert.equal((await catalog.get('skill://git-workflow/SKILL.md')).frontmatter.description, 'Written meanwhile.');
   });
 
   test('put() writes nothing when the content is already stored', async () => {

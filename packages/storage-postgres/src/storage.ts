@@ -14,6 +14,10 @@ interface FileRow {
   sha256: string;
 }
 
+// SKILL.md bodies fetched with the listing, this many paths per query.
+const SKILL_MD_BATCH = 1000;
+const isSkillMdPath = (path: string) => path === 'SKILL.md' || path.endsWith('/SKILL.md');
+
 interface ChildRow {
   name: string;
   folder: boolean;
@@ -24,7 +28,8 @@ interface ChildRow {
 /**
  * A PostgreSQL table as skill storage. Each namespace is its own tree of rows
  * `(namespace, path, content, size, sha256, updated_at)`; `size` and `sha256` are computed by the
- * database, so a catalog load is one query (`listAll`) plus the SKILL.md bodies. Every value
+ * database, so a catalog load is two queries: the listing, and the SKILL.md bodies that changed
+ * (`listAll`). Every value
  * travels as a bound parameter. Rows whose path is not a plain relative path are reported as
  * `unsupported` and never read.
  */
@@ -44,6 +49,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     listRoot: childrenQuery(t, `namespace = $1`, `path`),
     listDir: childrenQuery(t, `namespace = $1 AND path COLLATE "C" > $2 AND path COLLATE "C" < $3`, `substr(path, char_length($2) + 1)`),
     read: `SELECT content FROM ${t} WHERE namespace = $1 AND path = $2`,
+    readMany: `SELECT path, sha256, content FROM ${t} WHERE namespace = $1 AND path = ANY($2::text[])`,
     put: `INSERT INTO ${t} AS f (namespace, path, content) VALUES ($1, $2, $3)
       ON CONFLICT (namespace, path) DO UPDATE SET content = EXCLUDED.content, updated_at = now()
       WHERE f.content IS DISTINCT FROM EXCLUDED.content`,
@@ -62,16 +68,36 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     namespace,
     channel: names.channel,
 
-    async listAll() {
+    async listAll(options) {
       let rows: FileRow[];
       try {
         ({ rows } = await pool.query<FileRow>(sql.listAll, [namespace]));
       } catch (error) {
         throw queryError(scope, 'cannot list', '', error);
       }
-      return rows.map((row): SkillFileListing =>
+      const listing = rows.map((row): SkillFileListing =>
         isPlainPath(row.path) ? { path: row.path, kind: 'file', token: row.sha256, size: row.size, digest: row.sha256 } : { path: row.path, kind: 'unsupported' },
       );
+      // A catalog parses every SKILL.md: bring the bodies it does not hold yet along, in a few queries
+      // instead of one read each.
+      const known = typeof options?.known === 'function' ? options.known : undefined;
+      const wanted = new Map<string, SkillFileListing>();
+      for (const item of listing) if (item.kind === 'file' && isSkillMdPath(item.path) && known?.(item.path) !== item.token) wanted.set(item.path, item);
+      const paths = [...wanted.keys()];
+      for (let i = 0; i < paths.length; i += SKILL_MD_BATCH) {
+        let bodies: { path: string; sha256: string; content: Buffer }[];
+        try {
+          ({ rows: bodies } = await pool.query<{ path: string; sha256: string; content: Buffer }>(sql.readMany, [namespace, paths.slice(i, i + SKILL_MD_BATCH)]));
+        } catch (error) {
+          throw queryError(scope, 'cannot read', paths[i]!, error);
+        }
+        for (const body of bodies) {
+          const item = wanted.get(body.path)!;
+          // Written since the listing: left without bytes, so the catalog reads it like any other.
+          if (body.sha256 === item.digest) item.content = new Uint8Array(body.content.buffer, body.content.byteOffset, body.content.byteLength);
+        }
+      }
+      return listing;
     },
 
     async list(dir) {

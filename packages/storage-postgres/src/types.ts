@@ -1,7 +1,7 @@
 /**
  * Public types of @skillmount/storage-postgres. Everything a user names in their own code is declared here.
  */
-import type { SkillFileListing, SkillFiles, StorageError } from '@skillmount/core';
+import type { ListAllOptions, SkillFileListing, SkillFiles, StorageError } from '@skillmount/core';
 import type { Pool } from 'pg';
 
 /** Options of `postgresStorage(options)`. Give exactly one of `pool` or `connectionString`. */
@@ -44,8 +44,11 @@ export interface PostgresStorage extends SkillFiles {
   readonly channel: string;
   /** The pool queries run on: the one passed in, or the one created from `connectionString` (ended by `close()`). */
   readonly pool: Pool;
-  /** Every file of the namespace in one query, with size, `sha256:` digest and change token. */
-  listAll(): Promise<SkillFileListing[]>;
+  /**
+   * Every file of the namespace in one query, with size, `sha256:` digest and change token, and
+   * the bytes of each SKILL.md whose token is not `known` in one more (per thousand).
+   */
+  listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
   /**
    * LISTEN for writes to this namespace on a dedicated connection and call `onChange` (debounced),
    * also once the connection is up and again after every reconnection, since writes may have been
