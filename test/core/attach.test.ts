@@ -517,12 +517,12 @@ describe('files changed in storage after load are refused until reload', { timeo
     }
   });
 
-  test('a file rewritten on disk under fsStorage is refused until reload, then served', async (t) => {
+  test('without the bytes cache, a file rewritten on disk under fsStorage is refused until reload, then served', async (t) => {
     const tmp = tempDir();
     t.after(tmp.remove);
     writeTree(tmp.dir, demoTree());
     const w = warnings();
-    const catalog = await SkillCatalog.load(fsStorage(tmp.dir), { onWarning: w.onWarning });
+    const catalog = await SkillCatalog.load(fsStorage(tmp.dir), { onWarning: w.onWarning, cacheBytes: 0 });
     const served = await serveEndpoint({ source: catalog, sessions: true });
     const uri = 'skill://pdf-processing/templates/invoice.md';
     const fresh = '# Invoice (same length?) no: longer DISK-BYTES-5e1\n';
@@ -538,6 +538,33 @@ describe('files changed in storage after load are refused until reload', { timeo
         const entry = (await call('skills/get', { uri: 'skill://pdf-processing/SKILL.md' })).skill;
         assert.equal(entry.resources.find((r: { uri: string }) => r.uri === uri).digest, sha(fresh));
         assert.equal(textOf((await client.readResource({ uri })).contents[0]), fresh);
+      });
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('with the bytes cache (the default), a file read before it was rewritten on disk is still served as published; one not read before is refused', async (t) => {
+    const tmp = tempDir();
+    t.after(tmp.remove);
+    writeTree(tmp.dir, demoTree());
+    const w = warnings();
+    const catalog = await SkillCatalog.load(fsStorage(tmp.dir), { onWarning: w.onWarning });
+    const served = await serveEndpoint({ source: catalog });
+    const hot = 'skill://pdf-processing/templates/invoice.md';
+    const cold = 'skill://pdf-processing/scripts/fill_form.py';
+    try {
+      await withClient(served, async ({ client }) => {
+        assert.equal(textOf((await client.readResource({ uri: hot })).contents[0]), '# Invoice\n');
+        writeFileSync(path.join(tmp.dir, 'pdf-processing', 'templates', 'invoice.md'), 'HOT-DISK-BYTES-77a\n');
+        writeFileSync(path.join(tmp.dir, 'pdf-processing', 'scripts', 'fill_form.py'), 'COLD-DISK-BYTES-77b\n');
+        assert.equal(textOf((await client.readResource({ uri: hot })).contents[0]), '# Invoice\n', 'the verified bytes, as published');
+        assert.equal(await errorCode(client.readResource({ uri: cold })), -32603);
+        assert.equal(w.list.at(-1)?.code, 'changed');
+        assert.ok(!served.sent().includes('DISK-BYTES-77'));
+        await catalog.reload();
+        assert.equal(textOf((await client.readResource({ uri: hot })).contents[0]), 'HOT-DISK-BYTES-77a\n');
+        assert.equal(textOf((await client.readResource({ uri: cold })).contents[0]), 'COLD-DISK-BYTES-77b\n');
       });
     } finally {
       await served.close();

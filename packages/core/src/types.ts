@@ -68,10 +68,10 @@ export interface SkillFiles {
    */
   listAll?(options?: ListAllOptions): Promise<SkillFileListing[]>;
   /**
-   * Optional: true when reads are local and cheap (a folder, which the operating system caches).
-   * A catalog then keeps no copy of file bytes unless `cacheBytes` asks for one.
+   * Optional: true when the storage holds every file's bytes in memory already (`memoryStorage`).
+   * A catalog then keeps no second copy unless `cacheBytes` asks for one.
    */
-  readonly local?: boolean;
+  readonly inMemory?: boolean;
   /** Optional: subscribe to changes; returns a function that stops watching. */
   watch?(onChange: () => void): () => void;
   /** Optional: release what the storage owns (connections, watchers). */
@@ -238,10 +238,10 @@ export interface CatalogOptions {
   /**
    * Bytes of verified file content kept in memory, by digest, so hot `resources/read` calls do not
    * go back to storage. Bytes are checked against the published size and digest once, when they
-   * enter the cache; a file larger than an eighth of it is never kept. Default 64 MiB (67108864)
-   * for storages that list in bulk (`listAll`) and are not `local`, as S3 and PostgreSQL, where a
-   * read is a network round trip; 0 for others, such as a folder, which the operating system
-   * already caches and where an edit is refused on the next read until `reload()`. 0 turns it off.
+   * enter the cache; a file larger than an eighth of it is never kept. A file changed in storage
+   * without a `reload()` is then still served as published while it is cached, and refused once
+   * it is not. Default 64 MiB (67108864); 0 (off) for storages that hold their bytes in memory
+   * already (`inMemory`, as `memoryStorage`).
    */
   cacheBytes?: number;
 }

@@ -1,5 +1,5 @@
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { StorageError, type SkillFileEntry, type SkillFiles } from '@skillmount/core';
@@ -21,8 +21,6 @@ export interface FsStorageOptions {
 export interface FsStorage extends SkillFiles {
   /** The absolute root folder. */
   readonly root: string;
-  /** Always true: a catalog keeps no copy of a folder's bytes by default (the OS caches them). */
-  readonly local: true;
 }
 
 /**
@@ -51,26 +49,29 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
   };
 
   // The root itself may be a symlink (the user chose it); below it, every folder on the way must be a
-  // real folder, or a symlinked folder would lead outside the root. O_NOFOLLOW only guards the last segment.
+  // real folder, or a symlinked folder would lead outside the root. O_NOFOLLOW only guards the last
+  // segment. One realpath of the deepest folder answers for all of them: it differs from the path
+  // under the real root exactly when one of them is a symlink.
+  let realRoot: string | undefined;
   const noSymlinkedFolders = async (relative: string, folders: string[], action: string): Promise<void> => {
-    let current = absolute;
-    for (const segment of folders) {
-      current = path.join(current, segment);
-      let stat;
-      try {
-        stat = await lstat(current);
-      } catch (error) {
-        throw storageError(action, relative, current, error);
-      }
-      if (stat.isSymbolicLink()) {
-        throw new StorageError(`${action} "${relative}" (${current}): "${path.relative(absolute, current)}" is a symlink, which is not served`, relative);
-      }
+    if (folders.length === 0) return;
+    const folder = path.join(absolute, ...folders);
+    let real: string;
+    try {
+      real = await realpath(folder);
+      realRoot ??= await realpath(absolute);
+      // The root may have been re-pointed since (it can be a symlink): look at it again before refusing.
+      if (real !== path.join(realRoot, ...folders)) realRoot = await realpath(absolute);
+    } catch (error) {
+      throw storageError(action, relative, folder, error);
+    }
+    if (real !== path.join(realRoot, ...folders)) {
+      throw new StorageError(`${action} "${relative}" (${folder}): a folder on its path is a symlink, which is not served`, relative);
     }
   };
 
   return {
     root: absolute,
-    local: true,
     async listAll(listOptions) {
       try {
         if (workerThreads) {

@@ -53,7 +53,7 @@ export class SkillCatalog implements SkillSource {
     this.#timed = withTimeouts(files, options.timeoutMs);
     this.#options = options;
     this.#snapshot = snapshot;
-    const cacheBytes = options.cacheBytes ?? (typeof files.listAll === 'function' && files.local !== true ? DEFAULT_CACHE_BYTES : 0);
+    const cacheBytes = options.cacheBytes ?? (files.inMemory === true ? 0 : DEFAULT_CACHE_BYTES);
     this.#cache = cacheBytes > 0 ? new BytesCache(cacheBytes) : undefined;
   }
 

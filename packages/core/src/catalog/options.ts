@@ -15,7 +15,7 @@ export interface NormalizedCatalogOptions {
   cacheBytes: number | undefined;
 }
 
-/** `cacheBytes` for storages that list in bulk (S3, PostgreSQL), where a read is a network round trip. */
+/** The default `cacheBytes`: verified bytes kept in memory so hot reads skip storage. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const consoleWarning = (warning: SkillWarning) => {

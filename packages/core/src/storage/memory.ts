@@ -30,6 +30,7 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
   const notify = () => watchers.forEach((w) => w());
 
   return {
+    inMemory: true,
     async list(dir) {
       if (dir !== '') check(dir);
       const prefix = dir === '' ? '' : dir + '/';
