@@ -165,8 +165,10 @@ try {
         ['', 'peak RSS growth', 'RSS growth after GC', 'heap retained'],
         [
           ['ours', mib(m.ours.peakRssGrowth), mib(m.ours.rssGrowth), mib(m.ours.heapRetained)],
+          ['ours, `workerThreads: false`', mib(m.oursInline.peakRssGrowth), mib(m.oursInline.rssGrowth), mib(m.oursInline.heapRetained)],
           ['SDK v2', mib(m.theirs.peakRssGrowth), mib(m.theirs.rssGrowth), mib(m.theirs.heapRetained)],
           ['ours / SDK v2', `${((m.ours.peakRssGrowth / m.theirs.peakRssGrowth) * 100).toFixed(0)}%`, `${((m.ours.rssGrowth / m.theirs.rssGrowth) * 100).toFixed(0)}%`, `${((m.ours.heapRetained / m.theirs.heapRetained) * 100).toFixed(0)}%`],
+          ['ours (`workerThreads: false`) / SDK v2', `${((m.oursInline.peakRssGrowth / m.theirs.peakRssGrowth) * 100).toFixed(0)}%`, `${((m.oursInline.rssGrowth / m.theirs.rssGrowth) * 100).toFixed(0)}%`, `${((m.oursInline.heapRetained / m.theirs.heapRetained) * 100).toFixed(0)}%`],
         ],
       ),
     );
@@ -185,13 +187,13 @@ try {
     progress(`http: PostgreSQL ${plan.http.label}`);
     https.push(await httpCase('PostgreSQL', plan.http.label, postgres.served!, httpRuns, smoke ? ['sdk-v2', 'fastify-session', 'express-stateless'] : undefined));
     if (mode === 'default') {
-      progress(`http: folder with cacheBytes ${plan.http.label}`);
-      https.push(await httpCase('folder, cacheBytes 64 MiB', plan.http.label, { ...folder.served!, cacheBytes: 64 * 1024 * 1024 }, httpRuns, ['sdk-v2', 'fastify-stateless', 'express-stateless']));
+      progress(`http: folder without the bytes cache ${plan.http.label}`);
+      https.push(await httpCase('folder, cacheBytes 0', plan.http.label, { ...folder.served!, cacheBytes: 0 }, httpRuns, ['sdk-v2', 'fastify-stateless', 'express-stateless']));
     }
     print('## Over HTTP (127.0.0.1)');
     print();
     print(
-      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless (a server per POST) and with sessions, default catalog options unless the storage column says otherwise (`cacheBytes` is on by default for PostgreSQL, off for a folder). One untimed pass first.',
+      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless (a server per POST) and with sessions, default catalog options unless the storage column says otherwise (the verified-bytes cache, `cacheBytes`, is on by default; `cacheBytes 0` rows read storage on every request). One untimed pass first.',
     );
     print();
     const rows: string[][] = [];

@@ -3,6 +3,7 @@ import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
 import { SkillCatalog } from '@skillmount/core';
 import { fileCount } from '../corpus.js';
+import { counting } from '../counting.js';
 import type { SeededStore } from '../stores/store.js';
 import { alternate, medians } from './compare.js';
 
@@ -13,7 +14,7 @@ export interface BuildResult {
   runs: number;
   ours: number;
   theirs: number;
-  /** Bodies our build read (the SDK v2 reads every file). */
+  /** Bodies our build took from storage, read or hashed while listing (the SDK v2 reads every file). */
   bodiesRead: number;
 }
 
@@ -41,9 +42,10 @@ export async function buildCase(store: SeededStore, runs: number, longRunMs: num
   const ours = async () => {
     const files = store.adapter();
     try {
-      const catalog = await SkillCatalog.load(files, quiet);
+      const counted = counting(files, store.listingReadsBodies === true);
+      const catalog = await SkillCatalog.load(counted.files, quiet);
       if (catalog.entries.length !== store.size.skills) throw new Error(`bench: ${store.kind}: ${catalog.entries.length} skills, not ${store.size.skills}`);
-      bodiesRead = catalog.bodiesRead;
+      bodiesRead = counted.bodies();
       lastOurs = catalog.entries;
     } finally {
       await store.release(files);

@@ -3,7 +3,9 @@
  * imports, after a full GC), the peak RSS while loading, and RSS and heap after the load and a
  * full GC with the catalog still held. Run with --expose-gc:
  *
- *   node --expose-gc --import tsx bench/cases/memory-child.ts <ours|sdk-v2> <folder>
+ *   node --expose-gc --import tsx bench/cases/memory-child.ts <ours|ours-inline|sdk-v2> <folder>
+ *
+ * `ours-inline` lists the folder on the main thread (`workerThreads: false`).
  */
 import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
 import { SkillCatalog } from '@skillmount/core';
@@ -27,7 +29,7 @@ const sampler = setInterval(() => {
 }, 2);
 
 const quiet = { onWarning: () => {} };
-const catalog = which === 'ours' ? await SkillCatalog.load(fsStorage(dir), quiet) : await loadSkills(dir, quiet);
+const catalog = which === 'sdk-v2' ? await loadSkills(dir, quiet) : await SkillCatalog.load(fsStorage(dir, { workerThreads: which === 'ours' }), quiet);
 clearInterval(sampler);
 sampled = Math.max(sampled, process.memoryUsage.rss());
 const maxAfter = process.resourceUsage().maxRSS * 1024;

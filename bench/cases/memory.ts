@@ -18,13 +18,15 @@ export interface MemoryResult {
   files: number;
   runs: number;
   ours: MemorySide;
+  /** Ours with `fsStorage(dir, { workerThreads: false })`: no listing threads. */
+  oursInline: MemorySide;
   theirs: MemorySide;
 }
 
 const CHILD = path.join(import.meta.dirname, 'memory-child.ts');
 const run = promisify(execFile);
 
-async function measure(which: 'ours' | 'sdk-v2', dir: string): Promise<MemorySide> {
+async function measure(which: 'ours' | 'ours-inline' | 'sdk-v2', dir: string): Promise<MemorySide> {
   const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, which, dir], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as MemorySide;
 }
@@ -34,15 +36,17 @@ export async function memoryCase(store: SeededStore, repeats: number): Promise<M
   const dir = store.dir;
   if (dir === undefined) throw new Error('bench: the memory case loads a folder');
   const ours: MemorySide[] = [];
+  const oursInline: MemorySide[] = [];
   const theirs: MemorySide[] = [];
   for (let i = 0; i < repeats; i++) {
     ours.push(await measure('ours', dir));
+    oursInline.push(await measure('ours-inline', dir));
     theirs.push(await measure('sdk-v2', dir));
   }
-  for (const side of [...ours, ...theirs]) if (side.skills !== store.size.skills) throw new Error(`bench: memory child loaded ${side.skills} skills, not ${store.size.skills}`);
+  for (const side of [...ours, ...oursInline, ...theirs]) if (side.skills !== store.size.skills) throw new Error(`bench: memory child loaded ${side.skills} skills, not ${store.size.skills}`);
   const mid = (sides: MemorySide[]): MemorySide => {
     const pick = (k: keyof MemorySide) => median(sides.map((s) => s[k]));
     return { skills: sides[0]!.skills, baselineRss: pick('baselineRss'), peakRssGrowth: pick('peakRssGrowth'), rssGrowth: pick('rssGrowth'), heapRetained: pick('heapRetained'), externalRetained: pick('externalRetained') };
   };
-  return { size: store.size.label, files: store.files.length, runs: repeats, ours: mid(ours), theirs: mid(theirs) };
+  return { size: store.size.label, files: store.files.length, runs: repeats, ours: mid(ours), oursInline: mid(oursInline), theirs: mid(theirs) };
 }

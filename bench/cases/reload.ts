@@ -35,7 +35,7 @@ const changes = (report: { added: string[]; removed: string[]; changed: string[]
  * files (versions from `firstVersion`); 3 of each once a single reload takes over `longRunMs`.
  */
 async function measure(store: SeededStore, files: SkillFiles, load: (files: SkillFiles) => Promise<Reloadable>, runs: number, longRunMs: number, firstVersion: number) {
-  const counted = counting(files);
+  const counted = counting(files, store.listingReadsBodies === true);
   const catalog = await load(counted.files);
   const unchanged: ReloadSide[] = [];
   const changed: ReloadSide[] = [];
@@ -45,7 +45,7 @@ async function measure(store: SeededStore, files: SkillFiles, load: (files: Skil
     counted.reset();
     const { ms, value } = await timed(() => catalog.reload());
     if (changes(value) > 0) throw new Error(`bench: ${store.kind}: a reload with nothing changed reported a change`);
-    unchanged.push({ ms, bodies: counted.reads() });
+    unchanged.push({ ms, bodies: counted.bodies() });
     if (ms > longRunMs) runs = Math.min(runs, 3);
   }
   for (let i = 0; i < runs; i++) {
@@ -54,7 +54,7 @@ async function measure(store: SeededStore, files: SkillFiles, load: (files: Skil
     counted.reset();
     const { ms, value } = await timed(() => catalog.reload());
     if (changes(value) === 0) throw new Error(`bench: ${store.kind}: a reload after rewriting ${slice.length} files reported no change`);
-    changed.push({ ms, bodies: counted.reads() });
+    changed.push({ ms, bodies: counted.bodies() });
   }
   const summary = (sides: ReloadSide[]) => ({ ms: median(sides.map((s) => s.ms)), bodies: median(sides.map((s) => s.bodies)) });
   return { unchanged: summary(unchanged), changed: summary(changed), changedFiles: slice.length, runs };

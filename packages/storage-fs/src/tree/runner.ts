@@ -120,7 +120,7 @@ export class WorkerPool implements TreeRunner {
     while (this.#queue.length > 0) {
       let slot = this.#slots.find((s) => !s.task);
       if (!slot && this.#slots.length < this.#size) slot = this.#start();
-      if (!slot) return;
+      if (!slot) break;
       const task = this.#queue.shift()!;
       slot.task = task;
       slot.worker.ref();
@@ -132,14 +132,16 @@ export class WorkerPool implements TreeRunner {
     }
   }
 
-  #start(): Slot {
+  /** A new worker, or undefined when none can start (every queued job is then refused). */
+  #start(): Slot | undefined {
     let worker: Worker;
     try {
-      // Small young generations: a worker's garbage is short-lived, and every megabyte counts in the process's RSS.
-      worker = new Worker(this.#script, { resourceLimits: { maxYoungGenerationSizeMb: 2 } });
+      // Plain compiled code: no loader hooks or flags of the host process. Small young generations:
+      // a worker's garbage is short-lived, and every megabyte counts in the process's RSS.
+      worker = new Worker(this.#script, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 2 } });
     } catch (error) {
       this.#fail(error as Error);
-      throw new WorkersUnavailable((error as Error).message, { cause: error });
+      return undefined;
     }
     const slot: Slot = { worker, proven: false };
     worker.unref();
