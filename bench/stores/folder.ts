@@ -26,6 +26,7 @@ export function folderStores(): StoreKind {
         size,
         files,
         dir,
+        listingReadsBodies: true,
         served: { folder: dir },
         adapter: () => fsStorage(dir),
         rewrite: (changed, version) => writeFiles(dir, size, changed, version),

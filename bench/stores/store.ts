@@ -10,6 +10,8 @@ export interface SeededStore {
   readonly files: readonly CorpusFile[];
   /** A fresh adapter over the corpus: the one both catalogs are handed. */
   adapter(): SkillFiles;
+  /** True when the adapter's listing reads the files it lists digests for (a folder hashes them). */
+  readonly listingReadsBodies?: boolean;
   /** Where the folder is, for the folder store (`loadSkills(dir)` on the SDK v2 side). */
   readonly dir?: string;
   /** How a server process opens the same corpus, for the stores served over HTTP. */
