@@ -66,7 +66,7 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
   }
 
   const memory = rowsAfter(stdout, '## Memory of a loaded catalog');
-  assert.deepEqual(memory.map((r) => r[0]), ['ours', 'SDK v2', 'ours / SDK v2']);
+  assert.deepEqual(memory.map((r) => r[0]), ['ours', 'ours, `workerThreads: false`', 'SDK v2', 'ours / SDK v2', 'ours (`workerThreads: false`) / SDK v2']);
   for (const row of memory.slice(0, 2)) for (const cell of row.slice(1)) assert.match(cell, /^-?\d+\.\d MiB$/);
 
   const http = rowsAfter(stdout, '## Over HTTP');

@@ -63,8 +63,9 @@ for (const framework of FRAMEWORKS) {
     const inner = memoryStorage({ 'docs/SKILL.md': skill('docs', 'Read notes.md.'), 'docs/notes.md': 'tenant a notes\n' });
     const storageA: FaultyStorage = faultyStorage(inner, 'tenant-a');
     const storageB = faultyStorage(memoryStorage({ 'ops/SKILL.md': skill('ops', 'Read notes.md.'), 'ops/notes.md': 'tenant b notes\n' }), 'tenant-b');
-    const catalogA = await SkillCatalog.load(storageA, { timeoutMs: TIMEOUT_MS, onWarning });
-    const catalogB = await SkillCatalog.load(storageB, { timeoutMs: TIMEOUT_MS, onWarning });
+    // No bytes cache: every read goes to the storage under test.
+    const catalogA = await SkillCatalog.load(storageA, { timeoutMs: TIMEOUT_MS, onWarning, cacheBytes: 0 });
+    const catalogB = await SkillCatalog.load(storageB, { timeoutMs: TIMEOUT_MS, onWarning, cacheBytes: 0 });
     const served = await serve(framework, { source: tenantRouter({ a: catalogA, b: catalogB }), context: tenantFromHeader, onWarning });
     const a = await connectClient(served.url, { 'x-tenant': 'a' });
     const b = await connectClient(served.url, { 'x-tenant': 'b' });

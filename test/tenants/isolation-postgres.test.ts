@@ -8,16 +8,17 @@ import { ADAPTERS, TREES, checkIsolation, counting, type CountingStorage, type V
 
 test('namespace per tenant in PostgreSQL: isolation on Fastify and Express, stateless, with sessions and on an existing route', async (t) => {
   const db = await startPostgres();
-  t.after(() => db.stop());
   const pool = new pg.Pool({ connectionString: db.connectionString, max: 4 });
   pool.on('error', () => undefined);
   const table = uniqueName('tenants');
-  await migrate(pool, { table });
+  // One hook, in order: after hooks run first-registered first, and the server must outlive the pool.
   t.after(async () => {
     await pool.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`);
     await pool.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`);
     await pool.end();
+    await db.stop();
   });
+  await migrate(pool, { table });
   // Both tenants in one table, told apart by the namespace column only.
   for (const [tenant, files] of Object.entries(TREES)) {
     const storage = postgresStorage({ pool, table, namespace: tenant });

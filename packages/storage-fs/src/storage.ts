@@ -2,7 +2,7 @@ import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { StorageError, type SkillFileEntry, type SkillFiles } from '@skillmount/core';
+import { StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing, type SkillFiles } from '@skillmount/core';
 import { tokenOf } from './tree/jobs.js';
 import { listTree } from './tree/list.js';
 import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
@@ -21,6 +21,11 @@ export interface FsStorageOptions {
 export interface FsStorage extends SkillFiles {
   /** The absolute root folder. */
   readonly root: string;
+  /**
+   * The whole tree: files a catalog will read come hashed, SKILL.md files with their bytes;
+   * with `known`, only files whose token changed are read.
+   */
+  listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
 }
 
 /**
