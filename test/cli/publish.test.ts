@@ -8,16 +8,21 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { SkillCatalog, type StorageError } from '@skillmount/core';
+import { s3Storage } from '@skillmount/storage-s3';
 import pg from 'pg';
 import { startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
 import { runCli, s3Env, startServe, verifyWithSdkV2, type CliResult } from '../live/helpers.js';
+import { countRequests } from '../storage-s3/helpers.js';
 
 const FILES = exampleFiles();
 const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
 const sha256 = (bytes: Uint8Array) => 'sha256:' + createHash('sha256').update(bytes).digest('hex');
+/** Where publish keeps the manifest of an S3 prefix (see the storage-s3 README). */
+const MANIFEST = '.skillmount/manifest.json';
 
 /** One place publish writes to, and how the test reads it back without the CLI. */
 interface Destination {
@@ -69,7 +74,9 @@ const storages: Storage[] = [
         hash: md5,
         async stored() {
           const out = await s3client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
-          return new Map((out.Contents ?? []).map((o) => [o.Key!.slice(prefix.length), o.ETag!.replaceAll('"', '')]));
+          // The published files; the manifest publish writes beside them has tests of its own below.
+          const files = (out.Contents ?? []).filter((o) => o.Key !== prefix + MANIFEST);
+          return new Map(files.map((o) => [o.Key!.slice(prefix.length), o.ETag!.replaceAll('"', '')]));
         },
       };
     },
@@ -274,3 +281,147 @@ function scopeOf(dest: Destination): string {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('skillmount publish to S3 writes the manifest', { timeout: 90_000, concurrency: 1 }, () => {
+  let server: S3TestServer;
+  let client: S3Client;
+  let root: string;
+  const manifestBucket = 'skillmount-publish-manifest';
+  const prefix = `${uniqueName('manifest')}/`;
+  const location = `s3://${manifestBucket}/${prefix}`;
+  const key = prefix + MANIFEST;
+  const publish = (...extra: string[]) => runCli(['publish', root, location, ...extra], s3Env(server));
+
+  type Manifest = { version: number; files: Record<string, { etag: string; size: number; sha256: string; content?: string }> };
+  const manifest = async (): Promise<Manifest | undefined> => {
+    try {
+      const got = await client.send(new GetObjectCommand({ Bucket: manifestBucket, Key: key }));
+      return JSON.parse(await got.Body!.transformToString());
+    } catch (error) {
+      if ((error as Error).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
+  };
+  const listed = async () => {
+    const out = await client.send(new ListObjectsV2Command({ Bucket: manifestBucket, Prefix: prefix }));
+    return new Map((out.Contents ?? []).map((o) => [o.Key!.slice(prefix.length), o.ETag!]));
+  };
+  /** A catalog build over the prefix, with the requests it sent and what the storage reported. */
+  const load = async () => {
+    const counted = server.client();
+    const counts = countRequests(counted);
+    const errors: StorageError[] = [];
+    const catalog = await SkillCatalog.load(s3Storage({ client: counted, bucket: manifestBucket, prefix, onError: (e) => errors.push(e) }), { onWarning: () => {} });
+    return { catalog, requests: { list: counts.list, get: counts.get }, errors, counts };
+  };
+  /** The catalog the same prefix gives with the manifest deleted (it is put back afterwards). */
+  const withoutManifest = async () => {
+    const saved = await (await client.send(new GetObjectCommand({ Bucket: manifestBucket, Key: key }))).Body!.transformToByteArray();
+    await client.send(new DeleteObjectCommand({ Bucket: manifestBucket, Key: key }));
+    try {
+      return await SkillCatalog.load(s3Storage({ client, bucket: manifestBucket, prefix }), { onWarning: () => {} });
+    } finally {
+      await client.send(new PutObjectCommand({ Bucket: manifestBucket, Key: key, Body: saved, ContentType: 'application/json' }));
+    }
+  };
+
+  before(async () => {
+    server = await startS3Server();
+    await server.bucket(manifestBucket);
+    client = server.client();
+    root = await mkdtemp(path.join(tmpdir(), 'skillmount-publish-manifest-'));
+    await cp(EXAMPLES, root, { recursive: true });
+  });
+  after(async () => {
+    await rm(root, { recursive: true, force: true });
+    await server?.stop();
+  });
+
+  test('after a publish a catalog build costs 1 LIST + 1 GET and equals the build without the manifest; an unchanged reload 0 GETs', async () => {
+    const r = await publish();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `published ${FILES.length} files (0 unchanged, 0 removed) to ${location}\n`);
+
+    const m = await manifest();
+    const etags = await listed();
+    assert.equal(m?.version, 1);
+    assert.deepEqual(Object.keys(m!.files).sort(), [...FILES].sort());
+    for (const file of FILES) {
+      const bytes = await readFile(path.join(root, file));
+      const entry: Manifest['files'][string] = m!.files[file]!;
+      assert.equal(entry.etag, etags.get(file), `${file}: the ETag as the listing reports it`);
+      assert.equal(entry.size, bytes.byteLength);
+      assert.equal(entry.sha256, sha256(bytes));
+      assert.equal(entry.content, file.endsWith('SKILL.md') ? bytes.toString('base64') : undefined);
+    }
+
+    const { catalog, requests, errors, counts } = await load();
+    assert.deepEqual(requests, { list: 1, get: 1 });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(catalog.entries, (await withoutManifest()).entries);
+    counts.reset();
+    await catalog.reload();
+    assert.deepEqual({ list: counts.list, get: counts.get }, { list: 1, get: 0 });
+  });
+
+  test('an unchanged publish leaves the manifest as it is; one changed file is uploaded and the manifest follows', async () => {
+    // Mark the stored manifest (same bytes, so the same ETag): a rewrite would drop the mark.
+    const bytes = await (await client.send(new GetObjectCommand({ Bucket: manifestBucket, Key: key }))).Body!.transformToByteArray();
+    await client.send(new PutObjectCommand({ Bucket: manifestBucket, Key: key, Body: bytes, ContentType: 'application/json', Metadata: { mark: 'kept' } }));
+    const mark = async () => (await client.send(new HeadObjectCommand({ Bucket: manifestBucket, Key: key }))).Metadata?.mark;
+
+    const same = await publish();
+    assert.equal(same.code, 0, same.stderr);
+    assert.equal(same.stdout, `published 0 files (${FILES.length} unchanged, 0 removed) to ${location}\n`);
+    assert.equal(await mark(), 'kept', 'the manifest was not written again');
+
+    const changed = 'pdf-processing/templates/invoice.md';
+    await writeFile(path.join(root, changed), '# Invoice\n\nChanged for the manifest test.\n');
+    const r = await publish();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `published 1 file (${FILES.length - 1} unchanged, 0 removed) to ${location}\n`);
+    assert.equal(await mark(), undefined, 'the manifest was written again');
+    const updated = await manifest();
+    const entry = updated!.files[changed]!;
+    assert.equal(entry.sha256, sha256(await readFile(path.join(root, changed))));
+    assert.equal(entry.etag, (await listed()).get(changed));
+
+    const { catalog, requests, errors } = await load();
+    assert.deepEqual(requests, { list: 1, get: 1 });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(catalog.entries, (await withoutManifest()).entries);
+  });
+
+  test('a stored file gone from the folder is left out of the manifest; --delete removes the file and never the manifest', async () => {
+    const gone = 'git-workflow/references/commit-messages.md';
+    await rm(path.join(root, gone));
+    const kept = await publish();
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.ok((await listed()).has(gone), 'without --delete the object stays');
+    assert.ok(!(gone in (await manifest())!.files), 'but the manifest does not vouch for it');
+    const stale = await load();
+    assert.deepEqual(stale.requests, { list: 1, get: 2 }, 'the manifest, then the file it does not cover');
+    assert.deepEqual(stale.errors, []);
+
+    const removed = await publish('--delete');
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal(removed.stdout, `published 0 files (${FILES.length - 1} unchanged, 1 removed) to ${location}\n`);
+    const remaining = await listed();
+    assert.ok(!remaining.has(gone));
+    assert.ok(remaining.has(MANIFEST), '--delete never removes the manifest');
+    assert.deepEqual((await load()).requests, { list: 1, get: 1 });
+  });
+
+  test('--dry-run writes no manifest; the next publish writes it even when no file changed', async () => {
+    await client.send(new DeleteObjectCommand({ Bucket: manifestBucket, Key: key }));
+    const dry = await publish('--dry-run');
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.equal(await manifest(), undefined);
+
+    const r = await publish();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `published 0 files (${FILES.length - 1} unchanged, 0 removed) to ${location}\n`);
+    assert.deepEqual(Object.keys((await manifest())!.files).length, FILES.length - 1);
+    assert.deepEqual((await load()).requests, { list: 1, get: 1 });
+  });
+});

@@ -37,3 +37,9 @@ export function describeS3Error(error: unknown): string {
   const label = [e.name && e.name !== 'Error' ? e.name : code, status !== undefined ? `HTTP ${status}` : undefined].filter(Boolean).join(', ');
   return `${hint ?? message}${label ? ` (${label})` : ''}${hint && message && !message.includes(hint) ? `: ${message}` : ''}`;
 }
+
+/** True when S3 answered that the key does not exist. */
+export function isMissingKey(error: unknown): boolean {
+  const e = error as SdkError | undefined;
+  return e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}

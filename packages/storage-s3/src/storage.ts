@@ -1,9 +1,11 @@
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { StorageError, type SkillFileEntry, type SkillFileListing } from '@skillmount/core';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { sha256Digest, StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing } from '@skillmount/core';
 import { createClient } from './client.js';
-import { describeS3Error, s3Url } from './errors.js';
+import { describeS3Error, isMissingKey, s3Url } from './errors.js';
 import { badSegment, checkPath, classifyObject, tokenOf } from './keys.js';
+import { mapLimit } from './limit.js';
 import { listPages } from './listing.js';
+import { decodeManifest, encodeManifest, filesToVouch, isHiddenPath, isSkillMd, MANIFEST_PATH, vouch, type ManifestEntry, type ManifestFile } from './manifest.js';
 import { normalizeOptions } from './options.js';
 import { indexByFolder, type FolderIndex } from './tree.js';
 import type { S3Storage, S3StorageOptions } from './types.js';
@@ -12,10 +14,14 @@ import { poll, stateOf } from './watch.js';
 /** How long a flat listing answers `list(dir)` calls: long enough for one walk, short enough to stay current. */
 const SNAPSHOT_FRESH_MS = 5_000;
 
+/** GETs in flight while `writeManifest` reads every object. */
+const MANIFEST_READS = 16;
+
 /**
  * The keys under a prefix of an S3 bucket as skill storage. A catalog load lists the prefix flat
- * (`listAll`, about keys/1000 requests) and reads each file with one `GetObject`; keys that
- * cannot be relative paths are reported as `unsupported` and never read.
+ * (`listAll`, about keys/1000 requests) and reads each file with one `GetObject`, unless the
+ * prefix's manifest vouches for it (one more `GetObject` for all of them); keys that cannot be
+ * relative paths are reported as `unsupported` and never read.
  */
 export function s3Storage(options: S3StorageOptions): S3Storage {
   const settings = normalizeOptions(options);
@@ -29,16 +35,107 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
   const stops = new Set<() => void>();
   let closed = false;
 
-  const listAll = async (): Promise<SkillFileListing[]> => {
+  const manifestKey = prefix + MANIFEST_PATH;
+  const manifestUrl = s3Url(bucket, manifestKey);
+  const report = settings.onError ?? ((error: StorageError) => console.warn(`@skillmount/storage-s3: ${error.message}`));
+
+  // One object's bytes and the ETag that goes with exactly these bytes. Errors are the SDK's own.
+  const getObject = async (key: string): Promise<{ bytes: Uint8Array; etag: string | undefined }> => {
+    const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    if (!result.Body) throw new Error('the response had no body');
+    return { bytes: await result.Body.transformToByteArray(), etag: result.ETag };
+  };
+
+  // The prefix listed flat, and each file's ETag as listed: what manifest entries are matched against.
+  const listPrefix = async (): Promise<{ listing: SkillFileListing[]; etags: Map<string, string | undefined> }> => {
     const listing: SkillFileListing[] = [];
+    const etags = new Map<string, string | undefined>();
     for (const page of await listPages(target, prefix)) {
       for (const object of page.Contents ?? []) {
         const item = classifyObject(object, prefix);
-        if (item) listing.push(item);
+        if (!item) continue;
+        listing.push(item);
+        if (item.kind === 'file') etags.set(item.path, object.ETag);
       }
     }
     snapshot = { at: Date.now(), listing, folders: indexByFolder(listing) };
-    return listing.map((item) => ({ ...item }));
+    return { listing: listing.map((item) => ({ ...item })), etags };
+  };
+
+  const ignoredManifest = (problem: string, cause?: unknown) =>
+    new StorageError(
+      `ignoring the manifest ${manifestUrl}: ${problem}; the files are read without it. To rewrite it, run skillmount publish again (or call writeManifest() on the storage)`,
+      MANIFEST_PATH,
+      { cause },
+    );
+
+  // The manifest's entries, or undefined when there is none or it cannot be used (then reported, never thrown).
+  const fetchManifest = async (): Promise<Map<string, ManifestEntry> | undefined> => {
+    let bytes: Uint8Array;
+    try {
+      bytes = (await getObject(manifestKey)).bytes;
+    } catch (error) {
+      // Deleted since the listing: the same as no manifest at all.
+      if (!isMissingKey(error)) report(ignoredManifest(`it cannot be fetched: ${describeS3Error(error)}`, error));
+      return undefined;
+    }
+    try {
+      return decodeManifest(bytes);
+    } catch (error) {
+      report(ignoredManifest((error as Error).message));
+      return undefined;
+    }
+  };
+
+  const listAll = async (options?: ListAllOptions): Promise<SkillFileListing[]> => {
+    const { listing, etags } = await listPrefix();
+    const wanted = filesToVouch(listing, options?.known);
+    // Nothing the caller does not already hold, or no manifest listed: the listing alone, no GET.
+    if (wanted.length === 0 || !etags.has(MANIFEST_PATH)) return listing;
+    const manifest = await fetchManifest();
+    if (!manifest) return listing;
+    const stale: string[] = [];
+    for (const item of wanted) {
+      const vouched = vouch(manifest.get(item.path), etags.get(item.path), item.size ?? 0, item.path);
+      if (vouched === 'stale') stale.push(item.path);
+      else if (vouched) Object.assign(item, vouched);
+    }
+    if (stale.length > 0) {
+      const shown = stale.slice(0, 3).map((p) => `"${p}"`).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
+      report(
+        new StorageError(
+          `the manifest ${manifestUrl} is out of date: ${stale.length} ${stale.length === 1 ? 'file was' : 'files were'} rewritten since it was written (${shown}) and ${stale.length === 1 ? 'is' : 'are'} read instead. To bring it up to date, run skillmount publish again (or call writeManifest() on the storage)`,
+          MANIFEST_PATH,
+        ),
+      );
+    }
+    return listing;
+  };
+
+  const writeManifest = async (): Promise<{ files: number; bytes: number }> => {
+    const { listing } = await listPrefix();
+    const files = listing.filter((item) => item.kind === 'file' && !isHiddenPath(item.path));
+    const recorded = await mapLimit(files, MANIFEST_READS, async ({ path }): Promise<ManifestFile | undefined> => {
+      const key = prefix + path;
+      let object;
+      try {
+        object = await getObject(key);
+      } catch (error) {
+        throw new StorageError(`cannot write the manifest ${manifestUrl}: reading ${s3Url(bucket, key)} failed: ${describeS3Error(error)}`, path, { cause: error });
+      }
+      // The response's ETag, not the listing's: it goes with exactly these bytes, even if the object changed in between.
+      if (object.etag === undefined) return undefined;
+      const { bytes, etag } = object;
+      return { path, etag, size: bytes.byteLength, sha256: sha256Digest(bytes), ...(isSkillMd(path) ? { content: bytes } : {}) };
+    });
+    const entries = recorded.filter((file) => file !== undefined);
+    const body = encodeManifest(entries);
+    try {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: manifestKey, Body: body, ContentType: 'application/json' }));
+    } catch (error) {
+      throw new StorageError(`cannot write the manifest ${manifestUrl}: ${describeS3Error(error)}`, MANIFEST_PATH, { cause: error });
+    }
+    return { files: entries.length, bytes: body.byteLength };
   };
 
   // One folder level with a Delimiter listing: for a `list(dir)` outside a walk.
@@ -80,6 +177,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     client,
 
     listAll,
+    writeManifest,
 
     async list(dir) {
       checkPath(dir, where, true);
@@ -87,7 +185,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       if (cached) return cached;
       // A walk starts at the root: one flat listing then answers every folder it visits.
       if (dir === '') {
-        await listAll();
+        await listPrefix();
         return fromSnapshot('')!;
       }
       return listFolder(dir);
@@ -97,9 +195,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       checkPath(path, where, false);
       const key = prefix + path;
       try {
-        const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-        if (!result.Body) throw new Error('the response had no body');
-        return await result.Body.transformToByteArray();
+        return (await getObject(key)).bytes;
       } catch (error) {
         throw new StorageError(`cannot read "${path}" (${s3Url(bucket, key)}): ${describeS3Error(error)}`, path, { cause: error });
       }
@@ -111,7 +207,8 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       const stop = poll({
         intervalMs: settings.pollIntervalMs,
         baseline: snapshot ? stateOf(snapshot.listing) : undefined,
-        list: listAll,
+        // Polls compare tokens only: the listing without the manifest.
+        list: async () => (await listPrefix()).listing,
         onChange,
         onError:
           settings.onError ??

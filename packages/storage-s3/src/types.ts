@@ -35,7 +35,10 @@ export interface S3StorageOptions {
   pollIntervalMs?: number;
   /** Keys per `ListObjectsV2` page, 1–1000. Default 1000 (the most S3 returns). */
   maxKeys?: number;
-  /** Called when a `watch` poll fails (polling goes on). Default: `console.warn` naming the bucket and prefix. */
+  /**
+   * Called when a `watch` poll fails (polling goes on), and when a listing finds the manifest
+   * unusable or out of date (the files are then read without it). Default: `console.warn`.
+   */
   onError?: (error: StorageError) => void;
 }
 
@@ -46,4 +49,11 @@ export interface S3Storage extends Required<Pick<SkillFiles, 'list' | 'read' | '
   readonly prefix: string;
   /** The client in use (yours, or the one the storage created). */
   readonly client: S3Client;
+  /**
+   * Read every object under the prefix (16 at a time), hash it, and write the manifest
+   * (`<prefix>.skillmount/manifest.json`) so catalog builds need the listing and one GET. Hidden
+   * paths and unsupported keys are left out. Resolves with the number of files recorded and the
+   * manifest's size in bytes.
+   */
+  writeManifest(): Promise<{ files: number; bytes: number }>;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sha256Digest } from '@skillmount/core';
 import type { Progress } from '../progress.js';
 import type { LocalFile } from './local.js';
-import type { PublishTarget } from './target.js';
+import type { PublishTarget, StoredFile } from './target.js';
 
 export interface PublishRun {
   /** The absolute folder the files are read from. */
@@ -53,6 +53,7 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
   const removals = run.delete ? gone : [];
   const progress = run.progress(run.files.length + removals.length);
   const result: PublishResult = { uploaded: [], unchanged: 0, removed: [], kept: run.delete ? [] : gone };
+  const held: StoredFile[] = [];
 
   const upload = async (file: LocalFile) => {
     const bytes = await readFile(path.join(run.root, ...file.path.split('/')));
@@ -66,6 +67,7 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
       if (!run.dryRun) await run.target.put(file.path, bytes);
       result.uploaded.push(file.path);
     }
+    held.push(isSkillMd(file.path) ? { ...file, bytes } : file);
     progress.step(file.path);
   };
   const remove = async (storedPath: string) => {
@@ -79,6 +81,7 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
     await eachLimit(run.files.filter((f) => isSkillMd(f.path)), run.concurrency, upload);
     await eachLimit(removals.filter(isSkillMd), run.concurrency, remove);
     await eachLimit(removals.filter((p) => !isSkillMd(p)), run.concurrency, remove);
+    if (!run.dryRun) await run.target.finish?.(held);
   } catch (error) {
     progress.end('failed');
     throw error;

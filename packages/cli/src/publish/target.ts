@@ -1,3 +1,10 @@
+import type { LocalFile } from './local.js';
+
+/** A local file as a finished run left it stored, with its bytes when it is a SKILL.md (small, and kept by the S3 manifest). */
+export interface StoredFile extends LocalFile {
+  bytes?: Uint8Array;
+}
+
 /** What a destination says about one stored file, enough to tell whether it needs uploading. */
 export interface RemoteFile {
   size: number;
@@ -15,6 +22,8 @@ export interface PublishTarget {
   same(remote: RemoteFile, bytes: Uint8Array): boolean;
   put(path: string, bytes: Uint8Array): Promise<void>;
   remove(path: string): Promise<void>;
+  /** Optional: told, once a run that writes has finished, every local file the target now holds (S3 writes its manifest from it). */
+  finish?(stored: StoredFile[]): Promise<void>;
 }
 
 /** A relative path of plain segments: the only names publish compares, writes or removes. */

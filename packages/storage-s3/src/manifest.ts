@@ -1,0 +1,111 @@
+import type { SkillFileListing } from '@skillmount/core';
+import { z } from 'zod';
+
+/**
+ * The manifest: one JSON object under the prefix that records, for each object, the ETag and size
+ * it was written for, its SHA-256 and (SKILL.md only) its bytes. With it a catalog build needs the
+ * listing and one GET instead of one GET per file. The leading "." keeps it out of every catalog.
+ */
+export const MANIFEST_PATH = '.skillmount/manifest.json';
+export const MANIFEST_VERSION = 1;
+
+const entrySchema = z.object({
+  etag: z.string().min(1),
+  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 lowercase hex digits'),
+  content: z.string().optional(),
+});
+
+const manifestSchema = z.object({
+  version: z.literal(MANIFEST_VERSION),
+  files: z.record(z.string(), entrySchema),
+});
+
+/** What the manifest says about one object, as written. */
+export type ManifestEntry = z.infer<typeof entrySchema>;
+
+/** One file to record: the ETag exactly as a listing reports it, and the bytes' size and digest. */
+export interface ManifestFile {
+  path: string;
+  etag: string;
+  size: number;
+  /** `sha256:<64 hex>` of the bytes. */
+  sha256: string;
+  /** The bytes, kept in the manifest for SKILL.md files only (a catalog must parse their frontmatter). */
+  content?: Uint8Array;
+}
+
+export const isSkillMd = (path: string) => path === 'SKILL.md' || path.endsWith('/SKILL.md');
+
+/** Any segment starting with ".": never served by a catalog, so never worth vouching for. */
+export const isHiddenPath = (path: string) => path.split('/').some((segment) => segment.startsWith('.'));
+
+/** The manifest's bytes: paths sorted and keys in a fixed order, so the same files always give the same bytes. */
+export function encodeManifest(files: Iterable<ManifestFile>): Uint8Array {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entries: Record<string, ManifestEntry> = {};
+  for (const file of sorted) {
+    const entry: ManifestEntry = { etag: file.etag, size: file.size, sha256: file.sha256 };
+    if (file.content && isSkillMd(file.path)) entry.content = Buffer.from(file.content).toString('base64');
+    entries[file.path] = entry;
+  }
+  return new TextEncoder().encode(JSON.stringify({ version: MANIFEST_VERSION, files: entries }));
+}
+
+/** The entries of a manifest, by path; throws an Error saying what is wrong with the bytes. */
+export function decodeManifest(bytes: Uint8Array): Map<string, ManifestEntry> {
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (error) {
+    throw new Error(`it is not valid JSON (${(error as Error).message})`);
+  }
+  const version = (json as { version?: unknown } | null)?.version;
+  if (version !== undefined && version !== MANIFEST_VERSION) {
+    throw new Error(`it has version ${JSON.stringify(version)}, and this @skillmount/storage-s3 reads version ${MANIFEST_VERSION} only`);
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length > 0 ? ` at ${issue.path.map((p) => JSON.stringify(p)).join('.')}` : '';
+    throw new Error(`it does not have the manifest's shape${where}: ${issue.message}`);
+  }
+  return new Map(Object.entries(parsed.data.files));
+}
+
+/** ETags compare without their surrounding quotes, which some servers leave off in one response or another. */
+const bareEtag = (etag: string) => etag.replace(/^"(.*)"$/, '$1');
+
+/**
+ * What the manifest vouches for about a listed object: its size and digest, plus the bytes of a
+ * SKILL.md. Only when the entry was written for this very object (same ETag and size as the
+ * listing shows); an object rewritten since then is `stale` and is read as without a manifest.
+ */
+export function vouch(entry: ManifestEntry | undefined, etag: string | undefined, size: number, path: string): Pick<SkillFileListing, 'size' | 'digest' | 'content'> | 'stale' | undefined {
+  if (!entry) return undefined;
+  if (etag === undefined || bareEtag(entry.etag) !== bareEtag(etag) || entry.size !== size) return 'stale';
+  const vouched: Pick<SkillFileListing, 'size' | 'digest' | 'content'> = { size, digest: entry.sha256 };
+  if (entry.content !== undefined && isSkillMd(path)) {
+    const content = new Uint8Array(Buffer.from(entry.content, 'base64'));
+    // Base64 that does not decode to the object's size is damaged: leave it out and let the catalog read the file.
+    if (content.byteLength === size) vouched.content = content;
+  }
+  return vouched;
+}
+
+/**
+ * The listed files a manifest could spare a read: visible files inside a folder holding a
+ * SKILL.md (the only files a catalog reads), leaving out those whose token the caller already
+ * holds from its previous listing.
+ */
+export function filesToVouch(listing: readonly SkillFileListing[], known?: (path: string) => string | undefined): SkillFileListing[] {
+  const skillDirs = new Set<string>();
+  for (const item of listing) {
+    if (item.kind === 'file' && isSkillMd(item.path) && item.path !== 'SKILL.md') skillDirs.add(item.path.slice(0, -'/SKILL.md'.length));
+  }
+  const inSkill = (path: string) => {
+    for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) if (skillDirs.has(path.slice(0, i))) return true;
+    return false;
+  };
+  return listing.filter((item) => item.kind === 'file' && !isHiddenPath(item.path) && inSkill(item.path) && (!known || known(item.path) !== item.token));
+}
