@@ -1,5 +1,6 @@
-import type { S3Client } from '@aws-sdk/client-s3';
-import { s3Storage } from '@skillmount/storage-s3';
+import { PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
+import { sha256Digest } from '@skillmount/core';
+import { encodeManifest, MANIFEST_PATH, s3Storage, type ManifestFile } from '@skillmount/storage-s3';
 import { startS3Server, type S3TestServer } from '../../test/support/s3-server.js';
 import { fileBytes, type CorpusFile, type CorpusSize } from '../corpus.js';
 import type { SeededStore, StoreKind } from './store.js';
@@ -9,7 +10,9 @@ const BATCH = 500;
 /**
  * Corpora in buckets of the loopback S3-protocol server the tests use. Objects are stored straight
  * into its store in batches (seeding 40 000 objects one PUT at a time would take longer than the
- * benchmark); every read the catalogs make goes over HTTP through the AWS SDK client.
+ * benchmark); every read the catalogs make goes over HTTP through the AWS SDK client. Each bucket
+ * then gets the manifest `skillmount publish` would leave: every object's ETag (as the server
+ * lists it), size, sha256 and SKILL.md bytes, written again after every rewrite.
  */
 export async function s3Stores(): Promise<StoreKind> {
   const server: S3TestServer = await startS3Server();
@@ -25,19 +28,38 @@ export async function s3Stores(): Promise<StoreKind> {
     }
   };
 
+  const writeManifest = async (bucket: string, size: CorpusSize, versions: ReadonlyMap<string, number>) => {
+    const etags = new Map<string, string>();
+    for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket })) {
+      for (const object of page.Contents ?? []) if (object.Key && object.ETag) etags.set(object.Key, object.ETag);
+    }
+    const manifest: ManifestFile[] = [];
+    for (const [path, version] of versions) {
+      const bytes = fileBytes(size, path, version);
+      manifest.push({ path, etag: etags.get(path)!, size: bytes.byteLength, sha256: sha256Digest(bytes), ...(path.endsWith('SKILL.md') ? { content: bytes } : {}) });
+    }
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: MANIFEST_PATH, Body: encodeManifest(manifest), ContentType: 'application/json' }));
+  };
+
   return {
     kind: 'S3',
     async seed(size, files) {
       const bucket = `bench-${process.pid}-${buckets++}`;
       await server.bucket(bucket);
       await put(bucket, size, files, 0);
+      const versions = new Map(files.map((file) => [file.path, 0]));
+      await writeManifest(bucket, size, versions);
       const store: SeededStore = {
         kind: 'S3',
         size,
         files,
         // One configured client for every adapter, as an app would share it; the adapters never destroy it.
         adapter: () => s3Storage({ client, bucket }),
-        rewrite: (changed, version) => put(bucket, size, changed, version),
+        async rewrite(changed, version) {
+          await put(bucket, size, changed, version);
+          for (const file of changed) versions.set(file.path, version);
+          await writeManifest(bucket, size, versions);
+        },
         release: async (adapter) => {
           await adapter.close?.();
         },
