@@ -3,7 +3,6 @@ import { sha256Digest, StorageError, type ListAllOptions, type SkillFileEntry, t
 import { createClient } from './client.js';
 import { describeS3Error, isMissingKey, s3Url } from './errors.js';
 import { badSegment, checkPath, classifyObject, tokenOf } from './keys.js';
-import { mapLimit } from './limit.js';
 import { listPages } from './listing.js';
 import { decodeManifest, encodeManifest, filesToVouch, isHiddenPath, isSkillMd, MANIFEST_PATH, vouch, type ManifestEntry, type ManifestFile } from './manifest.js';
 import { normalizeOptions } from './options.js';
@@ -14,7 +13,7 @@ import { poll, stateOf } from './watch.js';
 /** How long a flat listing answers `list(dir)` calls: long enough for one walk, short enough to stay current. */
 const SNAPSHOT_FRESH_MS = 5_000;
 
-/** GETs in flight while `writeManifest` reads every object. */
+/** GETs at a time while `writeManifest` reads every object. */
 const MANIFEST_READS = 16;
 
 /**
@@ -115,7 +114,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
   const writeManifest = async (): Promise<{ files: number; bytes: number }> => {
     const { listing } = await listPrefix();
     const files = listing.filter((item) => item.kind === 'file' && !isHiddenPath(item.path));
-    const recorded = await mapLimit(files, MANIFEST_READS, async ({ path }): Promise<ManifestFile | undefined> => {
+    const record = async ({ path }: SkillFileListing): Promise<ManifestFile | undefined> => {
       const key = prefix + path;
       let object;
       try {
@@ -127,8 +126,11 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       if (object.etag === undefined) return undefined;
       const { bytes, etag } = object;
       return { path, etag, size: bytes.byteLength, sha256: sha256Digest(bytes), ...(isSkillMd(path) ? { content: bytes } : {}) };
-    });
-    const entries = recorded.filter((file) => file !== undefined);
+    };
+    const entries: ManifestFile[] = [];
+    for (let i = 0; i < files.length; i += MANIFEST_READS) {
+      for (const file of await Promise.all(files.slice(i, i + MANIFEST_READS).map(record))) if (file) entries.push(file);
+    }
     const body = encodeManifest(entries);
     try {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: manifestKey, Body: body, ContentType: 'application/json' }));
