@@ -76,7 +76,8 @@ interface Slot {
 /**
  * A small pool of worker threads shared by every folder storage of the process. Workers start
  * on demand, are referenced only while they have work (an idle pool never keeps a process
- * alive), and end after `idleMs` without work.
+ * alive), and end after `idleMs` without work: long enough that loads in a burst (tenants, a
+ * reload after a change) find them warm, short enough not to hold their memory for long.
  */
 export class WorkerPool implements TreeRunner {
   readonly #size: number;
@@ -88,7 +89,7 @@ export class WorkerPool implements TreeRunner {
   #idleTimer: NodeJS.Timeout | undefined;
   #unavailable: Error | undefined;
 
-  constructor(script: URL, size = Math.max(1, Math.min(4, availableParallelism())), idleMs = 2000) {
+  constructor(script: URL, size = Math.max(1, Math.min(4, availableParallelism())), idleMs = 10_000) {
     this.#script = script;
     this.#size = size;
     this.#idleMs = idleMs;
@@ -117,6 +118,9 @@ export class WorkerPool implements TreeRunner {
 
   #dispatch(): void {
     clearTimeout(this.#idleTimer);
+    // A listing starts with one folder, and its subfolders follow a millisecond later: start a second
+    // thread with the first, rather than boot it only then.
+    if (this.#slots.length === 0 && this.#queue.length > 0 && this.#size > 1) this.#start();
     while (this.#queue.length > 0) {
       let slot = this.#slots.find((s) => !s.task);
       if (!slot && this.#slots.length < this.#size) slot = this.#start();
