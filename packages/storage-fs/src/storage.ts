@@ -90,7 +90,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       } catch (error) {
         if (!(error instanceof TreeJobError)) throw error;
         const relative = error.detail.relative ?? '';
-        return Promise.reject(storageError(error.detail.action ?? 'cannot list', relative, path.join(absolute, relative), error.detail));
+        throw storageError(error.detail.action ?? 'cannot list', relative, path.join(absolute, relative), error.detail);
       }
     },
     async list(dir) {
