@@ -39,7 +39,7 @@ export type Failure = Error & { code?: string; relative?: string; action?: 'cann
 
 const failure = (error: unknown, relative: string, action: 'cannot list' | 'cannot read'): Failure => Object.assign(error as Error, { relative, action });
 
-const isSkillMd = (p: string) => p === SKILL_MD || p.endsWith(`/${SKILL_MD}`);
+export const isSkillMd = (p: string) => p === SKILL_MD || p.endsWith(`/${SKILL_MD}`);
 
 /**
  * List `folders`: their entries, and the subfolders to list next. Files a catalog will read
