@@ -154,6 +154,8 @@ try {
     progress(`memory: ${plan.memory.label}`);
     memory = await memoryCase(store, plan.memoryRuns);
     const m = memory;
+    const figures = (side: MemoryResult['ours']) => [side.peakRssGrowth, side.rssGrowth, side.heapRetained];
+    const shares = (ours: MemoryResult['ours'], theirs: MemoryResult['ours']) => figures(ours).map((v, i) => `${((v / figures(theirs)[i]!) * 100).toFixed(0)}%`);
     print('## Memory of a loaded catalog');
     print();
     print(
@@ -164,11 +166,11 @@ try {
       table(
         ['', 'peak RSS growth', 'RSS growth after GC', 'heap retained'],
         [
-          ['ours', mib(m.ours.peakRssGrowth), mib(m.ours.rssGrowth), mib(m.ours.heapRetained)],
-          ['ours, `workerThreads: false`', mib(m.oursInline.peakRssGrowth), mib(m.oursInline.rssGrowth), mib(m.oursInline.heapRetained)],
-          ['SDK v2', mib(m.theirs.peakRssGrowth), mib(m.theirs.rssGrowth), mib(m.theirs.heapRetained)],
-          ['ours / SDK v2', `${((m.ours.peakRssGrowth / m.theirs.peakRssGrowth) * 100).toFixed(0)}%`, `${((m.ours.rssGrowth / m.theirs.rssGrowth) * 100).toFixed(0)}%`, `${((m.ours.heapRetained / m.theirs.heapRetained) * 100).toFixed(0)}%`],
-          ['ours (`workerThreads: false`) / SDK v2', `${((m.oursInline.peakRssGrowth / m.theirs.peakRssGrowth) * 100).toFixed(0)}%`, `${((m.oursInline.rssGrowth / m.theirs.rssGrowth) * 100).toFixed(0)}%`, `${((m.oursInline.heapRetained / m.theirs.heapRetained) * 100).toFixed(0)}%`],
+          ['ours', ...figures(m.ours).map(mib)],
+          ['ours, `workerThreads: false`', ...figures(m.oursInline).map(mib)],
+          ['SDK v2', ...figures(m.theirs).map(mib)],
+          ['ours / SDK v2', ...shares(m.ours, m.theirs)],
+          ['ours (`workerThreads: false`) / SDK v2', ...shares(m.oursInline, m.theirs)],
         ],
       ),
     );
