@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { privatePostgresProblem, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { runCli, sha256, startServe, waitFor, watchingClient, type Serving } from './helpers.js';
 
@@ -62,7 +62,11 @@ async function terminate(applicationName: string, options: { listening: boolean 
   return rows.length;
 }
 
+// Every test here needs a private server; where none can start, each says why it is skipped.
+const skip = privatePostgresProblem();
+
 before(async () => {
+  if (skip) return;
   // A private server, whatever DATABASE_URL says: the last test restarts it.
   db = await startPostgres({ own: true });
   admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
@@ -80,6 +84,7 @@ before(async () => {
 });
 
 after(async () => {
+  if (skip) return;
   await Promise.allSettled([clientA?.close(), clientB?.close()]);
   const codes = await Promise.all([serverA?.stop(), serverB?.stop()]);
   await writer?.end().catch(() => undefined);
@@ -91,7 +96,7 @@ after(async () => {
   assert.deepEqual(codes, [0, 0], 'both servers stop cleanly');
 });
 
-test('two servers on one table: a publish reaches both, and each tells its client within 10 s', async (t) => {
+test('two servers on one table: a publish reaches both, and each tells its client within 10 s', { skip }, async (t) => {
   assert.match(serverA.stdout(), /\(fastify, sessions, watching\) from postgres/);
   const content = '# Approved refund\n\nPublished while two servers run.\n';
   await writeFile(path.join(root, FILE_PATH), content);
@@ -114,7 +119,7 @@ test('two servers on one table: a publish reaches both, and each tells its clien
   assert.equal(await clientA.digestOf(SKILL, FILE), sha256(again));
 });
 
-test('a reload while the database refuses connections keeps the old catalog serving and logs the cause; the next change is served', async () => {
+test('a reload while the database refuses connections keeps the old catalog serving and logs the cause; the next change is served', { skip }, async () => {
   const served = await clientA.digestOf(SKILL, FILE);
   const mark = serverA.stderr().length;
   // New connections are refused; the LISTEN connection (and the writer's) stay up, so the change is noticed.
@@ -136,7 +141,7 @@ test('a reload while the database refuses connections keeps the old catalog serv
   assert.equal(await clientA.digestOf(SKILL, FILE), sha256(content));
 });
 
-test('every connection of a running server terminated: it recovers on its own and serves the next change within 10 s', async (t) => {
+test('every connection of a running server terminated: it recovers on its own and serves the next change within 10 s', { skip }, async (t) => {
   const mark = serverA.stderr().length;
   const killed = await terminate(appA, { listening: true });
   assert.ok(killed >= 1, 'the server had connections to terminate');
@@ -152,7 +157,7 @@ test('every connection of a running server terminated: it recovers on its own an
   await waitFor(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE $2', [appA, 'LISTEN%'])).rowCount === 1, 'the server to LISTEN again');
 });
 
-test('PostgreSQL restarted under a running server: it recovers on its own and serves the next change', async (t) => {
+test('PostgreSQL restarted under a running server: it recovers on its own and serves the next change', { skip }, async (t) => {
   const mark = serverA.stderr().length;
   await db.restart!();
   await serverA.waitForStderr(/warning: .*LISTEN .*(connection lost|cannot connect)/, 10_000, mark);
