@@ -144,6 +144,7 @@ describe('the limits, exactly', () => {
     const deep = `${'['.repeat(19)}${']'.repeat(19)}`;
     const text = `---\nname: a\nbase: &b ${deep}\ncopy: ${'['.repeat(19)}*b${']'.repeat(19)}\n---\n`;
     const r = refusal(text);
+    assert.equal(r.code, 'limit');
     assert.match(r.error, /frontmatter field \$\.copy(\[0\])+ cannot be sent as JSON: it nests more than 32 levels deep once aliases are expanded/);
   });
 });

@@ -15,7 +15,7 @@ const OPTIONS = { version: '1.2', schema: 'core', uniqueKeys: false, prettyError
 export function parseYamlDocument(source: string, firstLine = 1): YamlDocumentResult {
   const lines = new LineCounter();
   const lineOf = (offset: number) => lines.linePos(offset).line + firstLine - 1;
-  const bounded = boundedTokens(source, lines, firstLine);
+  const bounded = boundedTokens(source, lines, lineOf);
   if (!bounded.ok) return { ok: false, code: 'limit', error: bounded.error };
   const { tokens } = bounded;
 

@@ -5,7 +5,7 @@
 
 /**
  * Largest SKILL.md, in bytes. The Agent Skills specification recommends a body under 500 lines
- * (about 5000 tokens, some 20 KiB); 1 MiB is fifty times that, so no real skill meets it, while
+ * (about 5000 tokens, some 20 KiB); 1 MiB is fifty times that, so no real skill reaches it, while
  * decoding and scanning for the fences stays a matter of milliseconds.
  */
 export const MAX_SKILL_MD_BYTES = 1024 * 1024;
@@ -13,7 +13,7 @@ export const MAX_SKILL_MD_BYTES = 1024 * 1024;
 /**
  * Largest frontmatter (the YAML between the `---` fences), in bytes. The fields the specification
  * defines fit in under 2 KiB (name 64, description 1024, compatibility 500 characters); 64 KiB
- * leaves room for generous metadata and keeps the worst-case parse well under a second.
+ * leaves room for generous metadata and keeps the worst-case parse to a fraction of a second.
  */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 

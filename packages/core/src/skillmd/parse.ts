@@ -14,7 +14,7 @@ export type FrontmatterResult =
     }
   | {
       ok: false;
-      /** `limit`: over a bound in limits.ts (size, nesting, nodes); `frontmatter`: missing, invalid or not JSON. */
+      /** `limit`: over a size, depth or node limit (limits.ts); `frontmatter`: missing, invalid (alias bombs too) or not JSON. */
       code: 'frontmatter' | 'limit';
       error: string;
     };
@@ -45,7 +45,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     return { ok: false, code: 'frontmatter', error: 'YAML frontmatter must be a mapping of fields (name: …, description: …)' };
   }
   const json = toJson(value);
-  if (!json.ok) return { ok: false, code: 'frontmatter', error: `frontmatter field ${json.path} cannot be sent as JSON: ${json.error}` };
+  if (!json.ok) return { ok: false, code: json.limit ? 'limit' : 'frontmatter', error: `frontmatter field ${json.path} cannot be sent as JSON: ${json.error}` };
   return { ok: true, frontmatter: json.value as Record<string, unknown>, body: split.body, portability: portabilityNotes(doc) };
 }
 
@@ -62,7 +62,7 @@ function portabilityNotes(doc: Document): string[] {
   return [...notes];
 }
 
-type JsonResult = { ok: true; value: unknown } | { ok: false; path: string; error: string };
+type JsonResult = { ok: true; value: unknown } | { ok: false; path: string; error: string; limit?: true };
 
 // The entry carries the frontmatter "as JSON": refuse what JSON cannot carry rather than let it change shape on the wire.
 function toJson(value: unknown, path = '$', depth = 0): JsonResult {
@@ -71,7 +71,7 @@ function toJson(value: unknown, path = '$', depth = 0): JsonResult {
     return Number.isFinite(value) ? { ok: true, value } : { ok: false, path, error: `${value} is not a JSON number` };
   }
   // Aliases can stack collections deeper than the source text nests them: bound the result too.
-  if (depth >= MAX_FRONTMATTER_DEPTH) return { ok: false, path, error: `it nests more than ${MAX_FRONTMATTER_DEPTH} levels deep once aliases are expanded (the limit)` };
+  if (depth >= MAX_FRONTMATTER_DEPTH) return { ok: false, path, error: `it nests more than ${MAX_FRONTMATTER_DEPTH} levels deep once aliases are expanded (the limit)`, limit: true };
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     for (let i = 0; i < value.length; i++) {

@@ -18,9 +18,9 @@ const NODE_LEXEMES = new Set<string | null>(['scalar', 'single-quoted-scalar', '
  * MAX_FRONTMATTER_DEPTH or holds more than MAX_FRONTMATTER_NODES nodes, before any document is
  * built from it (building recurses once per level). The parser is driven one lexeme at a time so
  * that a text over either bound is refused as soon as that shows, not after the whole text.
+ * `lines` must be new: it learns the line starts as the parser goes; `lineOf` reads it for messages.
  */
-export function boundedTokens(source: string, lines: LineCounter, firstLine: number): TokensResult {
-  const lineOf = (offset: number) => lines.linePos(offset).line + firstLine - 1;
+export function boundedTokens(source: string, lines: LineCounter, lineOf: (offset: number) => number): TokensResult {
   const parser = new Parser(lines.addNewLine);
   lines.addNewLine(0); // as Parser.parse() does before the first lexeme
   const tokens: CST.Token[] = [];
