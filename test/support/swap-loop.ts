@@ -1,36 +1,51 @@
 /**
- * A real rename race for the folder-storage attack tests: two entries swapped again and again by
- * another process, as someone who can rename inside a served folder would. Linux's
- * renameat2(RENAME_EXCHANGE) through python3's ctypes when both exist (an atomic swap: one of the
- * two names always exists); otherwise two plain renames in a loop through a third name, in a shell
- * process, which opens the same window less often.
+ * A real rename race for the folder-storage attack tests: pairs of entries swapped again and again,
+ * as someone who can rename inside a served folder would. Linux's renameat2(RENAME_EXCHANGE)
+ * through python3's ctypes, in another process, when both exist (an atomic swap: both names always
+ * exist); otherwise three plain renames per swap in a worker thread, which opens the same window
+ * less often.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 
 const EXCHANGE = `
 import ctypes, os, signal, sys, time
 libc = ctypes.CDLL(None, use_errno=True)
-a, b = os.fsencode(sys.argv[1]), os.fsencode(sys.argv[2])
-end = time.monotonic() + float(sys.argv[3])
+end = time.monotonic() + float(sys.argv[1])
+pairs = [(os.fsencode(sys.argv[i]), os.fsencode(sys.argv[i + 1])) for i in range(2, len(sys.argv), 2)]
 n = 0
 def stop(*_):
     print(n)
     sys.exit(0)
 signal.signal(signal.SIGTERM, stop)
+print("ready", flush=True)
 while True:
-    if libc.renameat2(-100, a, -100, b, 2) != 0:
-        sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))
+    for a, b in pairs:
+        if libc.renameat2(-100, a, -100, b, 2) != 0:
+            sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))
     n += 1
     if n % 512 == 0 and time.monotonic() > end:
         break
 print(n)
 `;
 
-// The fallback: a -> tmp, b -> a, tmp -> b, with a deadline checked every 256 rounds.
 const RENAMES = `
-end=$(( $(date +%s) + $3 )); n=0
-while :; do mv -T "$1" "$1.swap" && mv -T "$2" "$1" && mv -T "$1.swap" "$2" || exit 1
-  n=$((n+1)); if [ $((n % 256)) -eq 0 ] && [ "$(date +%s)" -ge "$end" ]; then break; fi; done; echo $n`;
+const { renameSync } = require('node:fs');
+const { workerData: { pairs, seconds }, parentPort } = require('node:worker_threads');
+const end = Date.now() + seconds * 1000;
+let n = 0, stop = false;
+parentPort.on('message', () => (stop = true));
+parentPort.postMessage('ready');
+const round = () => {
+  for (let k = 0; k < 256; k++) {
+    for (const [a, b] of pairs) { renameSync(a, a + '.swap'); renameSync(b, a); renameSync(a + '.swap', b); }
+    n++;
+  }
+  if (stop || Date.now() > end) parentPort.postMessage(n);
+  else setImmediate(round);
+};
+round();
+`;
 
 let exchange: boolean | undefined;
 
@@ -41,29 +56,45 @@ export function atomicSwapAvailable(): boolean {
 }
 
 export interface SwapLoop {
-  /** How the swap is done: `renameat2` or `rename`. */
+  /** How the swap is done. */
   readonly how: 'renameat2' | 'rename';
-  /** Ends the loop (if still running) and resolves with the number of swaps done; both names are back in place when it was even. */
+  /** Ends the loop (if still running) and resolves with the number of rounds done. */
   stop(): Promise<number>;
 }
 
-/** Swap `a` and `b` (absolute paths) until `stop()` or `seconds` have passed. */
-export function swapLoop(a: string, b: string, seconds: number): SwapLoop {
-  const how = atomicSwapAvailable() ? 'renameat2' : 'rename';
-  const child: ChildProcess =
-    how === 'renameat2' ? spawn('python3', ['-c', EXCHANGE, a, b, String(seconds)]) : spawn('sh', ['-c', RENAMES, 'swap', a, b, String(Math.ceil(seconds))]);
+/** Swap each pair of entries (absolute paths) in turn, until `stop()` or `seconds` have passed. Resolves once swapping has begun. */
+export async function swapLoop(pairs: readonly (readonly [string, string])[], seconds: number, force?: 'rename'): Promise<SwapLoop> {
+  const how = force ?? (atomicSwapAvailable() ? 'renameat2' : 'rename');
+  if (how === 'rename') {
+    const worker = new Worker(RENAMES, { eval: true, workerData: { pairs, seconds } });
+    let ready!: () => void;
+    const started = new Promise<void>((resolve) => (ready = resolve));
+    const done = new Promise<number>((resolve, reject) => {
+      worker.on('message', (n: number | 'ready') => (n === 'ready' ? ready() : void worker.terminate().then(() => resolve(n))));
+      worker.once('error', reject);
+    });
+    await Promise.race([started, done]);
+    return { how, stop: () => (worker.postMessage('stop'), done) };
+  }
+  const child = spawn('python3', ['-c', EXCHANGE, String(seconds), ...pairs.flat()]);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  let ready!: () => void;
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (out.startsWith('ready\n')) ready();
+  });
+  child.stderr.on('data', (d) => (err += d));
   const done = new Promise<number>((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      if (code === 0 || signal === 'SIGTERM') resolve(Number(out.trim()) || 0);
+      if (code === 0) resolve(Number(out.slice('ready\n'.length).trim()) || 0);
       else reject(new Error(`the swap loop failed (${code ?? signal}): ${err.trim()}`));
     });
   });
   done.catch(() => {});
+  await Promise.race([started, done]);
   return {
     how,
     stop() {

@@ -7,7 +7,7 @@
  * and after. Node built-ins only: the listing worker threads load this too.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
-import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0, O_DIRECTORY = 0 } = constants;
@@ -58,8 +58,9 @@ export function isAtSync(fd: number, full: string, stat: Stats): boolean {
       procFd = false;
     }
   }
-  // Without /proc: the path holds the same file, resolves to itself, and still holds it. A swap back
-  // and forth between each of these steps would get through; /proc closes that window.
+  // Without /proc: the path holds the same file, resolves to itself, and still holds it. This narrows
+  // the window without closing it: a swap back and forth between these steps gets through. What a
+  // catalog serves is still checked against the listed digest.
   try {
     return sameFile(lstatSync(full), stat) && realpathSync.native(full) === full && sameFile(lstatSync(full), stat);
   } catch (error) {
@@ -68,7 +69,7 @@ export function isAtSync(fd: number, full: string, stat: Stats): boolean {
   }
 }
 
-/** `isAtSync` through the thread pool. */
+/** `isAtSync`, with the readlink through the thread pool. */
 export async function isAt(fd: number, full: string, stat: Stats): Promise<boolean> {
   if (procFd !== false) {
     try {
@@ -80,12 +81,8 @@ export async function isAt(fd: number, full: string, stat: Stats): Promise<boole
       procFd = false;
     }
   }
-  try {
-    return sameFile(await lstat(full), stat) && (await realpath(full)) === full && sameFile(await lstat(full), stat);
-  } catch (error) {
-    if (missing(error)) return false;
-    throw error;
-  }
+  // Back to back on this thread: a gap between the steps is a window for a swap.
+  return isAtSync(fd, full, stat);
 }
 
 /** The outcome of an open that failed; other errors (permissions, I/O) are thrown. */

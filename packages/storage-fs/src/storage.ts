@@ -26,12 +26,17 @@ export interface FsStorage extends SkillFiles {
    * with `known`, only files whose token changed are read.
    */
   listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /**
+   * The file's exact bytes. With `maxBytes`, a file larger than that is refused (a `StorageError`
+   * naming the path, the limit and the size seen) before more than `maxBytes + 1` bytes are read.
+   */
+  read(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
 }
 
 /**
  * A folder as skill storage. Symlinks and special files are listed as `unsupported` and never
- * read; `read` opens only regular files and does not follow a final symlink; a path that could
- * leave the root throws.
+ * read; every folder and file is checked to be inside the root after it is opened, so an entry
+ * swapped for a symlink meanwhile is refused, not followed; a path that could leave the root throws.
  */
 export function fsStorage(root: string, options: FsStorageOptions = {}): FsStorage {
   if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
@@ -139,7 +144,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       }
       return entries;
     },
-    async read(relative, readOptions?: { maxBytes?: number }) {
+    async read(relative, readOptions) {
       const maxBytes = readOptions?.maxBytes ?? Infinity;
       if (typeof maxBytes !== 'number' || !(maxBytes >= 0)) throw new RangeError(`@skillmount/storage-fs: read(path, { maxBytes }) takes a number of bytes >= 0, not ${String(readOptions?.maxBytes)}`);
       const { handle, stat, full } = await opened(relative, 'file', 'cannot read');
