@@ -6,57 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { SkillCatalog, StorageError, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
-import { skillMd, tempDir } from '../core/helpers.js';
-import { swapLoop, type SwapLoop } from '../support/swap-loop.js';
-
-const SECONDS = 2.5;
-const SKILLS = 4;
-const SECRET = 'BEGIN PRIVATE KEY: outside the served folder\n';
-const SECRET_DIGEST = `sha256:${createHash('sha256').update(SECRET).digest('hex')}`;
-const publicNotes = (i: number) => `public notes of skill ${i}\n`;
-const hasSecret = (bytes: Uint8Array | undefined) => bytes !== undefined && Buffer.from(bytes).includes(SECRET);
-
-/** A served folder of SKILLS skills, each with `ref/notes.md` and a hidden `.ref` symlink to the outside folder, which holds `notes.md` too. */
-function arena(): { root: string; outside: string; pairs: [string, string][]; remove: () => void } {
-  const tmp = tempDir('skillmount-swap-');
-  const root = path.join(tmp.dir, 'served');
-  const outside = path.join(tmp.dir, 'outside');
-  mkdirSync(outside);
-  writeFileSync(path.join(outside, 'notes.md'), SECRET, { mode: 0o600 });
-  writeFileSync(path.join(outside, 'SKILL.md'), skillMd('ref'));
-  const pairs: [string, string][] = [];
-  for (let i = 0; i < SKILLS; i++) {
-    const skill = path.join(root, `skill-${i}`);
-    mkdirSync(path.join(skill, 'ref'), { recursive: true });
-    writeFileSync(path.join(skill, 'SKILL.md'), skillMd(`skill-${i}`));
-    writeFileSync(path.join(skill, 'ref', 'notes.md'), publicNotes(i));
-    symlinkSync(outside, path.join(skill, '.ref'));
-    pairs.push([path.join(skill, 'ref'), path.join(skill, '.ref')]);
-  }
-  return { root, outside, pairs, remove: tmp.remove };
-}
-
-/** Runs `attempt` again and again for SECONDS while the entries are swapped; returns how many times it ran. */
-async function duringSwaps(pairs: [string, string][], attempt: () => Promise<void>): Promise<{ runs: number; rounds: number; how: SwapLoop['how'] }> {
-  const loop = await swapLoop(pairs, SECONDS + 30);
-  const end = Date.now() + SECONDS * 1000;
-  let runs = 0;
-  let rounds = 0;
-  try {
-    while (Date.now() < end) {
-      await attempt();
-      runs++;
-    }
-  } finally {
-    rounds = await loop.stop();
-  }
-  return { runs, rounds, how: loop.how };
-}
+import { arena, duringSwaps, hasSecret, publicNotes, SECRET_DIGEST, SKILLS } from '../support/swap-loop.js';
 
 for (const mode of [
   { name: 'worker threads', options: {} },

@@ -1,12 +1,16 @@
 /**
- * A real rename race for the folder-storage attack tests: pairs of entries swapped again and again,
- * as someone who can rename inside a served folder would. Linux's renameat2(RENAME_EXCHANGE)
+ * A real rename race for the folder-storage attack tests, and the folder they attack: pairs of
+ * entries swapped again and again, as someone who can rename inside a served folder would. Linux's renameat2(RENAME_EXCHANGE)
  * through python3's ctypes, in another process, when both exist (an atomic swap: both names always
  * exist); otherwise three plain renames per swap in a worker thread, which opens the same window
  * less often.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { skillMd, tempDir } from '../core/helpers.js';
 
 const EXCHANGE = `
 import ctypes, os, signal, sys, time
@@ -102,4 +106,50 @@ export async function swapLoop(pairs: readonly (readonly [string, string])[], se
       return done;
     },
   };
+}
+
+// The folder under attack: public notes in every skill, a secret one symlink away.
+
+export const SECONDS = 2.5;
+export const SKILLS = 4;
+export const SECRET = 'BEGIN PRIVATE KEY: outside the served folder\n';
+export const SECRET_DIGEST = `sha256:${createHash('sha256').update(SECRET).digest('hex')}`;
+export const publicNotes = (i: number) => `public notes of skill ${i}\n`;
+export const hasSecret = (bytes: Uint8Array | undefined) => bytes !== undefined && Buffer.from(bytes).includes(SECRET);
+
+/** A served folder of SKILLS skills, each with `ref/notes.md` and a hidden `.ref` symlink to the outside folder, which holds `notes.md` too. */
+export function arena(): { root: string; outside: string; pairs: [string, string][]; remove: () => void } {
+  const tmp = tempDir('skillmount-swap-');
+  const root = path.join(tmp.dir, 'served');
+  const outside = path.join(tmp.dir, 'outside');
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'notes.md'), SECRET, { mode: 0o600 });
+  writeFileSync(path.join(outside, 'SKILL.md'), skillMd('ref'));
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < SKILLS; i++) {
+    const skill = path.join(root, `skill-${i}`);
+    mkdirSync(path.join(skill, 'ref'), { recursive: true });
+    writeFileSync(path.join(skill, 'SKILL.md'), skillMd(`skill-${i}`));
+    writeFileSync(path.join(skill, 'ref', 'notes.md'), publicNotes(i));
+    symlinkSync(outside, path.join(skill, '.ref'));
+    pairs.push([path.join(skill, 'ref'), path.join(skill, '.ref')]);
+  }
+  return { root, outside, pairs, remove: tmp.remove };
+}
+
+/** Runs `attempt` again and again for SECONDS while the entries are swapped; returns how many times it ran. */
+export async function duringSwaps(pairs: [string, string][], attempt: () => Promise<void>): Promise<{ runs: number; rounds: number; how: SwapLoop['how'] }> {
+  const loop = await swapLoop(pairs, SECONDS + 30);
+  const end = Date.now() + SECONDS * 1000;
+  let runs = 0;
+  let rounds = 0;
+  try {
+    while (Date.now() < end) {
+      await attempt();
+      runs++;
+    }
+  } finally {
+    rounds = await loop.stop();
+  }
+  return { runs, rounds, how: loop.how };
 }
