@@ -142,19 +142,21 @@ export async function openChecked(full: string, kind: EntryKind): Promise<Openin
 }
 
 /**
- * Read the `size` bytes fstat gave for `fd` into `onChunk`, then one more: a file that grew since
- * is not read further (it throws), one that shrank ends early. Returns how many bytes were read.
+ * Read the `size` bytes fstat gave for `fd` into `onChunk`, asking for one byte more: a file that
+ * grew since is not read further (it throws), one that shrank ends early. Returns how many bytes
+ * were read. The extra byte rides on the last read, so a small file still costs one read.
  */
 export function readSizedSync(fd: number, size: number, scratch: Buffer, onChunk: (chunk: Buffer) => void): number {
   let done = 0;
-  while (done < size) {
-    const n = readSync(fd, scratch, 0, Math.min(scratch.byteLength, size - done), done);
-    if (n === 0) return done;
-    onChunk(scratch.subarray(0, n));
+  for (;;) {
+    const want = Math.min(scratch.byteLength, size + 1 - done);
+    const n = readSync(fd, scratch, 0, want, done);
+    if (done + n > size) throw Object.assign(new Error(`it grew past the ${size} bytes it had when opened, while it was read (a file being written); list again once it is written`), { code: 'EGREW' });
+    if (n > 0) onChunk(scratch.subarray(0, n));
     done += n;
+    // A read of a regular file that returns less than asked has reached the end.
+    if (n < want) return done;
   }
-  if (readSync(fd, scratch, 0, 1, done) > 0) throw Object.assign(new Error(`it grew past the ${size} bytes it had when opened, while it was read (a file being written); list again once it is written`), { code: 'EGREW' });
-  return done;
 }
 
 /** The root's real path, that every opened descriptor's path must start with. */
