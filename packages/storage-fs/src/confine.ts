@@ -3,8 +3,8 @@
  * folder can swap a folder on the way for a symlink between any two steps, so a check of the path
  * before opening proves nothing: what counts is what was opened. On Linux the descriptor's own
  * path (`/proc/self/fd/N`) must be exactly the entry's path under the root's real path; elsewhere
- * the opened file's device and inode must be what the path holds, with no symlink on it, before
- * and after. Node built-ins only: the listing worker threads load this too.
+ * the opened file's device and inode must be what the path holds, with no symlink on it, just
+ * after opening. Node built-ins only: the listing worker threads load this too.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';

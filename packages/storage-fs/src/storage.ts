@@ -128,17 +128,14 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
           else if (d.isDirectory()) entries.push({ name, kind: 'directory' });
           else entries.push({ name, kind: 'unsupported' });
         }
-        // Size and mtime make a cheap change token, so a reload re-reads only what changed.
-        await Promise.all(
-          files.map(async (name) => {
-            try {
-              const fileStat = await lstat(path.join(at.path, name));
-              entries.push(fileStat.isFile() ? { name, kind: 'file', token: tokenOf(fileStat) } : { name, kind: 'unsupported' });
-            } catch (error) {
-              throw storageError('cannot stat', dir === '' ? name : `${dir}/${name}`, path.join(full, name), error);
-            }
-          }),
-        );
+        // Size and mtime make a cheap change token, so a reload re-reads only what changed. All settle
+        // before the folder is closed: `at.path` may name its descriptor, whose number is then reused.
+        const stats = await Promise.allSettled(files.map((name) => lstat(path.join(at.path, name))));
+        stats.forEach((result, i) => {
+          const name = files[i]!;
+          if (result.status === 'rejected') throw storageError('cannot stat', dir === '' ? name : `${dir}/${name}`, path.join(full, name), result.reason);
+          entries.push(result.value.isFile() ? { name, kind: 'file', token: tokenOf(result.value) } : { name, kind: 'unsupported' });
+        });
       } finally {
         await handle.close();
       }
@@ -153,10 +150,12 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
         // The size of the opened file and one byte more, to see it grew since: never more than that.
         const buffer = Buffer.allocUnsafeSlow(stat.size + 1);
         let size = 0;
-        while (size < buffer.byteLength) {
-          const { bytesRead } = await handle.read(buffer, size, buffer.byteLength - size, size);
-          if (bytesRead === 0) break;
+        for (;;) {
+          const want = buffer.byteLength - size;
+          const { bytesRead } = await handle.read(buffer, size, want, size);
           size += bytesRead;
+          // A read of a regular file that returns less than asked has reached the end.
+          if (bytesRead < want || size === buffer.byteLength) break;
         }
         if (size > maxBytes) throw tooLarge(relative, full, maxBytes, `at least ${size} bytes`);
         if (size > stat.size) throw new StorageError(`cannot read "${relative}" (${full}): it grew past the ${stat.size} bytes it had when opened, while it was read (a file being written); read it again once it is written`, relative);
@@ -189,7 +188,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
 }
 
 function tooLarge(relative: string, full: string, maxBytes: number, seen: string): StorageError {
-  return new StorageError(`cannot read "${relative}" (${full}): it is ${seen}, larger than the ${maxBytes} bytes expected (the size it was listed with); it changed since: reload`, relative);
+  return new StorageError(`cannot read "${relative}" (${full}): it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); if that is the size it was listed with, it changed since: reload to serve it`, relative);
 }
 
 function storageError(action: string, relative: string, full: string, error: unknown): StorageError {
