@@ -1,8 +1,8 @@
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
-import { lstat, open, readdir, realpath } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing, type SkillFiles } from '@skillmount/core';
+import { isAt, listPath, openChecked, OUTSIDE, realRootOf, under, type EntryKind } from './confine.js';
 import { tokenOf } from './tree/jobs.js';
 import { listTree } from './tree/list.js';
 import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
@@ -26,12 +26,17 @@ export interface FsStorage extends SkillFiles {
    * with `known`, only files whose token changed are read.
    */
   listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /**
+   * The file's exact bytes. With `maxBytes`, a file larger than that is refused (a `StorageError`
+   * naming the path, the limit and the size seen) before more than `maxBytes + 1` bytes are read.
+   */
+  read(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
 }
 
 /**
  * A folder as skill storage. Symlinks and special files are listed as `unsupported` and never
- * read; `read` opens only regular files and does not follow a final symlink; a path that could
- * leave the root throws.
+ * read; every folder and file is checked to be inside the root after it is opened, so an entry
+ * swapped for a symlink meanwhile is refused, not followed; a path that could leave the root throws.
  */
 export function fsStorage(root: string, options: FsStorageOptions = {}): FsStorage {
   if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
@@ -53,40 +58,47 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     return segments;
   };
 
-  // The root itself may be a symlink (the user chose it); below it, every folder on the way must be a
-  // real folder, or a symlinked folder would lead outside the root. O_NOFOLLOW only guards the last
-  // segment. One realpath of the deepest folder answers for all of them: it differs from the path
-  // under the real root exactly when one of them is a symlink.
+  // The root itself may be a symlink (the user chose it), re-pointed at any time: its real path is
+  // looked up once and again whenever an entry is not found under it.
   let realRoot: string | undefined;
-  const noSymlinkedFolders = async (relative: string, folders: string[], action: string): Promise<void> => {
-    if (folders.length === 0) return;
-    const folder = path.join(absolute, ...folders);
-    let real: string;
+  const opened = async (relative: string, kind: EntryKind, action: string) => {
+    const full = path.join(absolute, ...segmentsOf(relative));
+    let checked: string;
+    let opening;
     try {
-      real = await realpath(folder);
-      realRoot ??= await realpath(absolute);
-      // The root may have been re-pointed since (it can be a symlink): look at it again before refusing.
-      if (real !== path.join(realRoot, ...folders)) realRoot = await realpath(absolute);
+      const before = realRoot;
+      checked = under((realRoot ??= await realRootOf(absolute)), relative);
+      opening = await openChecked(checked, kind);
+      if (!('fd' in opening) && before !== undefined && (realRoot = await realRootOf(absolute)) !== before) {
+        checked = under(realRoot, relative);
+        opening = await openChecked(checked, kind);
+      }
     } catch (error) {
-      throw storageError(action, relative, folder, error);
+      throw storageError(action, relative, full, error);
     }
-    if (real !== path.join(realRoot, ...folders)) {
-      throw new StorageError(`${action} "${relative}" (${folder}): a folder on its path is a symlink, which is not served`, relative);
-    }
+    if ('gone' in opening) throw storageError(action, relative, full, opening.cause);
+    if ('refused' in opening) throw new StorageError(`${action} "${relative || '(root)'}" (${full}): ${opening.refused}`, relative, { cause: opening.cause });
+    return { handle: opening.fd, stat: opening.stat, full, checked };
   };
 
   return {
     root: absolute,
     async listAll(listOptions) {
+      let root: string;
+      try {
+        root = realRoot = await realRootOf(absolute);
+      } catch (error) {
+        throw storageError('cannot list', '', absolute, error);
+      }
       try {
         if (workerThreads) {
           try {
-            return await listTree(absolute, sharedPool(), listOptions);
+            return await listTree(root, sharedPool(), listOptions);
           } catch (error) {
             if (!(error instanceof WorkersUnavailable)) throw error;
           }
         }
-        return await listTree(absolute, inlineRunner, listOptions);
+        return await listTree(root, inlineRunner, listOptions);
       } catch (error) {
         if (!(error instanceof TreeJobError)) throw error;
         const relative = error.detail.relative ?? '';
@@ -94,54 +106,60 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       }
     },
     async list(dir) {
-      const segments = segmentsOf(dir);
-      const full = path.join(absolute, ...segments);
-      await noSymlinkedFolders(dir, segments, 'cannot list');
-      let dirents;
-      try {
-        dirents = await readdir(full, { withFileTypes: true, encoding: 'buffer' });
-      } catch (error) {
-        throw storageError('cannot list', dir, full, error);
-      }
+      const { handle, stat, full, checked } = await opened(dir, 'directory', 'cannot list');
       const entries: SkillFileEntry[] = [];
-      const files: string[] = [];
-      for (const d of dirents) {
-        const raw = d.name as unknown as Buffer;
-        const name = raw.toString('utf8');
-        // A name that is not valid UTF-8 decodes to another name, which could not be read back.
-        if (!Buffer.from(name, 'utf8').equals(raw)) entries.push({ name, kind: 'unsupported' });
-        else if (d.isFile()) files.push(name);
-        else if (d.isDirectory()) entries.push({ name, kind: 'directory' });
-        else entries.push({ name, kind: 'unsupported' });
+      try {
+        // Listed through the opened folder itself where the system allows, else by path and checked again after.
+        const at = listPath(handle.fd, checked);
+        let dirents;
+        try {
+          dirents = await readdir(at.path, { withFileTypes: true, encoding: 'buffer' });
+          if (at.checkAfter && !(await isAt(handle.fd, checked, stat))) throw new StorageError(`cannot list "${dir || '(root)'}" (${full}): ${OUTSIDE}`, dir);
+        } catch (error) {
+          throw error instanceof StorageError ? error : storageError('cannot list', dir, full, error);
+        }
+        const files: string[] = [];
+        for (const d of dirents) {
+          const raw = d.name as unknown as Buffer;
+          const name = raw.toString('utf8');
+          // A name that is not valid UTF-8 decodes to another name, which could not be read back.
+          if (!Buffer.from(name, 'utf8').equals(raw)) entries.push({ name, kind: 'unsupported' });
+          else if (d.isFile()) files.push(name);
+          else if (d.isDirectory()) entries.push({ name, kind: 'directory' });
+          else entries.push({ name, kind: 'unsupported' });
+        }
+        // Size and mtime make a cheap change token, so a reload re-reads only what changed. All settle
+        // before the folder is closed: `at.path` may name its descriptor, whose number is then reused.
+        const stats = await Promise.allSettled(files.map((name) => lstat(path.join(at.path, name))));
+        stats.forEach((result, i) => {
+          const name = files[i]!;
+          if (result.status === 'rejected') throw storageError('cannot stat', dir === '' ? name : `${dir}/${name}`, path.join(full, name), result.reason);
+          entries.push(result.value.isFile() ? { name, kind: 'file', token: tokenOf(result.value) } : { name, kind: 'unsupported' });
+        });
+      } finally {
+        await handle.close();
       }
-      // Size and mtime make a cheap change token, so a reload re-reads only what changed.
-      await Promise.all(
-        files.map(async (name) => {
-          try {
-            const stat = await lstat(path.join(full, name));
-            entries.push(stat.isFile() ? { name, kind: 'file', token: tokenOf(stat) } : { name, kind: 'unsupported' });
-          } catch (error) {
-            throw storageError('cannot stat', dir === '' ? name : `${dir}/${name}`, path.join(full, name), error);
-          }
-        }),
-      );
       return entries;
     },
-    async read(relative) {
-      const segments = segmentsOf(relative);
-      const full = path.join(absolute, ...segments);
-      await noSymlinkedFolders(relative, segments.slice(0, -1), 'cannot read');
-      let handle;
+    async read(relative, readOptions) {
+      const maxBytes = readOptions?.maxBytes ?? Infinity;
+      if (typeof maxBytes !== 'number' || !(maxBytes >= 0)) throw new RangeError(`@skillmount/storage-fs: read(path, { maxBytes }) takes a number of bytes >= 0, not ${String(readOptions?.maxBytes)}`);
+      const { handle, stat, full } = await opened(relative, 'file', 'cannot read');
       try {
-        // O_NOFOLLOW: a symlink swapped in after listing is refused, not followed.
-        handle = await open(full, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-      } catch (error) {
-        throw storageError('cannot read', relative, full, error);
-      }
-      try {
-        const stat = await handle.stat();
-        if (!stat.isFile()) throw new StorageError(`cannot read "${relative}" (${full}): not a regular file`, relative);
-        return new Uint8Array(await handle.readFile());
+        if (stat.size > maxBytes) throw tooLarge(relative, full, maxBytes, `${stat.size} bytes`);
+        // The size of the opened file and one byte more, to see it grew since: never more than that.
+        const buffer = Buffer.allocUnsafeSlow(stat.size + 1);
+        let size = 0;
+        for (;;) {
+          const want = buffer.byteLength - size;
+          const { bytesRead } = await handle.read(buffer, size, want, size);
+          size += bytesRead;
+          // A read of a regular file that returns less than asked has reached the end.
+          if (bytesRead < want || size === buffer.byteLength) break;
+        }
+        if (size > maxBytes) throw tooLarge(relative, full, maxBytes, `at least ${size} bytes`);
+        if (size > stat.size) throw new StorageError(`cannot read "${relative}" (${full}): it grew past the ${stat.size} bytes it had when opened, while it was read (a file being written); read it again once it is written`, relative);
+        return new Uint8Array(buffer.buffer, 0, size);
       } catch (error) {
         throw error instanceof StorageError ? error : storageError('cannot read', relative, full, error);
       } finally {
@@ -167,6 +185,10 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       };
     },
   };
+}
+
+function tooLarge(relative: string, full: string, maxBytes: number, seen: string): StorageError {
+  return new StorageError(`cannot read "${relative}" (${full}): it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); if that is the size it was listed with, it changed since: reload to serve it`, relative);
 }
 
 function storageError(action: string, relative: string, full: string, error: unknown): StorageError {

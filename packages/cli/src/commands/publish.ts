@@ -67,7 +67,7 @@ export async function publish(argv: string[]): Promise<number> {
           : undefined;
     if (!target) throw new UsageError(`cannot publish to a folder (${opened.label})`);
     result = await runPublish({
-      root: folder.storage.root,
+      folder: folder.storage,
       files: checked.files,
       target,
       delete: values.delete === true,

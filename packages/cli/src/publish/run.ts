@@ -1,13 +1,14 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Digest } from '@skillmount/core';
+import type { FsStorage } from '@skillmount/storage-fs';
 import type { Progress } from '../progress.js';
 import type { LocalFile } from './local.js';
 import type { PublishTarget, StoredFile } from './target.js';
 
 export interface PublishRun {
-  /** The absolute folder the files are read from. */
-  root: string;
+  /** The folder the files are read from: through its storage, which reads only what is inside it. */
+  folder: Pick<FsStorage, 'root' | 'read'>;
   /** The files to publish (those of the valid skills). */
   files: LocalFile[];
   target: PublishTarget;
@@ -47,7 +48,7 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
   for (const storedPath of stored.keys()) {
     if (local.has(storedPath)) continue;
     // Only files deleted from the folder: the files of a skill that failed the check (--force) stay.
-    if (!(await exists(path.join(run.root, ...storedPath.split('/'))))) gone.push(storedPath);
+    if (!(await exists(path.join(run.folder.root, ...storedPath.split('/'))))) gone.push(storedPath);
   }
   gone.sort();
   const removals = run.delete ? gone : [];
@@ -56,7 +57,13 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
   const held: StoredFile[] = [];
 
   const upload = async (file: LocalFile) => {
-    const bytes = await readFile(path.join(run.root, ...file.path.split('/')));
+    // Never more than the checked size: a file replaced since by a larger one is refused, not read.
+    let bytes;
+    try {
+      bytes = await run.folder.read(file.path, { maxBytes: file.size });
+    } catch (error) {
+      throw new Error(`"${file.path}" cannot be read again after the check read it (${(error as Error).message}); run publish again`, { cause: error });
+    }
     if (bytes.byteLength !== file.size || sha256Digest(bytes) !== file.digest) {
       throw new Error(`"${file.path}" changed while publishing (after the check read it); run publish again`);
     }

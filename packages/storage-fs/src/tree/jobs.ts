@@ -4,10 +4,15 @@
  * in worker threads, where a blocking call is several times cheaper than a round trip through the
  * thread pool, or on the calling thread in short slices. Node built-ins only, so a worker loads
  * nothing else.
+ *
+ * Every folder and file is opened first and checked after opening (`confine.ts`): nothing is
+ * listed, hashed or sent from a descriptor that is not inside the root, whatever was renamed
+ * meanwhile. `root` is the root's real path.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { isAtSync, listPath, openSyncChecked, readSizedSync, under } from '../confine.js';
 
 const SKILL_MD = 'SKILL.md';
 
@@ -42,8 +47,9 @@ const failure = (error: unknown, relative: string, action: 'cannot list' | 'cann
 export const isSkillMd = (p: string) => p === SKILL_MD || p.endsWith(`/${SKILL_MD}`);
 
 /**
- * List `folders`: their entries, and the subfolders to list next. Files a catalog will read
- * (inside a folder holding a SKILL.md, not hidden) are read and hashed here when `read` is set,
+ * List `folders`: each folder's own entry (`directory`, or `unsupported` when what is there now is
+ * not a folder inside the root), its entries, and the subfolders to list next. Files a catalog will
+ * read (inside a folder holding a SKILL.md, not hidden) are read and hashed here when `read` is set,
  * SKILL.md files sent whole; otherwise they get a change token and `wanted`. Other files are
  * listed by name only: nothing reads them. Symlinks and special files are `unsupported`, and
  * names that are not valid UTF-8 too (they would decode to another name); folders whose name
@@ -52,17 +58,42 @@ export const isSkillMd = (p: string) => p === SKILL_MD || p.endsWith(`/${SKILL_M
 export function walkFolders(root: string, folders: readonly Folder[], read: boolean): { items: Listed[]; folders: Folder[] } {
   const items: Listed[] = [];
   const next: Folder[] = [];
-  for (const { dir, inSkill } of folders) {
-    const full = path.join(root, dir);
+  for (const folder of folders) listFolder(root, folder, read, items, next);
+  return { items, folders: next };
+}
+
+function listFolder(root: string, { dir, inSkill }: Folder, read: boolean, items: Listed[], next: Folder[]): void {
+  const full = under(root, dir);
+  let opened;
+  try {
+    opened = openSyncChecked(full, 'directory');
+  } catch (error) {
+    throw failure(error, dir, 'cannot list');
+  }
+  if (dir === '' && !('fd' in opened)) {
+    const reason = 'gone' in opened ? Object.assign(new Error('no such file or folder'), { code: 'ENOENT' }) : new Error(opened.refused);
+    throw failure(reason, dir, 'cannot list');
+  }
+  if ('gone' in opened) return; // removed since its parent was listed
+  if ('refused' in opened) {
+    items.push({ path: dir, kind: 'unsupported' });
+    return;
+  }
+  try {
+    const at = listPath(opened.fd, full);
     let dirents;
     try {
-      // Its parent listed it as a folder; a symlink swapped in since is not followed.
-      if (dir !== '' && lstatSync(full).isSymbolicLink()) throw Object.assign(new Error('it is a symlink, which is not served'), { code: 'ELOOP' });
-      dirents = readdirSync(full, { withFileTypes: true, encoding: 'buffer' });
+      dirents = readdirSync(at.path, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
-      if (dir !== '' && (error as Failure).code === 'ENOENT') continue; // removed since its parent was listed
+      if (dir !== '' && (error as Failure).code === 'ENOENT') return;
       throw failure(error, dir, 'cannot list');
     }
+    if (at.checkAfter && !isAtSync(opened.fd, full, opened.stat)) {
+      if (dir === '') throw failure(new Error('the folder was replaced while it was listed'), dir, 'cannot list');
+      items.push({ path: dir, kind: 'unsupported' });
+      return;
+    }
+    if (dir !== '') items.push({ path: dir, kind: 'directory' });
     const names = dirents.map((d) => (d.name as unknown as Buffer).toString('utf8'));
     const childrenInSkill = inSkill || (dir !== '' && dirents.some((d, i) => names[i] === SKILL_MD && d.isFile()));
     dirents.forEach((d, i) => {
@@ -70,20 +101,25 @@ export function walkFolders(root: string, folders: readonly Folder[], read: bool
       const itemPath = dir === '' ? name : `${dir}/${name}`;
       if (!Buffer.from(name, 'utf8').equals(d.name as unknown as Buffer)) items.push({ path: itemPath, kind: 'unsupported' });
       else if (d.isDirectory()) {
-        items.push({ path: itemPath, kind: 'directory' });
-        if (!name.startsWith('.')) next.push({ dir: itemPath, inSkill: childrenInSkill });
+        // A folder entered lists itself once it is opened and checked; a hidden one is only named.
+        if (name.startsWith('.')) items.push({ path: itemPath, kind: 'directory' });
+        else next.push({ dir: itemPath, inSkill: childrenInSkill });
       } else if (!d.isFile()) items.push({ path: itemPath, kind: 'unsupported' });
       else if (!childrenInSkill || name.startsWith('.')) items.push({ path: itemPath, kind: 'file' });
       else {
-        const item = read ? readOne(path.join(full, name), itemPath, isSkillMd(itemPath)) : statOne(path.join(full, name), itemPath);
+        const item = read ? readOne(root, itemPath, isSkillMd(itemPath)) : statOne(path.join(at.path, name), itemPath);
         if (item) items.push(item);
       }
     });
+  } finally {
+    closeSync(opened.fd);
   }
-  return { items, folders: next };
 }
 
-/** A wanted file's token, not its bytes. Undefined when it is gone since its folder was listed. */
+/**
+ * A wanted file's token, not its bytes (metadata only; the bytes are read, checked, once its token
+ * changed). Undefined when it is gone since its folder was listed.
+ */
 function statOne(full: string, itemPath: string): Listed | undefined {
   let stat: Stats;
   try {
@@ -95,40 +131,34 @@ function statOne(full: string, itemPath: string): Listed | undefined {
   return stat.isFile() ? { path: itemPath, kind: 'file', token: tokenOf(stat), wanted: true } : { path: itemPath, kind: 'unsupported' };
 }
 
-/** A wanted file read and hashed (with its bytes when `keep`). Undefined when it is gone since its folder was listed. */
-function readOne(full: string, itemPath: string, keep: boolean): Listed | undefined {
+/**
+ * A wanted file opened, checked, read and hashed (with its bytes when `keep`). Undefined when it
+ * is gone since its folder was listed; `unsupported` when what is there now is not a regular file
+ * inside the root.
+ */
+function readOne(root: string, itemPath: string, keep: boolean): Listed | undefined {
+  let opened;
   try {
-    return readFile(full, itemPath, keep);
+    opened = openSyncChecked(under(root, itemPath), 'file');
   } catch (error) {
-    const code = (error as Failure).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') return { path: itemPath, kind: 'unsupported' }; // a symlink swapped in since the listing
     throw failure(error, itemPath, 'cannot read');
+  }
+  if ('gone' in opened) return undefined;
+  if ('refused' in opened) return { path: itemPath, kind: 'unsupported' };
+  try {
+    return hashed(opened.fd, opened.stat, itemPath, keep);
+  } catch (error) {
+    throw failure(error, itemPath, 'cannot read');
+  } finally {
+    closeSync(opened.fd);
   }
 }
 
-/**
- * Read and hash each file (with its bytes when `content`), as a reload does for the files whose
- * token changed. A file's folder is checked first: a symlink swapped in since the walk is refused
- * rather than followed, and the file itself is opened with O_NOFOLLOW.
- */
+/** Read and hash each file (with its bytes when `content`), as a reload does for the files whose token changed. */
 export function readFiles(root: string, files: readonly { path: string; content: boolean }[]): Listed[] {
-  const folderIsReal = new Map<string, boolean>();
   const items: Listed[] = [];
   for (const file of files) {
-    const folder = file.path.slice(0, Math.max(0, file.path.lastIndexOf('/')));
-    let real = folderIsReal.get(folder);
-    try {
-      if (real === undefined) {
-        real = folder === '' || !lstatSync(path.join(root, folder)).isSymbolicLink();
-        folderIsReal.set(folder, real);
-      }
-    } catch (error) {
-      if ((error as Failure).code === 'ENOENT') continue;
-      throw failure(error, folder, 'cannot list');
-    }
-    if (!real) throw failure(Object.assign(new Error('its folder is a symlink, which is not served'), { code: 'ELOOP' }), file.path, 'cannot read');
-    const item = readOne(path.join(root, file.path), file.path, file.content);
+    const item = readOne(root, file.path, file.content);
     if (item) items.push(item);
   }
   return items;
@@ -139,40 +169,19 @@ const CHUNK = 64 * 1024;
 // per file would churn memory that the allocator keeps.
 let scratchBuffer: Buffer | undefined;
 
-function readFile(full: string, itemPath: string, keep: boolean): Listed {
+/** The size fstat gave the opened file, and no more, hashed; the digest and size are of the same bytes. */
+function hashed(fd: number, stat: Stats, itemPath: string, keep: boolean): Listed {
   const scratch = (scratchBuffer ??= Buffer.allocUnsafeSlow(CHUNK));
-  const fd = openSync(full, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { path: itemPath, kind: 'unsupported' };
-    // Read to the end, not to the stat's size: the digest and size must be of the same bytes. A
-    // read of a regular file that returns less than asked has reached the end.
-    const hash = createHash('sha256');
-    const kept: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const n = readSync(fd, scratch, 0, CHUNK, size);
-      const chunk = scratch.subarray(0, n);
-      hash.update(chunk);
-      if (keep && n > 0) kept.push(new Uint8Array(chunk)); // a copy: the scratch buffer is reused
-      size += n;
-      if (n < CHUNK) break;
-    }
-    const item: Listed = { path: itemPath, kind: 'file', token: tokenOf(stat), size, digest: `sha256:${hash.digest('hex')}` };
-    if (keep) item.content = kept.length === 1 ? kept[0]! : joined(kept, size);
-    return item;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** One exactly sized array (it is posted between threads, where a larger backing buffer would be copied whole). */
-function joined(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const whole = new Uint8Array(size);
+  const hash = createHash('sha256');
+  // One exactly sized array when kept: it is posted between threads, where a larger backing buffer would be copied whole.
+  const kept = keep ? new Uint8Array(stat.size) : undefined;
   let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.byteLength;
-  }
-  return whole;
+  const size = readSizedSync(fd, stat.size, scratch, (chunk) => {
+    hash.update(chunk);
+    kept?.set(chunk, offset);
+    offset += chunk.byteLength;
+  });
+  const item: Listed = { path: itemPath, kind: 'file', token: tokenOf(stat), size, digest: `sha256:${hash.digest('hex')}` };
+  if (kept) item.content = size === stat.size ? kept : kept.slice(0, size);
+  return item;
 }
