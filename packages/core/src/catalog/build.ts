@@ -5,6 +5,7 @@ import { DIRECTORY_MIME, SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.j
 import { parseFrontmatter } from '../skillmd/parse.js';
 import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { segmentProblem } from '../uri/segment.js';
+import { escapeControls } from '../text/escape.js';
 import type { SkillEntry, SkillFileEntry, SkillFileListing, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 import { mapLimit } from './limit.js';
 import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord, type ListedState, type ParsedSkillMd } from './snapshot.js';
@@ -59,7 +60,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       const path = joinPath(dir, child.name);
       const problem = isPlainName(child.name) ? segmentProblem(child.name) : 'a name that is not a single path segment';
       if (problem) {
-        result.problems.push({ code: 'bad-name', path, message: `"${child.name}" cannot be a skill URI segment (${problem}); rename it` });
+        result.problems.push({ code: 'bad-name', path, message: `"${escapeControls(child.name)}" cannot be a skill URI segment (${problem}); rename it` });
       } else if (child.kind === 'unsupported') {
         result.problems.push({ code: 'unsupported', path, message: 'symlinks and special files are not served; replace it with a regular file or folder' });
       } else if (child.kind === 'file') {
@@ -90,7 +91,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     const problems: SkillWarning[] = [];
     segments.forEach((segment, i) => {
       const problem = segmentProblem(segment);
-      if (problem) problems.push({ code: 'bad-name', path: segments.slice(0, i + 1).join('/'), message: `folder name cannot be a skill URI segment (${problem}); rename it` });
+      if (problem) problems.push({ code: 'bad-name', path: segments.slice(0, i + 1).join('/'), message: `folder name "${escapeControls(segment)}" cannot be a skill URI segment (${problem}); rename it` });
     });
     const subtree = collect(dir);
     for (const p of subtree.problems) problems.push(p);
