@@ -93,6 +93,12 @@ export async function serve(argv: string[]): Promise<undefined> {
   const polling = watch && opened.kind === 's3' ? `, polled every ${pollIntervalMs ?? 30_000} ms` : '';
   const what = 'catalog' in served ? `${served.catalog.entries.length} skills` : `each tenant's skills (header ${tenantHeader})`;
   say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
+  if (tenantHeader !== undefined && !isLoopback(address.address)) {
+    complain(
+      `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
+        `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, or any client can read any tenant's skills by naming it`,
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -105,6 +111,11 @@ export async function serve(argv: string[]): Promise<undefined> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return undefined;
+}
+
+/** True for an address only this machine can reach (127.0.0.0/8, ::1, and IPv4-mapped 127.x). */
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 /** What the endpoint serves: one catalog, or a source that picks a catalog per tenant. */
