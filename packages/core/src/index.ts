@@ -12,6 +12,7 @@ export type {
   SkillFileContent,
   SkillFileEntry,
   SkillFileListing,
+  SkillFileReadOptions,
   ListAllOptions,
   SkillFileKind,
   SkillFiles,

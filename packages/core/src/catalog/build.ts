@@ -158,7 +158,9 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   await mapLimit(toRead, options.concurrency, async (path) => {
     let bytes: Uint8Array;
     try {
-      bytes = await files.read(path);
+      // A listed size bounds the read: a file replaced by a giant since the listing is refused, not read whole.
+      const size = listedSize(listedFiles.get(path));
+      bytes = size === undefined ? await files.read(path) : await files.read(path, { maxBytes: size });
     } catch (error) {
       if (error instanceof StorageError) throw error;
       throw new StorageError(`cannot read "${path}": ${(error as Error)?.message ?? error}`, path, { cause: error });
@@ -323,6 +325,12 @@ function sameResources(before: SkillEntry['resources'], after: readonly SkillRes
     if (a !== b && (a.uri !== b.uri || a.digest !== b.digest || a.size !== b.size)) return false;
   }
   return true;
+}
+
+/** The size a listing gave for a file, when it is a plain byte count. */
+function listedSize(listed: SkillFileEntry | undefined): number | undefined {
+  const size = listed?.size;
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? size : undefined;
 }
 
 /** The size and digest a storage vouched for, when both are well-formed; otherwise the body is read and hashed. */

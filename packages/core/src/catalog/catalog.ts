@@ -194,7 +194,8 @@ export class SkillCatalog implements SkillSource {
 
   async #readStorage(record: FileRecord): Promise<Uint8Array> {
     try {
-      return await this.#timed.read(record.path);
+      // The published size bounds the read: a file replaced by a larger one is refused, not read whole.
+      return await this.#timed.read(record.path, { maxBytes: record.resource.size });
     } catch (error) {
       this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.resource.uri, message: `storage read failed: ${describe(error)}` });
       throw internalError(`Could not read ${record.resource.uri} from storage; try again later`);
