@@ -59,8 +59,8 @@ export interface SkillFileReadOptions {
   /**
    * The largest file the caller accepts, in bytes: the size the file was listed or published with.
    * A storage reads at most `maxBytes + 1` bytes and throws a `StorageError` naming the path, the
-   * limit and the size it saw when the file is larger (it was replaced since it was listed), so a
-   * giant replacement is never read whole. A storage may ignore it: the caller still checks the
+   * limit and the size it saw, with `code: 'too-large'`, when the file is larger (it was replaced
+   * since it was listed), so a giant replacement is never read whole. A storage may ignore it: the caller still checks the
    * size and digest of what it gets.
    */
   maxBytes?: number;

@@ -136,7 +136,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       if (row === undefined) throw storageError(scope, 'cannot read', path, 'no such file');
       const content = row.content;
       if (content === null) {
-        throw storageError(scope, 'cannot read', path, `it is ${row.size} bytes, more than the ${maxBytes} it was listed with (it was replaced since), so it was not fetched; reload the catalog (a watch does it on the change notification) to publish the new file`);
+        throw storageError(scope, 'cannot read', path, `it is ${row.size} bytes, more than the ${maxBytes} it was listed with (it was replaced since), so it was not fetched; reload the catalog (a watch does it on the change notification) to publish the new file`, undefined, 'too-large');
       }
       // A plain Uint8Array view, not a Buffer: callers compare and hash bytes, nothing else.
       return new Uint8Array(content.buffer, content.byteOffset, content.byteLength);

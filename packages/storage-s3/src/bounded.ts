@@ -24,7 +24,14 @@ export async function getBounded(client: S3Client, bucket: string, key: string, 
     }
     chunks.push(chunk);
   }
-  return { bytes: Buffer.concat(chunks) };
+  // One exact array of its own (not a view into a shared pool), like a whole read.
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { bytes };
 }
 
 /** The whole object's size: the total of `Content-Range` (a ranged answer), else `Content-Length`. */

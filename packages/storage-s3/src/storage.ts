@@ -215,6 +215,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
         `cannot read "${path}" (${s3Url(bucket, key)}): the object is ${seen} bytes, larger than the ${maxBytes} it was listed with (it was replaced since); ` +
           `only the first ${maxBytes + 1} bytes were fetched. Reload the catalog (a watch does it on its next poll) to publish the new object`,
         path,
+        { code: 'too-large' },
       );
     },
 

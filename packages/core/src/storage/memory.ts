@@ -51,7 +51,7 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
       if (!file) throw new StorageError(`memoryStorage: no file "${path}"`, path);
       const maxBytes = options?.maxBytes;
       if (maxBytes !== undefined && file.bytes.byteLength > maxBytes) {
-        throw new StorageError(`memoryStorage: "${path}" is ${file.bytes.byteLength} bytes, more than the ${maxBytes} expected (it changed since it was listed); reload the catalog`, path);
+        throw new StorageError(`memoryStorage: "${path}" is ${file.bytes.byteLength} bytes, more than the ${maxBytes} expected (it changed since it was listed); reload the catalog`, path, { code: 'too-large' });
       }
       return file.bytes.slice();
     },

@@ -101,12 +101,11 @@ export class TenantCache<V> {
         // Whatever serves the key now (the old value, or one loaded meanwhile) makes way.
         const current = this.#slots.get(key);
         if (current) this.#evict(current);
+        // A value not admitted was marked evicted when it loaded: it is freed once released below.
         if (fresh.admitted) {
           this.#slots.set(key, fresh);
           this.#startSweeper();
           this.#enforceMax(fresh);
-        } else {
-          fresh.evicted = true;
         }
       }
       return { before, after };
