@@ -7,7 +7,7 @@ import { SkillCatalog } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { serveOurs, type Served } from '../client/support/servers.js';
-import { startLyingServer, type LyingServer } from '../client/support/lying-server.js';
+import { hostileSkills, startLyingServer, type LyingServer } from '../client/support/lying-server.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 
@@ -71,6 +71,21 @@ test('get refuses what does not verify, naming the reason, and prints none of it
     const r = await cli('get', liar.url('reads'), skill, ...(file ? [file] : []));
     assert.equal(r.code, 1, `${skill} ${file}: ${r.stderr}`);
     assert.match(r.stderr, new RegExp(`refused \\(${reason}\\)`), r.stderr);
+    assert.equal(r.stdout.length, 0, 'no bytes on stdout');
+  }
+});
+
+test('get refuses a hostile SKILL.md, naming the limit it broke, and prints none of it', async () => {
+  const cases: [string, RegExp][] = [
+    [hostileSkills().byKey.keys40k!.uri, /cannot be parsed: the frontmatter is \d+ bytes; the limit is 64 KiB/],
+    [hostileSkills().byKey.flowSeqNesting!.uri, /more than 32 levels deep/],
+    [hostileSkills().byKey.scalar15MiB!.uri, /was not requested: SKILL\.md is \d+ bytes; the limit is 1 MiB/],
+  ];
+  for (const [uri, limit] of cases) {
+    const r = await cli('get', liar.url('hostile'), uri);
+    assert.equal(r.code, 1, `${uri}: ${r.stderr}`);
+    assert.match(r.stderr, /refused \(frontmatter\)/);
+    assert.match(r.stderr, limit);
     assert.equal(r.stdout.length, 0, 'no bytes on stdout');
   }
 });

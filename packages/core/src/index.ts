@@ -35,6 +35,13 @@ export {
 export { SkillEntrySchema, SkillResourceSchema } from './protocol/schemas.js';
 export { CatalogError, SkillNotFoundError, SkillProtocolError, StorageError } from './errors.js';
 export { parseFrontmatter } from './skillmd/parse.js';
+export {
+  MAX_FRONTMATTER_ALIASES,
+  MAX_FRONTMATTER_BYTES,
+  MAX_FRONTMATTER_DEPTH,
+  MAX_FRONTMATTER_NODES,
+  MAX_SKILL_MD_BYTES,
+} from './skillmd/limits.js';
 export { isValidSkillName } from './skillmd/rules.js';
 export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
 export { sha256Digest } from './bytes/digest.js';

@@ -10,6 +10,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalUri, type SkillEntry } from '@skillmount/core';
 import * as z from 'zod';
+import { HOSTILE_SKILL_MDS } from '../../support/hostile-skillmd.js';
 import { listen, readJsonBody } from './servers.js';
 
 const EXTENSION = 'io.modelcontextprotocol/skills';
@@ -111,6 +112,28 @@ const paintedUri: Entry = {
 };
 
 export const READ_SKILLS = [honest, wrongSize, wrongDigest, otherUri, twoItems, frontmatterLie, notUtf8, live, liveLie];
+
+/**
+ * Skills whose SKILL.md attacks the frontmatter parser, served as they are with honest sizes and
+ * digests (so only the parse can refuse them), by `HOSTILE_SKILL_MDS` key; `dynamic` is the 15 MiB
+ * one in a `"dynamic"` skill, which must be requested to learn its size. Built on first use.
+ */
+export const hostileSkills = (() => {
+  let built: { byKey: Record<string, Entry>; dynamic: Entry } | undefined;
+  return () => {
+    if (built) return built;
+    const byKey: Record<string, Entry> = {};
+    Object.entries(HOSTILE_SKILL_MDS).forEach(([key, hostile], i) => {
+      const name = `hostile-${i}`;
+      byKey[key] = skill(name, { name, description: 'A hostile skill.' }, { 'SKILL.md': hostile.text(name) });
+    });
+    const dynamicName = 'hostile-dynamic';
+    const text = HOSTILE_SKILL_MDS.scalar15MiB!.text(dynamicName);
+    built = { byKey, dynamic: dynamic(skill(dynamicName, noFrontmatter, { 'SKILL.md': text }), { name: dynamicName, description: 'A hostile skill.' }) };
+    return built;
+  };
+})();
+const allHostile = () => [...Object.values(hostileSkills().byKey), hostileSkills().dynamic];
 const cache = { ttlMs: 1000, cacheScope: 'private' as const };
 
 interface Scenario {
@@ -152,6 +175,7 @@ export const SCENARIOS: Record<string, Scenario> = {
     extension: { directoryRead: true },
     directory: (uri) => ({ resources: [{ uri: `${uri}/ok.md`, name: 'ok.md', mimeType: 'text/markdown' }, { uri: 'skill://elsewhere/evil.md', name: 'evil.md' }] }),
   },
+  hostile: { extension: {}, list: () => ({ skills: allHostile(), ...cache }), get: (uri) => getFrom(allHostile())(uri) },
   plain: {},
 };
 

@@ -12,3 +12,8 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 export function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
+
+/** Bytes the text takes as UTF-8, without encoding it. */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

@@ -2,6 +2,7 @@ import { CatalogError, StorageError } from '../errors.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { decodeUtf8 } from '../bytes/text.js';
 import { DIRECTORY_MIME, SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.js';
+import { skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter } from '../skillmd/parse.js';
 import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { segmentProblem } from '../uri/segment.js';
@@ -183,7 +184,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     if (skillProblems.length === 0) {
       const parsed = skillMds.get(skillMdPath)!;
       if (!parsed.ok) {
-        skillProblems.push({ code: 'frontmatter', path: skillMdPath, message: parsed.error });
+        skillProblems.push({ code: parsed.code, path: skillMdPath, message: parsed.error });
       } else {
         const folderName = dir.slice(dir.lastIndexOf('/') + 1);
         for (const message of frontmatterProblems(parsed.frontmatter, folderName)) {
@@ -342,8 +343,10 @@ function vouchedFor(listed: SkillFileEntry | undefined): { size: number; digest:
 
 /** What a catalog keeps of a SKILL.md: its frontmatter, not its body (served from storage like any file). */
 function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
+  const tooLarge = skillMdSizeProblem(bytes.byteLength); // before decoding it
+  if (tooLarge) return { ok: false, code: 'limit', error: tooLarge };
   const text = decodeUtf8(bytes);
-  if (text === undefined) return { ok: false, error: 'SKILL.md is not valid UTF-8' };
+  if (text === undefined) return { ok: false, code: 'frontmatter', error: 'SKILL.md is not valid UTF-8' };
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return parsed;
   // A fresh copy: the parsed strings are slices of the whole SKILL.md text and would keep all of it alive.

@@ -23,3 +23,10 @@ export type {
   SkillVerificationReason,
 } from './types.js';
 export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+export {
+  MAX_FRONTMATTER_ALIASES,
+  MAX_FRONTMATTER_BYTES,
+  MAX_FRONTMATTER_DEPTH,
+  MAX_FRONTMATTER_NODES,
+  MAX_SKILL_MD_BYTES,
+} from '../skillmd/limits.js';

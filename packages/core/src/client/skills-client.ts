@@ -24,7 +24,7 @@ import type {
   SkillResource,
   SkillsClientOptions,
 } from './types.js';
-import { checkListedFile, checkSkillMd, contentBytes, skillMdText, type ContentItem, type FrontmatterParser } from './verify.js';
+import { checkListedFile, checkSkillMd, checkSkillMdSize, contentBytes, skillMdText, type ContentItem, type FrontmatterParser } from './verify.js';
 
 const DEFAULT_MAX_PAGES = 1000;
 const READ_METHOD = 'resources/read';
@@ -172,6 +172,7 @@ export class SkillsClient {
     if (over) throw new SkillLimitError(skill.uri, over);
     this.#requireExtension(READ_METHOD);
     const target = this.#target(skill, ref);
+    if (target.skillMd && target.listed) checkSkillMdSize(skill, target.listed.uri, target.listed.size, 'listed');
 
     const result = await this.#client.readResource({ uri: target.requestUri }, options);
     const matching = (result.contents as ContentItem[]).filter((item) => typeof item.uri === 'string' && canonicalUri(item.uri) === target.key);

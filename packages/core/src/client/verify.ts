@@ -1,5 +1,6 @@
 import { sha256Digest } from '../bytes/digest.js';
-import { decodeUtf8 } from '../bytes/text.js';
+import { decodeUtf8, utf8Length } from '../bytes/text.js';
+import { frontmatterSizeProblem, skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter as parseSkillMd } from '../skillmd/parse.js';
 import { splitFrontmatter } from '../skillmd/split.js';
 import { SkillVerificationError } from './errors.js';
@@ -48,18 +49,33 @@ export function checkListedFile(listed: SkillResource, bytes: Uint8Array, skillU
 
 export type FrontmatterParser = (yaml: string) => Record<string, unknown>;
 
+const frontmatterFailure = (skill: SkillEntry, uri: string, message: string, differences: string[] = [], cause?: unknown) =>
+  new SkillVerificationError('frontmatter', uri, skill.uri, `${message}; the skill must not be loaded. If the skill changed, ${refresh(skill.uri)}`, differences, cause === undefined ? undefined : { cause });
+
+/**
+ * Refuse the skill's SKILL.md when it is over MAX_SKILL_MD_BYTES: from the size its entry lists,
+ * before it is requested, or from what a `"dynamic"` skill sent, before it is parsed.
+ */
+export function checkSkillMdSize(skill: SkillEntry, uri: string, bytes: number, stage: 'listed' | 'received'): void {
+  const problem = skillMdSizeProblem(bytes);
+  if (problem) throw frontmatterFailure(skill, uri, `${uri} ${stage === 'listed' ? 'was not requested' : 'was not parsed'}: ${problem}`);
+}
+
 /**
  * Parse the skill's own SKILL.md and require its frontmatter to equal the entry's, field by field.
- * `text` is undefined when the bytes are not UTF-8.
+ * `text` is undefined when the bytes are not UTF-8. A `parse` of the host's own gets the YAML only
+ * once SKILL.md and its frontmatter are within their size limits.
  */
 export function checkSkillMd(skill: SkillEntry, uri: string, text: string | undefined, parse?: FrontmatterParser): { frontmatter: Record<string, unknown>; body: string } {
-  const fail = (message: string, differences: string[] = [], cause?: unknown) =>
-    new SkillVerificationError('frontmatter', uri, skill.uri, `${message}; the skill must not be loaded. If the skill changed, ${refresh(skill.uri)}`, differences, cause === undefined ? undefined : { cause });
+  const fail = (message: string, differences: string[] = [], cause?: unknown) => frontmatterFailure(skill, uri, message, differences, cause);
   if (text === undefined) throw fail(`${uri} is not valid UTF-8, so its frontmatter cannot be read`);
+  checkSkillMdSize(skill, uri, utf8Length(text), 'received');
   let parsed: { frontmatter: Record<string, unknown>; body: string };
   if (parse) {
     const split = splitFrontmatter(text);
     if (!split) throw fail(`${uri} does not begin with YAML frontmatter between "---" lines`);
+    const tooLong = frontmatterSizeProblem(utf8Length(split.yaml));
+    if (tooLong) throw fail(`the frontmatter of ${uri} cannot be parsed: ${tooLong}`);
     let frontmatter: unknown;
     try {
       frontmatter = parse(split.yaml);

@@ -1,4 +1,7 @@
-import { isMap, parseDocument, visit, type Document } from 'yaml';
+import { isMap, visit, type Document } from 'yaml';
+import { utf8Length } from '../bytes/text.js';
+import { parseYamlDocument } from './document.js';
+import { frontmatterSizeProblem, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_DEPTH, skillMdSizeProblem } from './limits.js';
 import { splitFrontmatter } from './split.js';
 
 export type FrontmatterResult =
@@ -9,31 +12,40 @@ export type FrontmatterResult =
       /** Valid YAML that some hosts' simpler parsers refuse (the SDK v2's does): worth a warning, not a refusal. */
       portability: string[];
     }
-  | { ok: false; error: string };
+  | {
+      ok: false;
+      /** `limit`: over a size, depth or node limit (limits.ts); `frontmatter`: missing, invalid (alias bombs too) or not JSON. */
+      code: 'frontmatter' | 'limit';
+      error: string;
+    };
 
 /**
  * Parse SKILL.md frontmatter with YAML 1.2 core-schema typing: `yes`, `no` and `on` stay strings,
- * dates stay strings, and duplicate keys are an error. The result is plain JSON data.
+ * dates stay strings, and duplicate keys are an error. The result is plain JSON data. Sizes,
+ * nesting, node and alias counts are bounded (limits.ts) before each costly step.
  */
 export function parseFrontmatter(text: string): FrontmatterResult {
+  const tooLarge = skillMdSizeProblem(utf8Length(text));
+  if (tooLarge) return { ok: false, code: 'limit', error: tooLarge };
   const split = splitFrontmatter(text);
-  if (!split) return { ok: false, error: 'SKILL.md must begin with YAML frontmatter between "---" lines' };
-  const doc = parseDocument(split.yaml, { version: '1.2', schema: 'core', uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const first = doc.errors[0]!;
-    return { ok: false, error: `invalid YAML frontmatter: ${first.message.split('\n')[0]}` };
-  }
+  if (!split) return { ok: false, code: 'frontmatter', error: 'SKILL.md must begin with YAML frontmatter between "---" lines' };
+  const tooLong = frontmatterSizeProblem(utf8Length(split.yaml));
+  if (tooLong) return { ok: false, code: 'limit', error: tooLong };
+  // The YAML starts on line 2 of SKILL.md, after the opening fence.
+  const parsed = parseYamlDocument(split.yaml, 2);
+  if (!parsed.ok) return parsed;
+  const { doc } = parsed;
   let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: 100, mapAsMap: true });
+    value = doc.toJS({ maxAliasCount: MAX_FRONTMATTER_ALIASES, mapAsMap: true });
   } catch (error) {
-    return { ok: false, error: `invalid YAML frontmatter: ${(error as Error).message}` };
+    return { ok: false, code: 'frontmatter', error: `invalid YAML frontmatter: ${(error as Error).message}` };
   }
   if (!(value instanceof Map)) {
-    return { ok: false, error: 'YAML frontmatter must be a mapping of fields (name: …, description: …)' };
+    return { ok: false, code: 'frontmatter', error: 'YAML frontmatter must be a mapping of fields (name: …, description: …)' };
   }
   const json = toJson(value);
-  if (!json.ok) return { ok: false, error: `frontmatter field ${json.path} cannot be sent as JSON: ${json.error}` };
+  if (!json.ok) return { ok: false, code: json.limit ? 'limit' : 'frontmatter', error: `frontmatter field ${json.path} cannot be sent as JSON: ${json.error}` };
   return { ok: true, frontmatter: json.value as Record<string, unknown>, body: split.body, portability: portabilityNotes(doc) };
 }
 
@@ -50,18 +62,20 @@ function portabilityNotes(doc: Document): string[] {
   return [...notes];
 }
 
-type JsonResult = { ok: true; value: unknown } | { ok: false; path: string; error: string };
+type JsonResult = { ok: true; value: unknown } | { ok: false; path: string; error: string; limit?: true };
 
 // The entry carries the frontmatter "as JSON": refuse what JSON cannot carry rather than let it change shape on the wire.
-function toJson(value: unknown, path = '$'): JsonResult {
+function toJson(value: unknown, path = '$', depth = 0): JsonResult {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return { ok: true, value };
   if (typeof value === 'number') {
     return Number.isFinite(value) ? { ok: true, value } : { ok: false, path, error: `${value} is not a JSON number` };
   }
+  // Aliases can stack collections deeper than the source text nests them: bound the result too.
+  if (depth >= MAX_FRONTMATTER_DEPTH) return { ok: false, path, error: `it nests more than ${MAX_FRONTMATTER_DEPTH} levels deep once aliases are expanded (the limit)`, limit: true };
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
-      const item = toJson(value[i], `${path}[${i}]`);
+      const item = toJson(value[i], `${path}[${i}]`, depth + 1);
       if (!item.ok) return item;
       out.push(item.value);
     }
@@ -74,7 +88,7 @@ function toJson(value: unknown, path = '$'): JsonResult {
       if (rawKey !== null && typeof rawKey === 'object') return { ok: false, path, error: 'a mapping key must be a plain scalar, not a collection' };
       const key = rawKey === null ? '' : String(rawKey);
       if (Object.hasOwn(out, key)) return { ok: false, path, error: `the key "${key}" is given twice (two YAML scalars with the same text, such as 1 and "1")` };
-      const converted = toJson(item, `${path}.${key}`);
+      const converted = toJson(item, `${path}.${key}`, depth + 1);
       if (!converted.ok) return converted;
       Object.defineProperty(out, key, { value: converted.value, enumerable: true, writable: true, configurable: true });
     }
