@@ -102,3 +102,25 @@ test('serve --tenant-header needs a header name', async () => {
   assert.equal(code, 2);
   assert.match(err, /--tenant-header must be an HTTP header name/);
 });
+
+test('serve --tenant-header warns when the server is reachable beyond loopback, and not on loopback', async (t) => {
+  const root = await mkdtemp(path.join(tmpdir(), 'skillmount-tenants-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const stderrOf = async (host: string) => {
+    const child = spawn(process.execPath, [BIN, 'serve', root, '--port', '0', '--host', host, '--tenant-header', 'X-Tenant'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => (out += d));
+    const exited = once(child, 'exit');
+    while (!out.includes('serving') && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    await exited;
+    assert.match(out, /serving each tenant's skills/, err);
+    return err;
+  };
+  const exposed = await stderrOf('0.0.0.0');
+  assert.match(exposed, /warning: --tenant-header X-Tenant trusts whatever a request carries in that header, and 0\.0\.0\.0 is reachable beyond this machine/);
+  assert.match(exposed, /have it set X-Tenant itself and strip any value a client sends/);
+  assert.doesNotMatch(await stderrOf('127.0.0.1'), /--tenant-header/);
+});

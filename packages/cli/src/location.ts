@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { hideSecret, redact, withoutPassword } from './redact.js';
+import { complain } from './terminal/print.js';
 import type { Location, OpenedStorage, OpenStorageOptions } from './types.js';
 import { UsageError } from './usage.js';
 
@@ -63,7 +64,7 @@ export function parseLocation(location: string): Location {
  */
 export async function openStorage(location: string | Location, options: OpenStorageOptions = {}): Promise<OpenedStorage> {
   const where = typeof location === 'string' ? parseLocation(location) : location;
-  const onError = quiet(options.onError ?? ((message: string) => console.error(`skillmount: warning: ${message}`)));
+  const onError = quiet(options.onError ?? ((message: string) => complain(`skillmount: warning: ${message}`)));
   if (options.table !== undefined && where.kind !== 'postgres') throw new UsageError(`--table applies to postgres:// locations only, not to ${where.label}`);
   if (options.pollIntervalMs !== undefined && where.kind !== 's3') throw new UsageError(`--poll-interval applies to s3:// locations only, not to ${where.label}`);
 

@@ -1,4 +1,4 @@
-import { redact } from './redact.js';
+import { complain } from './terminal/print.js';
 import { UsageError } from './usage.js';
 
 const HELP = `skillmount — serve, check and publish Agent Skills over MCP
@@ -69,10 +69,10 @@ export async function main(argv: string[]): Promise<number | undefined> {
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(redact(`skillmount: ${error.message}\nRun "skillmount --help" for usage.`));
+      complain(`skillmount: ${error.message}\nRun "skillmount --help" for usage.`);
       return 2;
     }
-    console.error(redact(`skillmount: ${error instanceof Error ? error.message : String(error)}`));
+    complain(`skillmount: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

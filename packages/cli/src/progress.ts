@@ -1,3 +1,5 @@
+import { field } from './terminal/print.js';
+
 /** What `progress` writes to: a stream that may be a terminal. */
 export interface ProgressStream {
   write(text: string): unknown;
@@ -24,7 +26,8 @@ export function progress(stream: ProgressStream, verb: string, total: number): P
   let done = 0;
   let drawnAt = 0;
   const line = (tail: string) => {
-    const text = `${verb} ${done}/${total}${tail ? ` ${tail}` : ''}`;
+    // `tail` names a file: its control characters are shown, not sent (this line's own are added below).
+    const text = `${verb} ${done}/${total}${tail ? ` ${field(tail)}` : ''}`;
     // On a terminal a wrapped line could not be rewritten in place.
     const width = (stream.columns || 80) - 1;
     return live && text.length > width ? text.slice(0, Math.max(0, width - 1)) + '…' : text;

@@ -42,7 +42,8 @@ async function tenantStorages(base: OpenedStorage, pollIntervalMs: number | unde
     const { fsStorage } = await import('@skillmount/storage-fs');
     return (tenant) => {
       const folder = path.join(base.storage.root, tenant);
-      // A tenant with no folder has no skills: the same answers as an empty folder.
+      // A tenant with no folder has no skills: the same answers as an empty folder, and, holding
+      // nothing, it is never kept in memory (a made-up name cannot push a real tenant out).
       return isFolder(folder) ? fsStorage(folder) : memoryStorage();
     };
   }

@@ -46,9 +46,31 @@ export class CatalogError extends Error {
 /** A storage operation failed; names the storage path and keeps the cause. */
 export class StorageError extends Error {
   readonly path: string;
-  constructor(message: string, path: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * What callers may branch on, when a storage says: `'too-large'` for a read refused under
+   * `maxBytes` (the file is larger than it was listed: it changed since).
+   */
+  readonly code?: string;
+  constructor(message: string, path: string, options?: { cause?: unknown; code?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StorageError';
     this.path = path;
+    if (options?.code !== undefined) this.code = options.code;
   }
+}
+
+/**
+ * A file whose bytes no longer match what was published (found by a check of the bytes, or by a
+ * storage refusing to read more than the published size): the warning to report and the error
+ * the client gets. Served again once the catalog reloads.
+ */
+export function changedFile(uri: string): { warning: SkillWarning; error: SkillProtocolError } {
+  return {
+    warning: {
+      code: 'changed',
+      uri,
+      message: `refused to serve ${uri}: its bytes no longer match the published size and digest; the storage changed since the catalog was loaded, call reload()`,
+    },
+    error: internalError(`${uri} changed since the skills catalog was loaded; it will be served again after the server reloads its catalog`),
+  };
 }

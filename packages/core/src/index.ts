@@ -12,6 +12,7 @@ export type {
   SkillFileContent,
   SkillFileEntry,
   SkillFileListing,
+  SkillFileReadOptions,
   ListAllOptions,
   SkillFileKind,
   SkillFiles,
@@ -44,6 +45,7 @@ export {
 export { isValidSkillName } from './skillmd/rules.js';
 export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
 export { sha256Digest } from './bytes/digest.js';
+export { escapeControls } from './text/escape.js';
 export { SkillCatalog } from './catalog/catalog.js';
 export { OptionError, consoleWarning } from './catalog/options.js';
 export { buildSkillEntry } from './entry/build.js';

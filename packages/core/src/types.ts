@@ -54,13 +54,25 @@ export interface ListAllOptions {
   known?(path: string): string | undefined;
 }
 
+/** What a catalog tells `read` about the file it expects. */
+export interface SkillFileReadOptions {
+  /**
+   * The largest file the caller accepts, in bytes: the size the file was listed or published with.
+   * A storage reads at most `maxBytes + 1` bytes and throws a `StorageError` naming the path, the
+   * limit and the size it saw, with `code: 'too-large'`, when the file is larger (it was replaced
+   * since it was listed), so a giant replacement is never read whole. A storage may ignore it: the caller still checks the
+   * size and digest of what it gets.
+   */
+  maxBytes?: number;
+}
+
 /**
  * The two-method storage interface. Paths are relative, `/`-separated, with `''` as the root.
  * `list` returns the direct children of a directory; `read` returns a file's exact bytes.
  */
 export interface SkillFiles {
   list(dir: string): Promise<SkillFileEntry[]>;
-  read(path: string): Promise<Uint8Array>;
+  read(path: string, options?: SkillFileReadOptions): Promise<Uint8Array>;
   /**
    * Optional: every entry below the root in one call (an S3 prefix listed flat, one SQL query).
    * When present, a catalog load calls it once instead of `list` per folder. Folders implied by

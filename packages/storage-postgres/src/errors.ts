@@ -7,9 +7,9 @@ export interface Scope {
 }
 
 /** A StorageError naming the table, namespace and path, e.g. `cannot read "a/b.md" in PostgreSQL table t, namespace "x": …`. */
-export function storageError(scope: Scope, action: string, path: string, reason: string, cause?: unknown): StorageError {
+export function storageError(scope: Scope, action: string, path: string, reason: string, cause?: unknown, code?: string): StorageError {
   const message = `${action} "${path || '(root)'}" in PostgreSQL table ${scope.display}, namespace ${JSON.stringify(scope.namespace)}: ${reason}`;
-  return new StorageError(message, path, cause === undefined ? undefined : { cause });
+  return new StorageError(message, path, { ...(cause === undefined ? {} : { cause }), ...(code === undefined ? {} : { code }) });
 }
 
 /** A StorageError about the table and namespace as a whole (watching, pooled connections). */

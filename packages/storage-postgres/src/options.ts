@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { StorageError } from '@skillmount/core';
+import { escapeControls, type StorageError } from '@skillmount/core';
 import { PACKAGE, tableNames, type TableNames } from './table.js';
 import type { PostgresStorageOptions } from './types.js';
 
@@ -45,7 +45,7 @@ export function normalizeOptions(options: PostgresStorageOptions | undefined): N
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new TypeError(`${PACKAGE}: the onError option must be a function receiving a StorageError`);
   }
-  const onError = options.onError ?? ((error: StorageError) => console.warn(`${PACKAGE}: ${error.message}`));
+  const onError = options.onError ?? ((error: StorageError) => console.warn(escapeControls(`${PACKAGE}: ${error.message}`)));
 
   if (pool !== undefined) return { pool, ownsPool: false, names, namespace, debounceMs, onError };
   const owned = new pg.Pool({ connectionString });

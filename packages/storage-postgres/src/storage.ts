@@ -33,6 +33,9 @@ interface ChildRow {
  * travels as a bound parameter. Rows whose path is not a plain relative path are reported as
  * `unsupported` and never read.
  */
+/** `maxBytes` when it is a byte count; anything else bounds nothing. */
+const byteCount = (n: unknown): number | undefined => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
+
 export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
   const { pool, ownsPool, names, namespace, debounceMs, onError } = normalizeOptions(options);
   const scope: Scope = { display: names.display, namespace };
@@ -49,6 +52,8 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     listRoot: childrenQuery(t, `namespace = $1`, `path`),
     listDir: childrenQuery(t, `namespace = $1 AND path COLLATE "C" > $2 AND path COLLATE "C" < $3`, `substr(path, char_length($2) + 1)`),
     read: `SELECT content FROM ${t} WHERE namespace = $1 AND path = $2`,
+    // The stored size decides before any byte is fetched: a row over the limit sends its size only.
+    readAtMost: `SELECT size, CASE WHEN size <= $3::bigint THEN content END AS content FROM ${t} WHERE namespace = $1 AND path = $2`,
     readMany: `SELECT path, sha256, content FROM ${t} WHERE namespace = $1 AND path = ANY($2::text[])`,
     put: `INSERT INTO ${t} AS f (namespace, path, content) VALUES ($1, $2, $3)
       ON CONFLICT (namespace, path) DO UPDATE SET content = EXCLUDED.content, updated_at = now()
@@ -118,16 +123,21 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       return entries;
     },
 
-    async read(path) {
+    async read(path, options) {
       if (!isPlainPath(path)) throw refuse('cannot read', path);
-      let rows: { content: Buffer }[];
+      const maxBytes = byteCount(options?.maxBytes);
+      let rows: { content: Buffer | null; size?: number }[];
       try {
-        ({ rows } = await pool.query<{ content: Buffer }>(sql.read, [namespace, path]));
+        ({ rows } = maxBytes === undefined ? await pool.query<{ content: Buffer }>(sql.read, [namespace, path]) : await pool.query<{ content: Buffer | null; size: number }>(sql.readAtMost, [namespace, path, maxBytes]));
       } catch (error) {
         throw queryError(scope, 'cannot read', path, error);
       }
-      const content = rows[0]?.content;
-      if (content === undefined) throw storageError(scope, 'cannot read', path, 'no such file');
+      const row = rows[0];
+      if (row === undefined) throw storageError(scope, 'cannot read', path, 'no such file');
+      const content = row.content;
+      if (content === null) {
+        throw storageError(scope, 'cannot read', path, `it is ${row.size} bytes, more than the ${maxBytes} it was listed with (it was replaced since), so it was not fetched; reload the catalog (a watch does it on the change notification) to publish the new file`, undefined, 'too-large');
+      }
       // A plain Uint8Array view, not a Buffer: callers compare and hash bytes, nothing else.
       return new Uint8Array(content.buffer, content.byteOffset, content.byteLength);
     },

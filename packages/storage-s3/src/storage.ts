@@ -1,5 +1,6 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { sha256Digest, StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing } from '@skillmount/core';
+import { getBounded, type BoundedBody } from './bounded.js';
+import { escapeControls, sha256Digest, StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing } from '@skillmount/core';
 import { createClient } from './client.js';
 import { describeS3Error, isMissingKey, s3Url } from './errors.js';
 import { badSegment, checkPath, classifyObject, tokenOf } from './keys.js';
@@ -12,6 +13,9 @@ import { poll, stateOf } from './watch.js';
 
 /** How long a flat listing answers `list(dir)` calls: long enough for one walk, short enough to stay current. */
 const SNAPSHOT_FRESH_MS = 5_000;
+
+/** `maxBytes` when it is a byte count; anything else bounds nothing. */
+const byteCount = (n: unknown): number | undefined => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
 
 /** GETs at a time while `writeManifest` reads every object. */
 const MANIFEST_READS = 16;
@@ -36,7 +40,8 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
 
   const manifestKey = prefix + MANIFEST_PATH;
   const manifestUrl = s3Url(bucket, manifestKey);
-  const report = settings.onError ?? ((error: StorageError) => console.warn(`@skillmount/storage-s3: ${error.message}`));
+  // Messages quote keys, which may hold control characters: escaped before they reach a terminal or log.
+  const report = settings.onError ?? ((error: StorageError) => console.warn(escapeControls(`@skillmount/storage-s3: ${error.message}`)));
 
   // One object's bytes and the ETag that goes with exactly these bytes. Errors are the SDK's own.
   const getObject = async (key: string): Promise<{ bytes: Uint8Array; etag: string | undefined }> => {
@@ -193,14 +198,25 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       return listFolder(dir);
     },
 
-    async read(path) {
+    async read(path, options) {
       checkPath(path, where, false);
       const key = prefix + path;
+      const maxBytes = byteCount(options?.maxBytes);
+      let bounded: BoundedBody;
       try {
-        return (await getObject(key)).bytes;
+        if (maxBytes === undefined) return (await getObject(key)).bytes;
+        bounded = await getBounded(client, bucket, key, maxBytes);
       } catch (error) {
         throw new StorageError(`cannot read "${path}" (${s3Url(bucket, key)}): ${describeS3Error(error)}`, path, { cause: error });
       }
+      if ('bytes' in bounded) return bounded.bytes;
+      const seen = bounded.tooLarge === undefined ? `more than ${maxBytes}` : String(bounded.tooLarge);
+      throw new StorageError(
+        `cannot read "${path}" (${s3Url(bucket, key)}): the object is ${seen} bytes, larger than the ${maxBytes} it was listed with (it was replaced since); ` +
+          `only the first ${maxBytes + 1} bytes were fetched. Reload the catalog (a watch does it on its next poll) to publish the new object`,
+        path,
+        { code: 'too-large' },
+      );
     },
 
     watch(onChange) {
@@ -214,7 +230,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
         onChange,
         onError:
           settings.onError ??
-          ((error) => console.warn(`@skillmount/storage-s3: watching ${where} (polling every ${settings.pollIntervalMs} ms) failed, will try again: ${error.message}`)),
+          ((error) => console.warn(escapeControls(`@skillmount/storage-s3: watching ${where} (polling every ${settings.pollIntervalMs} ms) failed, will try again: ${error.message}`))),
       });
       const unsubscribe = () => {
         stop();

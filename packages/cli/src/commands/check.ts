@@ -1,5 +1,6 @@
 import { CatalogError, SkillCatalog, type SkillWarning } from '@skillmount/core';
 import { openStorage, parseLocation } from '../location.js';
+import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
 
 /**
@@ -28,16 +29,16 @@ export async function check(argv: string[]): Promise<number> {
       bytes: e.resources === 'dynamic' ? 0 : e.resources.reduce((n, r) => n + r.size, 0),
     }));
     if (values.json) {
-      console.log(JSON.stringify({ location: opened.label, skills, problems }, null, 2));
+      sayJson({ location: opened.label, skills, problems });
     } else {
-      for (const p of problems) console.log(`${p.path ?? p.uri ?? opened.label}: ${p.message}`);
-      for (const s of skills) console.log(`ok ${s.uri} (${s.files} files, ${s.bytes} bytes)`);
-      console.log(`${skills.length} skill${skills.length === 1 ? '' : 's'} valid, ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${opened.label}`);
+      for (const p of problems) say(`${field(p.path ?? p.uri ?? opened.label)}: ${p.message}`);
+      for (const s of skills) say(`ok ${field(s.uri)} (${s.files} files, ${s.bytes} bytes)`);
+      say(`${skills.length} skill${skills.length === 1 ? '' : 's'} valid, ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${opened.label}`);
     }
     return problems.length > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof CatalogError) {
-      console.error(error.message);
+      complain(error.message);
       return 1;
     }
     throw error;

@@ -1,5 +1,6 @@
 import { SkillVerificationError } from '@skillmount/core/client';
 import { connectSkills, headerOptions } from '../connect.js';
+import { complain, field, sayContent } from '../terminal/print.js';
 import { UsageError } from '../usage.js';
 import { parseArgs } from 'node:util';
 
@@ -21,17 +22,17 @@ export async function get(argv: string[]): Promise<number> {
   try {
     const { skill } = await skills.get(skillUri);
     const result = await skills.read(skill, file);
-    process.stdout.write(result.bytes);
-    if (!result.verified) console.error(`skillmount: ${result.uri} is part of a "dynamic" skill: its content could not be verified by digest`);
+    sayContent(result.bytes, result.text);
+    if (!result.verified) complain(`skillmount: ${field(result.uri)} is part of a "dynamic" skill: its content could not be verified by digest`);
     return 0;
   } catch (error) {
     if (error instanceof SkillVerificationError) {
-      console.error(`skillmount: refused (${error.reason}): ${error.message}`);
+      complain(`skillmount: refused (${error.reason}): ${error.message}`);
       return 1;
     }
     const code = (error as { code?: unknown }).code;
     if (code === -32602) {
-      console.error(`skillmount: not found: ${(error as Error).message}`);
+      complain(`skillmount: not found: ${(error as Error).message}`);
       return 1;
     }
     throw error;

@@ -1,5 +1,6 @@
 import { checkLimits } from '@skillmount/core/client';
 import { connectSkills, headerOptions } from '../connect.js';
+import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
 
 /** `skillmount ls <url>`: every skill a server lists, with its file count and size. */
@@ -8,7 +9,7 @@ export async function ls(argv: string[]): Promise<number> {
   const { skills, close } = await connectSkills(location, headerOptions(values.header as string[] | undefined));
   try {
     if (!skills.supported) {
-      console.error(`skillmount: ${location} does not declare the skills extension (io.modelcontextprotocol/skills)`);
+      complain(`skillmount: ${field(location)} does not declare the skills extension (io.modelcontextprotocol/skills)`);
       return 1;
     }
     const listing = await skills.list();
@@ -24,14 +25,14 @@ export async function ls(argv: string[]): Promise<number> {
       };
     });
     if (values.json) {
-      console.log(JSON.stringify(rows, null, 2));
+      sayJson(rows);
       return 0;
     }
-    const table = [['NAME', 'FILES', 'SIZE', 'URI', 'DESCRIPTION'], ...rows.map((r) => [r.name, String(r.files), size(r.bytes), r.uri, oneLine(r.description)])];
+    const table = [['NAME', 'FILES', 'SIZE', 'URI', 'DESCRIPTION'], ...rows.map((r) => [field(r.name), String(r.files), size(r.bytes), field(r.uri), oneLine(r.description)])];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-    for (const row of table) console.log(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
-    for (const r of rows) if (r.overLimit) console.error(`skillmount: ${r.uri}: ${r.overLimit}`);
-    console.error(`${rows.length} skill${rows.length === 1 ? '' : 's'}`);
+    for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+    for (const r of rows) if (r.overLimit) complain(`skillmount: ${field(r.uri)}: ${r.overLimit}`);
+    complain(`${rows.length} skill${rows.length === 1 ? '' : 's'}`);
     return 0;
   } finally {
     await close();
@@ -41,7 +42,8 @@ export async function ls(argv: string[]): Promise<number> {
 const size = (bytes: number | 'dynamic') =>
   bytes === 'dynamic' ? 'dynamic' : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
+/** Escaped first, so the width counts what is shown. */
 const oneLine = (text: string) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = field(text.replace(/\s+/g, ' ').trim());
   return flat.length > 80 ? flat.slice(0, 79) + '…' : flat;
 };

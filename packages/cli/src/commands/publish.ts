@@ -1,5 +1,6 @@
 import { openStorage, parseLocation } from '../location.js';
 import { progress } from '../progress.js';
+import { complain, field, say } from '../terminal/print.js';
 import { checkFolder } from '../publish/local.js';
 import { postgresTarget } from '../publish/postgres-target.js';
 import { runPublish } from '../publish/run.js';
@@ -40,19 +41,19 @@ export async function publish(argv: string[]): Promise<number> {
   const folder = await openStorage(source);
   if (folder.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${folder.label}" is not one`);
   const checked = await checkFolder(folder.storage);
-  for (const p of checked.problems) console.error(`${p.path ?? p.uri ?? folder.label}: ${p.message}`);
+  for (const p of checked.problems) complain(`${field(p.path ?? p.uri ?? folder.label)}: ${p.message}`);
   if (checked.problems.length > 0) {
     if (values.force !== true) {
-      console.error(
+      complain(
         `skillmount: refusing to publish ${folder.label}: ${plural(checked.problems.length, 'problem')} (${plural(checked.skills, 'skill')} valid). ` +
           'Fix them, or publish the valid skills only with --force.',
       );
       return 1;
     }
-    console.error(`skillmount: --force: publishing the ${plural(checked.skills, 'valid skill')} only`);
+    complain(`skillmount: --force: publishing the ${plural(checked.skills, 'valid skill')} only`);
   }
   if (checked.skills === 0) {
-    console.error(`skillmount: no valid skill in ${folder.label}; nothing to publish`);
+    complain(`skillmount: no valid skill in ${folder.label}; nothing to publish`);
     return 1;
   }
 
@@ -83,13 +84,13 @@ export async function publish(argv: string[]): Promise<number> {
   }
 
   if (dryRun) {
-    for (const p of result.uploaded) console.log(`would upload ${p}`);
-    for (const p of result.removed) console.log(`would remove ${p}`);
+    for (const p of result.uploaded) say(`would upload ${field(p)}`);
+    for (const p of result.removed) say(`would remove ${field(p)}`);
   }
   if (result.kept.length > 0) {
-    console.error(`skillmount: ${plural(result.kept.length, 'stored file')} in ${opened.label} ${result.kept.length === 1 ? 'is' : 'are'} no longer in ${folder.label}; --delete removes ${result.kept.length === 1 ? 'it' : 'them'}`);
+    complain(`skillmount: ${plural(result.kept.length, 'stored file')} in ${opened.label} ${result.kept.length === 1 ? 'is' : 'are'} no longer in ${folder.label}; --delete removes ${result.kept.length === 1 ? 'it' : 'them'}`);
   }
   const counts = `${plural(result.uploaded.length, 'file')} (${result.unchanged} unchanged, ${result.removed.length} removed) to ${opened.label}`;
-  console.log(dryRun ? `dry run: would publish ${counts}; nothing was written` : `published ${counts}`);
+  say(dryRun ? `dry run: would publish ${counts}; nothing was written` : `published ${counts}`);
   return 0;
 }

@@ -3,10 +3,10 @@ import type { Server as HttpServer } from 'node:http';
 import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
-import { redact } from '../redact.js';
+import { complain, field, say } from '../terminal/print.js';
 import { integerOption, parseCommand, UsageError } from '../usage.js';
 
-const warn = (w: SkillWarning) => console.error(redact(`skillmount: warning: ${w.path ?? w.uri ?? ''}${w.path || w.uri ? ': ' : ''}${w.message}`));
+const warn = (w: SkillWarning) => complain(`skillmount: warning: ${field(w.path ?? w.uri ?? '')}${w.path || w.uri ? ': ' : ''}${w.message}`);
 
 /**
  * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
@@ -92,19 +92,30 @@ export async function serve(argv: string[]): Promise<undefined> {
   const mode = [framework, sessions ? 'sessions' : 'stateless', watch ? 'watching' : undefined].filter(Boolean).join(', ');
   const polling = watch && opened.kind === 's3' ? `, polled every ${pollIntervalMs ?? 30_000} ms` : '';
   const what = 'catalog' in served ? `${served.catalog.entries.length} skills` : `each tenant's skills (header ${tenantHeader})`;
-  console.log(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
+  say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
+  if (tenantHeader !== undefined && !isLoopback(address.address)) {
+    complain(
+      `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
+        `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, or any client can read any tenant's skills by naming it`,
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.error(`skillmount: ${signal}, stopping`);
+    complain(`skillmount: ${signal}, stopping`);
     await app.close();
     await release();
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return undefined;
+}
+
+/** True for an address only this machine can reach (127.0.0.0/8, ::1, and IPv4-mapped 127.x). */
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 /** What the endpoint serves: one catalog, or a source that picks a catalog per tenant. */

@@ -6,6 +6,7 @@ import { skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter } from '../skillmd/parse.js';
 import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { segmentProblem } from '../uri/segment.js';
+import { escapeControls } from '../text/escape.js';
 import type { SkillEntry, SkillFileEntry, SkillFileListing, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 import { mapLimit } from './limit.js';
 import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord, type ListedState, type ParsedSkillMd } from './snapshot.js';
@@ -60,7 +61,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       const path = joinPath(dir, child.name);
       const problem = isPlainName(child.name) ? segmentProblem(child.name) : 'a name that is not a single path segment';
       if (problem) {
-        result.problems.push({ code: 'bad-name', path, message: `"${child.name}" cannot be a skill URI segment (${problem}); rename it` });
+        result.problems.push({ code: 'bad-name', path, message: `"${escapeControls(child.name)}" cannot be a skill URI segment (${problem}); rename it` });
       } else if (child.kind === 'unsupported') {
         result.problems.push({ code: 'unsupported', path, message: 'symlinks and special files are not served; replace it with a regular file or folder' });
       } else if (child.kind === 'file') {
@@ -91,7 +92,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     const problems: SkillWarning[] = [];
     segments.forEach((segment, i) => {
       const problem = segmentProblem(segment);
-      if (problem) problems.push({ code: 'bad-name', path: segments.slice(0, i + 1).join('/'), message: `folder name cannot be a skill URI segment (${problem}); rename it` });
+      if (problem) problems.push({ code: 'bad-name', path: segments.slice(0, i + 1).join('/'), message: `folder name "${escapeControls(segment)}" cannot be a skill URI segment (${problem}); rename it` });
     });
     const subtree = collect(dir);
     for (const p of subtree.problems) problems.push(p);
@@ -158,7 +159,9 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   await mapLimit(toRead, options.concurrency, async (path) => {
     let bytes: Uint8Array;
     try {
-      bytes = await files.read(path);
+      // A listed size bounds the read: a file replaced by a giant since the listing is refused, not read whole.
+      const size = listedSize(listedFiles.get(path));
+      bytes = size === undefined ? await files.read(path) : await files.read(path, { maxBytes: size });
     } catch (error) {
       if (error instanceof StorageError) throw error;
       throw new StorageError(`cannot read "${path}": ${(error as Error)?.message ?? error}`, path, { cause: error });
@@ -323,6 +326,12 @@ function sameResources(before: SkillEntry['resources'], after: readonly SkillRes
     if (a !== b && (a.uri !== b.uri || a.digest !== b.digest || a.size !== b.size)) return false;
   }
   return true;
+}
+
+/** The size a listing gave for a file, when it is a plain byte count. */
+function listedSize(listed: SkillFileEntry | undefined): number | undefined {
+  const size = listed?.size;
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? size : undefined;
 }
 
 /** The size and digest a storage vouched for, when both are well-formed; otherwise the body is read and hashed. */

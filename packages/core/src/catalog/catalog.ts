@@ -1,4 +1,4 @@
-import { SkillNotFoundError, internalError, invalidParams } from '../errors.js';
+import { SkillNotFoundError, StorageError, changedFile, internalError, invalidParams } from '../errors.js';
 import { parseSkillUri } from '../uri/canonical.js';
 import type {
   CacheHint,
@@ -194,8 +194,15 @@ export class SkillCatalog implements SkillSource {
 
   async #readStorage(record: FileRecord): Promise<Uint8Array> {
     try {
-      return await this.#timed.read(record.path);
+      // The published size bounds the read: a file replaced by a larger one is refused, not read whole.
+      return await this.#timed.read(record.path, { maxBytes: record.resource.size });
     } catch (error) {
+      if (error instanceof StorageError && error.code === 'too-large') {
+        // The same refusal as bytes that fail the check: the file changed, a reload serves it.
+        const changed = changedFile(record.resource.uri);
+        this.#options.onWarning({ ...changed.warning, path: record.path, message: `${changed.warning.message} (${error.message})` });
+        throw changed.error;
+      }
       this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.resource.uri, message: `storage read failed: ${describe(error)}` });
       throw internalError(`Could not read ${record.resource.uri} from storage; try again later`);
     }

@@ -1,5 +1,6 @@
 import { DEFAULT_CACHE_HINT, DEFAULT_PAGE_SIZE, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from '../protocol/constants.js';
 import { segmentProblem } from '../uri/segment.js';
+import { escapeControls } from '../text/escape.js';
 import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
 
 export interface NormalizedCatalogOptions {
@@ -18,9 +19,10 @@ export interface NormalizedCatalogOptions {
 /** The default `cacheBytes`: verified bytes kept in memory so hot reads skip storage. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** The default `onWarning`: one line on stderr, with control characters from names and storages escaped. */
 export const consoleWarning = (warning: SkillWarning) => {
   const where = warning.path ?? warning.uri;
-  console.warn(`[skillmount] ${where ? where + ': ' : ''}${warning.message}`);
+  console.warn(escapeControls(`[skillmount] ${where ? where + ': ' : ''}${warning.message}`, { lines: true }));
 };
 
 /** A bad option value, found when a catalog is created. `option` names it, for adapters that re-word the message. */

@@ -27,7 +27,7 @@ export function withTimeouts(files: SkillFiles, timeoutMs: number): SkillFiles {
     });
   const timed: SkillFiles = {
     list: (dir) => bounded(() => files.list(dir), dir, 'list'),
-    read: (path) => bounded(() => files.read(path), path, 'read'),
+    read: (path, options) => bounded(() => (options ? files.read(path, options) : files.read(path)), path, 'read'),
   };
   if (typeof files.listAll === 'function') timed.listAll = (options) => bounded(() => (options ? files.listAll!(options) : files.listAll!()), '', 'listAll');
   if (typeof files.watch === 'function') timed.watch = (onChange) => files.watch!(onChange);

@@ -1,3 +1,4 @@
+import { escapeControls } from '../text/escape.js';
 import type { InvalidSkillEntry, SkillLimitProblem, SkillVerificationReason } from './types.js';
 
 /**
@@ -14,7 +15,7 @@ export class SkillVerificationError extends Error {
   /** For `frontmatter`: one line per differing field. */
   readonly differences: readonly string[];
   constructor(reason: SkillVerificationReason, uri: string, skillUri: string, message: string, differences: readonly string[] = [], options?: { cause?: unknown }) {
-    super(message, options);
+    super(escapeControls(message, { lines: true }), options);
     this.name = 'SkillVerificationError';
     this.reason = reason;
     this.uri = uri;
@@ -30,7 +31,7 @@ export class SkillLimitError extends Error {
   readonly actual: number;
   readonly max: number;
   constructor(skillUri: string, problem: SkillLimitProblem) {
-    super(problem.message);
+    super(escapeControls(problem.message, { lines: true }));
     this.name = 'SkillLimitError';
     this.skillUri = skillUri;
     this.limit = problem.limit;
@@ -50,7 +51,7 @@ export class SkillResultError extends Error {
   /** For `skills/list`: every refused entry. */
   readonly invalid: readonly InvalidSkillEntry[];
   constructor(method: string, message: string, invalid: readonly InvalidSkillEntry[] = []) {
-    super(message);
+    super(escapeControls(message, { lines: true }));
     this.name = 'SkillResultError';
     this.method = method;
     this.invalid = invalid;

@@ -2,7 +2,7 @@ import { SkillCatalog } from '../catalog/catalog.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { isVerified } from '../bytes/verified.js';
 import { decodeUtf8, toBase64 } from '../bytes/text.js';
-import { internalError } from '../errors.js';
+import { changedFile, internalError } from '../errors.js';
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
 import { canonicalUri } from '../uri/canonical.js';
@@ -84,12 +84,9 @@ export class SkillHandlers {
     // Bytes a catalog checked when it cached them are not hashed again.
     if (published && published !== 'dynamic' && !isVerified(file.bytes, published)) {
       if (file.bytes.byteLength !== published.size || sha256Digest(file.bytes) !== published.digest) {
-        this.warn({
-          code: 'changed',
-          uri: file.uri,
-          message: `refused to serve ${file.uri}: its bytes no longer match the published size and digest; the storage changed since the catalog was loaded, call reload()`,
-        });
-        throw internalError(`${file.uri} changed since the skills catalog was loaded; it will be served again after the server reloads its catalog`);
+        const { warning, error } = changedFile(file.uri);
+        this.warn(warning);
+        throw error;
       }
     }
     const text = decodeUtf8(file.bytes);

@@ -45,10 +45,14 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
       if (children.size === 0 && dir !== '' ) throw new StorageError(`memoryStorage: no folder "${dir}"`, dir);
       return [...children.values()];
     },
-    async read(path) {
+    async read(path, options) {
       check(path);
       const file = files.get(path);
       if (!file) throw new StorageError(`memoryStorage: no file "${path}"`, path);
+      const maxBytes = options?.maxBytes;
+      if (maxBytes !== undefined && file.bytes.byteLength > maxBytes) {
+        throw new StorageError(`memoryStorage: "${path}" is ${file.bytes.byteLength} bytes, more than the ${maxBytes} expected (it changed since it was listed); reload the catalog`, path, { code: 'too-large' });
+      }
       return file.bytes.slice();
     },
     watch(onChange) {

@@ -1,10 +1,17 @@
 /**
  * A bounded, keyed cache of loaded values: one load per key even under concurrent first uses,
  * least-recently-used eviction beyond `max`, idle eviction after `idleMs`, and freeing deferred
- * until the uses in flight are done, so nothing is closed under a running request.
+ * until the uses in flight are done, so nothing is closed under a running request. Only loaded
+ * values the `admit` hook accepts count towards `max`: a key that loads to nothing worth keeping
+ * (a tenant with no storage behind it) never pushes a kept value out.
  */
 export interface TenantCacheHooks<V> {
   load(key: string): Promise<V>;
+  /**
+   * Keep this freshly loaded value? When false it serves the uses that were waiting for it, is
+   * freed after them, and the next use loads again. Default: keep every value.
+   */
+  admit?(key: string, value: V): boolean;
   /** Called once per loaded value that leaves the cache. */
   free(key: string, value: V): void | Promise<void>;
   /** A free that threw or rejected. */
@@ -18,6 +25,8 @@ interface Slot<V> {
   settled: boolean;
   /** Uses in flight: a slot is freed only when none is left. */
   active: number;
+  /** Loaded and admitted: counts towards `max`. Loading slots do not, so a load never evicts before it is known to be kept. */
+  admitted: boolean;
   lastUsed: number;
   evicted: boolean;
   freed: boolean;
@@ -92,9 +101,12 @@ export class TenantCache<V> {
         // Whatever serves the key now (the old value, or one loaded meanwhile) makes way.
         const current = this.#slots.get(key);
         if (current) this.#evict(current);
-        this.#slots.set(key, fresh);
-        this.#startSweeper();
-        this.#enforceMax(fresh);
+        // A value not admitted was marked evicted when it loaded: it is freed once released below.
+        if (fresh.admitted) {
+          this.#slots.set(key, fresh);
+          this.#startSweeper();
+          this.#enforceMax(fresh);
+        }
       }
       return { before, after };
     } finally {
@@ -129,7 +141,6 @@ export class TenantCache<V> {
     } else {
       slot = this.#newSlot(key);
       this.#slots.set(key, slot);
-      this.#enforceMax(slot);
       this.#startSweeper();
     }
     slot.active++;
@@ -145,11 +156,20 @@ export class TenantCache<V> {
 
   #newSlot(key: string): Slot<V> {
     const promise = Promise.resolve().then(() => this.#hooks.load(key));
-    const slot: Slot<V> = { key, promise, settled: false, active: 0, lastUsed: Date.now(), evicted: false, freed: false };
+    const slot: Slot<V> = { key, promise, settled: false, active: 0, admitted: false, lastUsed: Date.now(), evicted: false, freed: false };
     promise.then(
       (value) => {
         slot.value = value;
         slot.settled = true;
+        if (!slot.evicted && this.#hooks.admit?.(key, value) === false) {
+          // Not kept: it answers the uses waiting for it and is freed after them.
+          if (this.#slots.get(key) === slot) this.#slots.delete(key);
+          slot.evicted = true;
+          this.#stopSweeperWhenEmpty();
+        } else if (!slot.evicted) {
+          slot.admitted = true;
+          if (this.#slots.get(key) === slot) this.#enforceMax(slot);
+        }
         if (slot.evicted) this.#freeWhenIdle(slot);
       },
       () => {
@@ -162,10 +182,15 @@ export class TenantCache<V> {
     return slot;
   }
 
+  /** Evict the least recently used admitted values beyond `max`, never `keep`. */
   #enforceMax(keep: Slot<V>): void {
-    for (const slot of this.#slots.values()) {
-      if (this.#slots.size <= this.#max) break;
-      if (slot !== keep) this.#evict(slot);
+    let admitted = 0;
+    for (const slot of this.#slots.values()) if (slot.admitted) admitted++;
+    for (const slot of [...this.#slots.values()]) {
+      if (admitted <= this.#max) break;
+      if (slot === keep || !slot.admitted) continue;
+      this.#evict(slot);
+      admitted--;
     }
   }
 

@@ -18,6 +18,8 @@ interface Loaded {
   storage?: SkillFiles;
   /** Stop forwarding its list changes and watching its storage. */
   stop(): void;
+  /** Its storage holds nothing: it answers the requests that loaded it and is not kept in memory. */
+  empty?: true;
 }
 
 // Clients learn only that their own tenant failed; the cause goes to onWarning.
@@ -32,7 +34,9 @@ const REFUSED_REMEMBERED = 1000;
  * each tenant's catalog is loaded on its first request (once, however many arrive together), kept
  * in a bounded least-recently-used cache with an idle timeout, and freed when evicted. A request
  * with no tenant, or a refused key, sees an empty catalog: every URI is unknown to it, with the
- * same `-32602` answer as a URI that exists nowhere.
+ * same `-32602` answer as a URI that exists nowhere. So does a tenant whose storage holds nothing
+ * (no skill, nothing to warn about): its catalog answers the requests that loaded it and is not
+ * kept, so made-up keys never push a tenant with skills out of the cache.
  *
  * ```ts
  * const skills = tenantCatalogs({
@@ -87,6 +91,12 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
       storage = await origin.storage(key);
       const catalogWarn = origin.catalog.onWarning ?? warn;
       const catalog = await SkillCatalog.load(storage, { ...origin.catalog, onWarning: (w) => catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` }) });
+      if (holdsNothing(catalog)) {
+        // Any key a client makes up lands here: it is neither watched nor kept, so it costs one
+        // listing and never takes the place of a tenant that has skills.
+        listeners.reloaded(key, () => fingerprint(catalog));
+        return { source: catalog, ...(origin.closeStorage ? { storage } : {}), stop() {}, empty: true };
+      }
       return adopt(key, catalog, storage);
     } catch (error) {
       if (origin.kind === 'storage' && origin.closeStorage) await closeQuietly(storage);
@@ -113,6 +123,7 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
   const cache = new TenantCache<Loaded>(
     {
       load,
+      admit: (_key, loaded) => loaded.empty !== true,
       free,
       freeFailed: (key, error) => warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describe(error)}` }),
     },
@@ -257,6 +268,11 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
     },
   };
   return source;
+}
+
+/** No skill and nothing to warn about: a storage with nothing in it (or no skill files at all). */
+function holdsNothing(catalog: SkillCatalog): boolean {
+  return catalog.entries.length === 0 && catalog.warnings.length === 0;
 }
 
 function entriesOf(source: SkillSource | undefined): readonly SkillEntry[] | undefined {

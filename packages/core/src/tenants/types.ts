@@ -12,7 +12,10 @@ export type TenantKeyFunction = (ctx: SkillContext) => string | undefined | Prom
 
 interface TenantCatalogsCommon {
   key: TenantKeyFunction;
-  /** Tenants kept in memory at most; the least recently used one is evicted first. Default 100. */
+  /**
+   * Tenants kept in memory at most; the least recently used one is evicted first. Default 100.
+   * A tenant whose storage holds nothing (no skill, no warning) is never kept, so it takes no place.
+   */
   max?: number;
   /** Evict a tenant not used for this many milliseconds. Default 10 minutes; `Infinity` for never. */
   idleMs?: number;

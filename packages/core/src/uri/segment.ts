@@ -1,6 +1,10 @@
+import { codePoint, controlCharacterIn } from '../text/escape.js';
+
 /**
  * One path segment of a skill URI, decoded. A segment is refused when no URI could carry it
- * unambiguously: empty, `.` or `..`, or containing `/`, `\` or NUL, or not valid Unicode.
+ * unambiguously: empty, `.` or `..`, or containing `/`, `\` or NUL, or not valid Unicode; or
+ * when it holds a control character or a bidirectional override, which would drive or garble a
+ * terminal, a log or a prompt that shows the URI.
  */
 export function segmentProblem(segment: string): string | undefined {
   if (segment.length === 0) return 'empty path segment';
@@ -9,6 +13,8 @@ export function segmentProblem(segment: string): string | undefined {
   if (segment.includes('\\')) return 'a backslash';
   if (segment.includes('\0')) return 'a NUL character';
   if (!segment.isWellFormed()) return 'an unpaired UTF-16 surrogate';
+  const control = controlCharacterIn(segment);
+  if (control !== undefined) return `a control character (${codePoint(control)})`;
   return undefined;
 }
 

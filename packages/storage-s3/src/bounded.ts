@@ -1,0 +1,42 @@
+import { GetObjectCommand, type GetObjectCommandOutput, type S3Client } from '@aws-sdk/client-s3';
+
+/** What a bounded GET found: the bytes, or the size of an object larger than the limit (read no further). */
+export type BoundedBody = { bytes: Uint8Array } | { tooLarge: number | undefined };
+
+/**
+ * Get at most `maxBytes + 1` bytes of an object: a ranged GET (`bytes=0-maxBytes`), and a body
+ * cut off after `maxBytes + 1` bytes for a server that ignores the range. An object of zero
+ * expected bytes is asked for whole (S3 answers 416 to any range over an empty object) and cut
+ * off the same way. Errors are the SDK's own.
+ */
+export async function getBounded(client: S3Client, bucket: string, key: string, maxBytes: number): Promise<BoundedBody> {
+  const range = maxBytes > 0 ? { Range: `bytes=0-${maxBytes}` } : {};
+  const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...range }));
+  if (!result.Body) throw new Error('the response had no body');
+  const body = result.Body as AsyncIterable<Uint8Array> & { destroy?(): void };
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for await (const chunk of body) {
+    received += chunk.byteLength;
+    if (received > maxBytes) {
+      body.destroy?.(); // no more of a body we refuse
+      return { tooLarge: objectSize(result) };
+    }
+    chunks.push(chunk);
+  }
+  // One exact array of its own (not a view into a shared pool), like a whole read.
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { bytes };
+}
+
+/** The whole object's size: the total of `Content-Range` (a ranged answer), else `Content-Length`. */
+function objectSize(result: GetObjectCommandOutput): number | undefined {
+  const total = /\/(\d+)$/.exec(result.ContentRange ?? '')?.[1];
+  if (total !== undefined) return Number(total);
+  return result.ContentRange === undefined ? result.ContentLength : undefined;
+}
