@@ -24,7 +24,7 @@ const pinned = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
 const execPath = process.env.npm_execpath ?? '';
 const [command, ...prefix] = /pnpm/.test(path.basename(execPath))
   ? [process.execPath, execPath]
-  : ['npx', '-y', pinned];
+  : ['npx', '--prefer-offline', '-y', pinned];
 
 mkdirSync(out, { recursive: true });
 for (const name of readdirSync(out)) if (name.endsWith('.tgz')) rmSync(path.join(out, name));
