@@ -5,6 +5,7 @@ import path from 'node:path';
 import { StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing, type SkillFiles } from '@skillmount/core';
 import { tokenOf } from './tree/jobs.js';
 import { listTree } from './tree/list.js';
+import { statSync } from 'node:fs';
 import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
 
 export interface FsStorageOptions {
@@ -156,6 +157,8 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       };
       let watcher: FSWatcher;
       try {
+        // Node 24 no longer throws for a missing folder with `recursive`: it silently watches nothing.
+        statSync(absolute);
         watcher = fsWatch(absolute, { recursive: true }, fire);
       } catch (error) {
         throw storageError('cannot watch', '', absolute, error);
