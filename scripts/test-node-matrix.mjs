@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Runs the whole suite (scripts/test.mjs) on every Node.js major we support: the machine's own Node
+// first, then each other major from the `node` package on the npm registry, installed into a cache
+// folder outside the repository ($SKILLMOUNT_NODE_CACHE, default ~/.cache/skillmount/node; the
+// installs start at once and download while the first run goes). Build first
+// (`pnpm test:all-nodes` does). Arguments after the options are test filters, as for test.mjs.
+//   --jobs N   how many of the other versions run at once (default 1: the suite alone uses both
+//              cores of a 2-core machine, and its time-bounded tests want them)
+// Ends with one line per version and a total "N passed, N failed" line; exits non-zero if any failed.
+import { execFile, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/** The releases tested besides the machine's own Node (the one of the same major is skipped). */
+const NODES = ['20.20.2', '22.23.3', '24.21.0'];
+
+const root = path.resolve(import.meta.dirname, '..');
+const cache = process.env.SKILLMOUNT_NODE_CACHE ?? path.join(homedir(), '.cache/skillmount/node');
+const logs = path.join(root, '.tmp/node-matrix');
+const run = promisify(execFile);
+const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
+
+const args = process.argv.slice(2);
+let jobs = 1;
+const jobsAt = args.indexOf('--jobs');
+if (jobsAt !== -1) {
+  jobs = Number(args[jobsAt + 1]);
+  if (!Number.isInteger(jobs) || jobs < 1) {
+    console.error(`test-node-matrix: --jobs wants a positive whole number, got "${args[jobsAt + 1]}"`);
+    process.exit(2);
+  }
+  args.splice(jobsAt, 2);
+}
+
+// npm runs on its own Node; pnpm's npm_* settings are for the workspace, not these installs.
+const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|pnpm_)/i.test(key)));
+
+/** Install Node `version` from the npm registry into the cache (once) and return its binary. */
+async function ensureNode(version) {
+  const dir = path.join(cache, version);
+  const bin = path.join(dir, 'node_modules/node/bin/node');
+  const installed = async () => existsSync(bin) && (await run(bin, ['--version'], { timeout: 30_000 })).stdout.trim() === `v${version}`;
+  if (await installed()) return bin;
+  mkdirSync(dir, { recursive: true });
+  // The package's preinstall script fetches the binary package for this platform from the registry.
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: { node: version }, allowScripts: { node: true } }, null, 2));
+  try {
+    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: npmEnv, timeout: 900_000, maxBuffer: 16 << 20 });
+  } catch (error) {
+    throw new Error(`installing Node ${version} (the "node" package) into ${dir} failed; run "npm install" there to see why\n${error.stderr || error.message}`);
+  }
+  if (!(await installed())) throw new Error(`${bin} is not Node ${version} after installing it; delete ${dir} and run again`);
+  return bin;
+}
+
+/** Run the suite with `node`, its output to the terminal (`live`) or kept for later, and to a log. */
+async function runSuite(node, live) {
+  const version = (await run(node, ['--version'], { timeout: 30_000 })).stdout.trim();
+  mkdirSync(logs, { recursive: true });
+  const log = createWriteStream(path.join(logs, `node-${version}.log`));
+  const started = Date.now();
+  const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` };
+  const child = spawn(node, [path.join(root, 'scripts/test.mjs'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks = [];
+  const keep = (stream) => (chunk) => {
+    chunks.push(chunk);
+    log.write(chunk);
+    if (live) stream.write(chunk);
+  };
+  child.stdout.on('data', keep(process.stdout));
+  child.stderr.on('data', keep(process.stderr));
+  const [code] = await new Promise((resolve) => child.on('close', (...end) => resolve(end)));
+  log.end();
+  const output = Buffer.concat(chunks).toString('utf8');
+  const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+  return { version, code, output, seconds: Math.round((Date.now() - started) / 1000), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), cancelled: count('cancelled') };
+}
+
+const own = process.version;
+const others = NODES.filter((version) => major(version) !== major(own));
+const installs = new Map(others.map((version) => [version, ensureNode(version)]));
+for (const install of installs.values()) install.catch(() => undefined);
+
+console.log(`== Node.js ${own} (this machine's) ==`);
+const results = [await runSuite(process.execPath, true)];
+
+const queue = [...others];
+const worker = async () => {
+  for (let version = queue.shift(); version; version = queue.shift()) {
+    let node;
+    try {
+      node = await installs.get(version);
+    } catch (error) {
+      console.log(`\n== Node.js v${version} ==\n${error.message}`);
+      results.push({ version: `v${version}`, code: 1, seconds: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0, problem: 'not installed' });
+      continue;
+    }
+    const live = jobs === 1;
+    if (live) console.log(`\n== Node.js v${version} ==`);
+    const result = await runSuite(node, live);
+    if (!live) console.log(`\n== Node.js ${result.version} ==\n${result.output}`);
+    results.push(result);
+  }
+};
+await Promise.all(Array.from({ length: Math.min(jobs, others.length) }, worker));
+
+console.log('\nNode.js versions:');
+for (const r of results.sort((a, b) => major(a.version) - major(b.version))) {
+  const verdict = r.problem ?? (r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`);
+  console.log(`  ${r.version.padEnd(9)} ${verdict.padEnd(16)} ${r.pass} passed, ${r.fail} failed, ${r.skipped} skipped, ${r.cancelled} cancelled, ${r.seconds} s`);
+}
+console.log(`logs: ${path.relative(root, logs)}/`);
+const total = (key) => results.reduce((n, r) => n + r[key], 0);
+console.log(`${total('pass')} passed, ${total('fail') + total('cancelled')} failed, ${total('skipped')} skipped`);
+process.exit(results.every((r) => r.code === 0) ? 0 : 1);
