@@ -79,6 +79,16 @@ export function runStorageBattery(name: string, target: BatteryTarget): void {
       await assert.rejects(storage.read('alpha/nope.md'), (error: Error) => error.message.includes('alpha/nope.md'));
     });
 
+    await t.test('read(path, { maxBytes }): exact size passes, one byte less is refused with code too-large', async () => {
+      assert.deepEqual(await storage.read('alpha/assets/blob.bin', { maxBytes: BINARY.byteLength }), BINARY);
+      await assert.rejects(storage.read('alpha/assets/blob.bin', { maxBytes: BINARY.byteLength - 1 }), (error: Error & { code?: string; path?: string }) => {
+        assert.equal(error.name, 'StorageError');
+        assert.equal(error.code, 'too-large');
+        assert.match(error.message, /alpha\/assets\/blob\.bin/);
+        return true;
+      });
+    });
+
     await t.test('paths that could leave the root are refused', async () => {
       for (const bad of ['../x', 'alpha/../../x', 'alpha/./SKILL.md', '/etc/passwd', 'alpha//SKILL.md', 'alpha\\SKILL.md']) {
         await assert.rejects(storage.read(bad), Error, `read(${JSON.stringify(bad)})`);

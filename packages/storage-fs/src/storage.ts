@@ -191,7 +191,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
 }
 
 function tooLarge(relative: string, full: string, maxBytes: number, seen: string): StorageError {
-  return new StorageError(`cannot read "${relative}" (${full}): it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); if that is the size it was listed with, it changed since: reload to serve it`, relative);
+  return new StorageError(`cannot read "${relative}" (${full}): it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); if that is the size it was listed with, it changed since: reload to serve it`, relative, { code: 'too-large' });
 }
 
 function storageError(action: string, relative: string, full: string, error: unknown): StorageError {
