@@ -10,6 +10,8 @@ import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { attach, type AttachOptions } from '../server/attach.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
+import { isModernRequest } from '../modern/envelope.js';
+import { createModernPath } from '../modern/path.js';
 import { discardBody, readBody } from './body.js';
 import { bodyTooLarge, createRequestGuard } from './guard.js';
 import { hideInternalErrors } from './internal-errors.js';
@@ -80,6 +82,8 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     hideInternalErrors(server, warn);
     return server;
   };
+  // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
+  const modern = createModernPath({ source, buildServer: newServer, warn });
 
   const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'POST') {
@@ -151,6 +155,9 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
           if ('refused' in read) return sendRefusal(res, read.refused);
           body = read.body;
         }
+        if (isModernRequest(req, body)) {
+          return await runWithSkillContext(contextOfRequest(req, context), () => modern.handle(req, res, body));
+        }
         if (Array.isArray(body) && body.length === 0) {
           return sendError(res, 400, -32600, 'Invalid Request: the batch is empty; send a JSON-RPC message or a non-empty array of them');
         }
@@ -162,6 +169,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       }
     },
     async close() {
+      modern.close();
       if (sweeper) clearInterval(sweeper);
       const open = [...sessions.values()];
       sessions.clear();
