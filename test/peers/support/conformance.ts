@@ -58,11 +58,13 @@ export async function ensureSuite(): Promise<string> {
 }
 
 /**
- * Run one server scenario against `url` and return its checks. A run that writes no checks.json,
+ * Run one server scenario against `url` (at `specVersion`, or the suite's default) and return its checks. A run that writes no checks.json,
  * or an empty one, is an error: the suite exits 0 without checks when a scenario does not apply.
  */
-export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion = '2025-11-25'): Promise<ScenarioRun> {
-  const args = [SUITE_CLI, 'server', '--url', url, '--scenario', scenario, '--spec-version', specVersion, '--force', '-o', outDir, '--timeout', '30000'];
+export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion?: string): Promise<ScenarioRun> {
+  // Without a version the suite runs at its default (2026-07-28); an older one needs --force.
+  const version = specVersion === undefined ? [] : ['--spec-version', specVersion, '--force'];
+  const args = [SUITE_CLI, 'server', '--url', url, '--scenario', scenario, ...version, '-o', outDir, '--timeout', '30000'];
   const started = Date.now();
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
