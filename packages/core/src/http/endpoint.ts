@@ -50,6 +50,13 @@ export interface SkillsEndpoint {
    * checks run first, on every request.
    */
   handle(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<void>;
+  /**
+   * For apps that keep their own MCP route: answer a protocol 2026-07-28 request (with the same
+   * checks as `handle`) and resolve true; resolve false for any other request, touching neither
+   * `req` nor `res`, so the app's own code answers it. Without a parsed `body`, the
+   * `MCP-Protocol-Version` header alone decides (every 2026-07-28 client sends it).
+   */
+  handleModern(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<boolean>;
   /** Close every open session. */
   close(): Promise<void>;
 }
@@ -141,7 +148,34 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     }
   };
 
+  /** Answer a request `isModernRequest` recognised: the guard, the body (when not read yet), then the modern path. */
+  const answerModern = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context: Record<string, unknown>) => {
+    const refusal = guard.check(req);
+    if (refusal) {
+      sendRefusal(res, refusal);
+      discardBody(req);
+      return;
+    }
+    if (req.method === 'POST' && body === undefined && isJsonContentType(req)) {
+      const read = await readMessage(req, guard.bodyLimit);
+      if ('refused' in read) return sendRefusal(res, read.refused);
+      body = read.body;
+    }
+    await runWithSkillContext(contextOfRequest(req, context), () => modern.handle(req, res, body));
+  };
+
   return {
+    async handleModern(req, res, body, context = {}) {
+      if (!isModernRequest(req, body)) return false;
+      try {
+        await answerModern(req, res, body, context);
+      } catch (error) {
+        if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
+        else res.end();
+        throw error;
+      }
+      return true;
+    },
     async handle(req, res, body, context = {}) {
       const refusal = guard.check(req);
       if (refusal) {
