@@ -137,3 +137,73 @@ export async function startTestApp(framework: 'fastify' | 'express', options: { 
     },
   };
 }
+
+export interface ListenStream {
+  status: number;
+  /** Every message received so far. */
+  frames: any[];
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  /** Resolves once `count` frames have arrived. */
+  frame(count: number, ms?: number): Promise<any>;
+  /** Abort the stream from the client side. */
+  close(): void;
+}
+
+/** Open `subscriptions/listen` and read its frames as they arrive. */
+export async function listen(url: string, notifications: unknown, headers: Record<string, string> = {}, id: string | number = 'listen:0'): Promise<ListenStream> {
+  const abort = new AbortController();
+  const res = await fetch(url, {
+    method: 'POST',
+    signal: abort.signal,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...modernHeaders('subscriptions/listen'), ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications, _meta: envelope() } }),
+  });
+  const frames: any[] = [];
+  const waiters: (() => void)[] = [];
+  const ended = (async () => {
+    if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      frames.push(JSON.parse(await res.text()));
+      return;
+    }
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = block.split('\n').find((line) => line.startsWith('data: '));
+          if (data) frames.push(JSON.parse(data.slice(6)));
+          for (const wake of waiters.splice(0)) wake();
+        }
+      }
+    } catch {
+      // aborted by the client
+    }
+  })().finally(() => {
+    for (const wake of waiters.splice(0)) wake();
+  });
+  let done = false;
+  void ended.then(() => (done = true));
+  return {
+    status: res.status,
+    frames,
+    ended,
+    async frame(count, ms = 5000) {
+      const deadline = Date.now() + ms;
+      while (frames.length < count) {
+        if (done) throw new Error(`the stream ended after ${frames.length} frames, expected ${count}: ${JSON.stringify(frames)}`);
+        if (Date.now() > deadline) throw new Error(`timed out waiting for frame ${count}; got ${JSON.stringify(frames)}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+      return frames[count - 1];
+    },
+    close: () => abort.abort(),
+  };
+}

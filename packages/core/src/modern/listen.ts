@@ -38,7 +38,8 @@ export class Listeners {
     }
     const follow = (asked as Record<string, unknown>).resourcesListChanged === true && typeof this.source.onListChanged === 'function';
     const tag = { [META_SUBSCRIPTION_ID]: id };
-    res.writeHead(200, SSE_HEADERS);
+    // The connection ends with the stream: a stream the client walked away from must not hold the server's shutdown.
+    res.writeHead(200, { ...SSE_HEADERS, connection: 'close' });
     res.write(sseFrame({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: follow ? { resourcesListChanged: true } : {}, _meta: tag } }));
     res.flushHeaders?.();
 
