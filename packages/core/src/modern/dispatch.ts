@@ -23,7 +23,8 @@ export interface DispatchTools {
 
 type MethodHandler = (request: ModernRequest, ctx: SkillContext, tools: DispatchTools) => Promise<Result>;
 
-const skillsMethods: Record<string, MethodHandler> = {
+// A Map, not an object literal: a method named "constructor" or "toString" must not find Object.prototype.
+const skillsMethods = new Map<string, MethodHandler>(Object.entries({
   [METHOD_DISCOVER]: async (_request, ctx, tools) => {
     const { capabilities, instructions } = await tools.identity();
     return {
@@ -45,12 +46,12 @@ const skillsMethods: Record<string, MethodHandler> = {
     // skill:// files come from the source itself; other URIs are the app's.
     return /^skill:/i.test(uri) ? ((await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
   },
-};
+} satisfies Record<string, MethodHandler>));
 
 /** The result of one checked modern request (without `_meta` serverInfo), or a thrown error. */
 export function dispatch(request: ModernRequest, ctx: SkillContext, tools: DispatchTools): Promise<Result> {
   if (REMOVED_METHODS.has(request.method)) throw methodNotFound(request.method);
-  const handler = skillsMethods[request.method];
+  const handler = skillsMethods.get(request.method);
   return handler ? handler(request, ctx, tools) : tools.bridge(request);
 }
 
