@@ -57,7 +57,7 @@ export interface SkillsEndpoint {
    * `MCP-Protocol-Version` header alone decides (every 2026-07-28 client sends it).
    */
   handleModern(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<boolean>;
-  /** Close every open session. */
+  /** Close every open session, and end every `subscriptions/listen` stream with its closing result. */
   close(): Promise<void>;
 }
 

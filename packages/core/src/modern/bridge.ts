@@ -52,6 +52,7 @@ class RequestTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly #answers = new Map<string, (message: JSONRPCMessage) => void>();
+  readonly #closers = new Set<() => void>();
 
   constructor(private readonly onNotification: (message: { method: string; params?: unknown }) => void) {}
 
@@ -83,8 +84,6 @@ class RequestTransport implements Transport {
       this.onmessage?.(message, extra);
     });
   }
-
-  readonly #closers = new Set<() => void>();
 
   deliver(message: JSONRPCMessage, extra: MessageExtraInfo): void {
     this.onmessage?.(message, extra);
