@@ -20,6 +20,7 @@ import { attachCase, type AttachResult } from './cases/attach.js';
 import { buildCase, type BuildResult } from './cases/build.js';
 import { httpCase, type HttpResult } from './cases/http.js';
 import { memoryCase, type MemoryResult } from './cases/memory.js';
+import { modernCase, type ModernResult } from './cases/modern.js';
 import { reloadCase, type ReloadResult } from './cases/reload.js';
 import { folderStores } from './stores/folder.js';
 import { postgresStores } from './stores/postgres.js';
@@ -88,6 +89,7 @@ async function storeOf(kind: keyof typeof kinds, size: CorpusSize): Promise<Seed
 const builds: BuildResult[] = [];
 const reloads: ReloadResult[] = [];
 const https: HttpResult[] = [];
+let modern: ModernResult | undefined;
 const attaches: AttachResult[] = [];
 let memory: MemoryResult | undefined;
 
@@ -221,6 +223,24 @@ try {
     print();
   }
 
+  // --- protocol 2026-07-28 ---------------------------------------------------------------------------
+  {
+    const folder = await storeOf('folder', plan.http);
+    progress(`http 2026-07-28: folder ${plan.http.label}`);
+    modern = await modernCase(plan.http.label, folder.served!, plan.runsFor(fileCount(plan.http)));
+    print('## Over HTTP, protocol 2026-07-28');
+    print();
+    print(
+      'Verified reads of every file with 8 requests in flight, folder storage, by the same lean client speaking 2026-07-28 (`_meta` envelope and headers on every request, no session). SDK v2: `createMcpHandler` with a fresh `McpServer` per request. Ours: `@skillmount/fastify` stateless, whose 2026-07-28 path answers skills methods from the catalog with no server per request; its 2025-11-25 stateless figure (a server per POST) beside them.',
+    );
+    print();
+    const v2 = modern.sides.find((s) => s.kind === 'sdk-v2')!;
+    print(`Corpus ${modern.size} (${count(modern.files)} files).`);
+    print();
+    print(table(['server', 'verified reads, 8 in flight', 'ratio to SDK v2'], modern.sides.map((side) => [side.label, perSecond(side.read8), side === v2 ? '' : ratio(side.read8 / v2.read8)])));
+    print();
+  }
+
   // --- per-request setup --------------------------------------------------------------------------
   for (const size of new Map([plan.http, plan.memory].map((s) => [s.label, s])).values()) {
     const store = await storeOf('folder', size);
@@ -283,6 +303,11 @@ function targetRows(): string[][] {
       rows.push([`HTTP ${h.storage}, ${side.kind}: verified reads, 8 in flight ≥ 1.5× the SDK v2`, ratio(side.read8 / v2.read8), mark(side.read8 / v2.read8 >= 1.5)]);
       rows.push([`HTTP ${h.storage}, ${side.kind}: list walk no slower than the SDK v2`, ratio(v2.listMs / side.listMs), mark(side.listMs <= v2.listMs)]);
     }
+  }
+  if (modern) {
+    const v2 = modern.sides.find((s) => s.kind === 'sdk-v2')!;
+    const ours = modern.sides.find((s) => s.kind !== 'sdk-v2' && s.era === 'modern')!;
+    rows.push([`HTTP 2026-07-28, folder: verified reads, 8 in flight ≥ 2× the SDK v2`, ratio(ours.read8 / v2.read8), mark(ours.read8 / v2.read8 >= 2)]);
   }
   return rows;
 }

@@ -28,6 +28,16 @@ export interface BenchClient {
 }
 
 const PROTOCOL_VERSION = '2025-11-25';
+const MODERN_VERSION = '2026-07-28';
+/** The `_meta` envelope of every 2026-07-28 request. */
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'skillmount-bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** `legacy`: an `initialize` handshake on 2025-11-25. `modern`: 2026-07-28, every request self-contained. */
+export type Era = 'legacy' | 'modern';
 
 interface Reply {
   status: number;
@@ -51,7 +61,7 @@ function messagesOf(reply: Reply): { id?: number; result?: unknown; error?: { co
   return messages;
 }
 
-export async function connect(url: string): Promise<BenchClient> {
+export async function connect(url: string, era: Era = 'legacy'): Promise<BenchClient> {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   let sessionId: string | undefined;
@@ -74,18 +84,29 @@ export async function connect(url: string): Promise<BenchClient> {
 
   const request = async (method: string, params: Record<string, unknown>): Promise<any> => {
     const id = nextId++;
-    const reply = await send('POST', JSON.stringify({ jsonrpc: '2.0', id, method, params }), { 'mcp-protocol-version': PROTOCOL_VERSION });
+    const reply =
+      era === 'modern'
+        ? await send('POST', JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }), {
+            'mcp-protocol-version': MODERN_VERSION,
+            'mcp-method': method,
+            ...(method === 'resources/read' ? { 'mcp-name': String(params.uri) } : {}),
+          })
+        : await send('POST', JSON.stringify({ jsonrpc: '2.0', id, method, params }), { 'mcp-protocol-version': PROTOCOL_VERSION });
     const message = messagesOf(reply).find((m) => m.id === id);
     if (!message) throw new Error(`bench: ${method}: no response in a ${reply.status} reply: ${reply.text.slice(0, 200)}`);
     if (message.error) throw new Error(`bench: ${method} failed: ${message.error.code} ${message.error.message}`);
     return message.result;
   };
 
-  const init = await send('POST', JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'skillmount-bench', version: '1.0.0' } } }));
-  if (!messagesOf(init).some((m) => m.id === 0 && m.result)) throw new Error(`bench: initialize failed at ${url}: ${init.status} ${init.text.slice(0, 200)}`);
-  const session = init.headers['mcp-session-id'];
-  if (typeof session === 'string') sessionId = session;
-  await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-protocol-version': PROTOCOL_VERSION });
+  if (era === 'modern') {
+    await request('server/discover', {}); // no handshake and no session on 2026-07-28
+  } else {
+    const init = await send('POST', JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'skillmount-bench', version: '1.0.0' } } }));
+    if (!messagesOf(init).some((m) => m.id === 0 && m.result)) throw new Error(`bench: initialize failed at ${url}: ${init.status} ${init.text.slice(0, 200)}`);
+    const session = init.headers['mcp-session-id'];
+    if (typeof session === 'string') sessionId = session;
+    await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-protocol-version': PROTOCOL_VERSION });
+  }
 
   const read = async (file: Resource) => {
     const result = (await request('resources/read', { uri: file.uri })) as { contents?: { text?: string; blob?: string }[] };

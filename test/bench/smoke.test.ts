@@ -82,6 +82,11 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
     if (row[1] !== 'sdk-v2') for (const i of [3, 5, 7]) assert.match(row[i]!, RATIO);
   }
 
+  const modern = rowsAfter(stdout, '## Over HTTP, protocol 2026-07-28');
+  assert.deepEqual(modern.map((r) => r[0]), ['SDK v2 `createMcpHandler`, 2026-07-28', 'ours (Fastify), 2026-07-28', 'ours (Fastify), 2025-11-25 stateless']);
+  for (const row of modern) assert.match(row[1]!, /^[\d,]+\/s$/);
+  for (const row of modern.slice(1)) assert.match(row[2]!, RATIO);
+
   const setup = rowsAfter(stdout, '## Per-request server setup');
   assert.ok(setup.length >= 1 && setup.every((r) => r.slice(1).every((c) => /^\d+ µs$/.test(c))));
 

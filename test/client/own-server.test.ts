@@ -47,8 +47,8 @@ describe('SkillsClient against our server (examples/skills, one skill per page)'
     assert.deepEqual(listing.skills.map((s) => s.uri), [REFUNDS, GIT, 'skill://pdf-processing/SKILL.md']);
     assert.deepEqual(listing.invalid, []);
     assert.equal(listing.nextCursor, undefined);
-    assert.equal(listing.ttlMs, 60000);
-    assert.equal(listing.cacheScope, 'public');
+    assert.equal(listing.ttlMs, 0);
+    assert.equal(listing.cacheScope, 'private');
     assert.equal(served.methods.filter((m) => m === 'skills/list').length - pagesBefore, 3, 'one request per page');
   });
 
@@ -66,8 +66,8 @@ describe('SkillsClient against our server (examples/skills, one skill per page)'
     for (const entry of listed) {
       const got = await skills.get(entry.uri);
       assert.deepEqual(got.skill, entry);
-      assert.equal(got.ttlMs, 60000);
-      assert.equal(got.cacheScope, 'public');
+      assert.equal(got.ttlMs, 0);
+      assert.equal(got.cacheScope, 'private');
     }
   });
 

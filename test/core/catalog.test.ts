@@ -528,10 +528,10 @@ describe('SkillCatalog options are checked before the storage is touched', () =>
     await assert.rejects(SkillCatalog.load(undefined as never), TypeError);
   });
 
-  test('cacheHint is kept; the default is 60 s public', async () => {
+  test('cacheHint is kept; the default caches nothing and shares nothing', async () => {
     const storage = memoryStorage(demoTree());
-    assert.deepEqual((await SkillCatalog.load(storage)).cacheHint(), { ttlMs: 60000, cacheScope: 'public' });
-    assert.deepEqual((await SkillCatalog.load(storage, { cacheHint: { ttlMs: 0, cacheScope: 'private' } })).cacheHint(), { ttlMs: 0, cacheScope: 'private' });
+    assert.deepEqual((await SkillCatalog.load(storage)).cacheHint(), { ttlMs: 0, cacheScope: 'private' });
+    assert.deepEqual((await SkillCatalog.load(storage, { cacheHint: { ttlMs: 60000, cacheScope: 'public' } })).cacheHint(), { ttlMs: 60000, cacheScope: 'public' });
   });
 });
 

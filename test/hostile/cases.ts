@@ -5,6 +5,8 @@ export interface HostileCase {
   group: string;
   name: string;
   request: RawRequest;
+  /** A request that is valid on its era despite its look: an answer is fine, a leak is not. */
+  answerable?: true;
 }
 
 const rpc = (method: unknown, params?: unknown, id: unknown = 1) =>
@@ -223,4 +225,47 @@ export function hostileCases(root: string): HostileCase[] {
   for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) add('http-method', method, { method, body: method === 'GET' ? undefined : list });
 
   return cases;
+}
+
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+
+/** A header value as a 2026-07-28 client sends it: base64 in a sentinel when it is not plain printable ASCII. */
+const headerValue = (value: string) => (/^[\x20-\x7e]*$/.test(value) && value.trim() === value ? value : `=?base64?${Buffer.from(value).toString('base64')}?=`);
+
+/** One JSON-RPC request of a hostile case, dressed in the 2026-07-28 envelope where it has the shape for it. */
+function withEnvelope(message: unknown, headers: Record<string, string | undefined>): unknown {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return message;
+  const m = { ...(message as Record<string, unknown>) };
+  if (typeof m.method === 'string') headers['mcp-method'] ??= headerValue(m.method);
+  if (m.params === undefined || (typeof m.params === 'object' && m.params !== null && !Array.isArray(m.params))) {
+    const params = { ...(m.params as Record<string, unknown> | undefined) };
+    if (m.method === 'resources/read' && typeof params.uri === 'string') headers['mcp-name'] ??= headerValue(params.uri);
+    m.params = { ...params, _meta: MODERN_META };
+  }
+  return m;
+}
+
+/**
+ * The same attacks on the 2026-07-28 path: each case with the `MCP-Protocol-Version: 2026-07-28`
+ * header and, where its body has the shape for it, the `_meta` envelope and the other headers a
+ * modern client sends. The Accept cases are left out: 2026-07-28 servers ignore Accept.
+ */
+export function modernHostileCases(root: string): HostileCase[] {
+  return hostileCases(root)
+    .filter((c) => c.group !== 'accept')
+    .map((c) => {
+      const headers: Record<string, string | undefined> = { 'mcp-protocol-version': '2026-07-28', ...c.request.headers };
+      let body = c.request.body;
+      if (typeof body === 'string' && c.request.declaredLength === undefined) {
+        try {
+          const parsed: unknown = JSON.parse(body);
+          body = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => withEnvelope(m, {})) : withEnvelope(parsed, headers));
+        } catch {
+          // Not JSON: sent as it is.
+        }
+      }
+      // With the envelope, an extra "__proto__" member leaves a valid skills/list: it may be answered (and must pollute nothing).
+      const answerable = c.name === 'proto pollution' ? { answerable: true as const } : {};
+      return { group: c.group, name: c.name, request: { ...c.request, headers, ...(body !== undefined ? { body } : {}) }, ...answerable };
+    });
 }

@@ -4,7 +4,7 @@ import { SkillsClient } from '@skillmount/core/client';
 import type { SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { connectClient } from '../support/client.js';
-import { hostileCases, type HostileCase } from './cases.js';
+import { hostileCases, modernHostileCases, type HostileCase } from './cases.js';
 import { makeHostileTree, type HostileTree } from './fixture.js';
 import { jsonRpcMessages, send, type RawResponse } from './raw-http.js';
 import { FRAMEWORKS, serve } from './servers.js';
@@ -22,6 +22,7 @@ function misbehaviour(c: HostileCase, r: RawResponse, tree: HostileTree): string
   if (r.text.includes(tree.root) && !String(c.request.body ?? '').includes(tree.root)) return 'answer names the storage path';
   if (/\n\s*at .+:\d+:\d+/.test(r.text)) return 'answer carries a stack trace';
   if (r.status >= 400 && r.status < 600) return undefined;
+  if (c.answerable && r.status === 200) return undefined;
   if (r.status < 200 || r.status >= 300) return `HTTP ${r.status}`;
   const messages = jsonRpcMessages(r);
   if (!messages || messages.length === 0) return `HTTP ${r.status} without a JSON-RPC error`;
@@ -82,6 +83,43 @@ for (const framework of FRAMEWORKS) {
         assert.equal(data.text, `${tree.beta.data}\n`);
         const guide = await skills.read(listed.skills[0]!, 'refs/guide.md');
         assert.equal(guide.text, `${tree.alpha.guide}\n`);
+      } finally {
+        await close();
+      }
+    } finally {
+      await served.close();
+      tree.remove();
+    }
+  });
+}
+
+for (const framework of FRAMEWORKS) {
+  test(`${framework}, protocol 2026-07-28: the same attacks in the modern envelope are refused, nothing leaks, the server stays healthy`, { timeout: 60_000 }, async () => {
+    const tree = makeHostileTree();
+    const warnings: SkillWarning[] = [];
+    const served = await serve(framework, { storage: fsStorage(tree.root), onWarning: (w) => warnings.push(w) });
+    try {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+      const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': 'skill://alpha/SKILL.md' };
+      const control = await send(served.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'skill://alpha/SKILL.md', _meta: meta } }) });
+      assert.ok(control.kind === 'response' && control.status === 200 && control.text.includes(tree.alpha.skill), 'a plain modern read through the raw harness works');
+
+      const cases = modernHostileCases(tree.root);
+      const answers = await inPool(cases, IN_FLIGHT, (c) => send(served.url, c.request, PER_REQUEST_MS));
+      const bad = cases.flatMap((c, i) => {
+        const why = misbehaviour(c, answers[i]!, tree);
+        return why ? [`${c.group} / ${c.name}: ${why}`] : [];
+      });
+      console.log(`hostile ${framework} 2026-07-28: ${cases.length} requests tried, ${bad.length} misbehaved`);
+      assert.ok(cases.length >= 200, `at least 200 requests (${cases.length})`);
+      assert.deepEqual(bad, []);
+      assert.deepEqual(warnings.filter((w) => w.code === 'internal-error'), [], 'no hostile request reached an unexpected failure');
+      assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is untouched');
+
+      const { client, close } = await connectClient(served.url);
+      try {
+        const listed = await new SkillsClient(client).list();
+        assert.deepEqual(listed.skills.map((s) => s.uri), ['skill://alpha/SKILL.md', 'skill://beta/SKILL.md']);
       } finally {
         await close();
       }

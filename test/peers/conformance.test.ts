@@ -1,6 +1,7 @@
 /**
  * The official MCP conformance suite judges `skillmount serve examples/skills`: its three SEP-2640
- * server scenarios, on protocol 2025-11-25, behind each framework adapter.
+ * server scenarios behind each framework adapter, at the suite's default protocol version
+ * (2026-07-28, the modern path) and at 2025-11-25 (the legacy path).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,10 +12,20 @@ import { describeProblems, ensureSuite, runScenario, type Check, type ScenarioRu
 import { useServer } from './support/serve.js';
 
 const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
-// ttlMs and cacheScope exist from protocol 2026-07-28 on; at 2025-11-25 the suite skips these two by design.
-const EXPECTED_SKIPS = ['sep-2640-skills-get-cache-attributes', 'sep-2640-skills-list-cache-attributes'];
-// What the official SDK v2 server scores on the same scenarios and protocol version.
-const EXPECTED_SUCCESS = 43;
+
+interface Expected {
+  label: string;
+  /** `--spec-version`; undefined runs the suite's default. */
+  specVersion?: string;
+  success: number;
+  skips: string[];
+}
+// What the official SDK v2 server scores on the same scenarios and protocol versions.
+const RUNS: Expected[] = [
+  { label: 'default version (2026-07-28)', success: 45, skips: [] },
+  // ttlMs and cacheScope exist from protocol 2026-07-28 on; at 2025-11-25 the suite skips these two by design.
+  { label: '2025-11-25', specVersion: '2025-11-25', success: 43, skips: ['sep-2640-skills-get-cache-attributes', 'sep-2640-skills-list-cache-attributes'] },
+];
 
 let node: string;
 before(async () => {
@@ -24,33 +35,38 @@ before(async () => {
 for (const framework of ['fastify', 'express'] as const) {
   describe(`conformance suite against skillmount serve --framework ${framework}`, () => {
     const server = useServer({ framework });
-    const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-conformance-${framework}-`));
-    const runs: ScenarioRun[] = [];
-    after(() => rmSync(outDir, { recursive: true, force: true }));
 
-    for (const scenario of SCENARIOS) {
-      test(scenario, { timeout: 90_000 }, async () => {
-        const result = await runScenario(node, server.url, scenario, outDir);
-        runs.push(result);
-        const { counts, checks } = result;
-        console.log(
-          `conformance ${framework} ${scenario}: ${checks.length} checks, SUCCESS ${counts.SUCCESS}, FAILURE ${counts.FAILURE}, ` +
-            `WARNING ${counts.WARNING}, SKIPPED ${counts.SKIPPED} (${(result.ms / 1000).toFixed(1)} s)`,
-        );
-        const unexpected = (c: Check) => c.status !== 'SUCCESS' && !(c.status === 'SKIPPED' && EXPECTED_SKIPS.includes(c.id));
-        assert.equal(checks.filter(unexpected).length, 0, `${scenario} on ${framework} has checks that did not pass:\n${describeProblems(checks, unexpected)}`);
+    for (const expected of RUNS) {
+      describe(expected.label, () => {
+        const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-conformance-${framework}-`));
+        const runs: ScenarioRun[] = [];
+        after(() => rmSync(outDir, { recursive: true, force: true }));
+
+        for (const scenario of SCENARIOS) {
+          test(scenario, { timeout: 90_000 }, async () => {
+            const result = await runScenario(node, server.url, scenario, outDir, expected.specVersion);
+            runs.push(result);
+            const { counts, checks } = result;
+            console.log(
+              `conformance ${framework} ${expected.label} ${scenario}: ${checks.length} checks, SUCCESS ${counts.SUCCESS}, FAILURE ${counts.FAILURE}, ` +
+                `WARNING ${counts.WARNING}, SKIPPED ${counts.SKIPPED} (${(result.ms / 1000).toFixed(1)} s)`,
+            );
+            const unexpected = (c: Check) => c.status !== 'SUCCESS' && !(c.status === 'SKIPPED' && expected.skips.includes(c.id));
+            assert.equal(checks.filter(unexpected).length, 0, `${scenario} on ${framework} has checks that did not pass:\n${describeProblems(checks, unexpected)}`);
+          });
+        }
+
+        test('totals match the official SDK v2 server', () => {
+          assert.equal(runs.length, SCENARIOS.length, 'every scenario ran');
+          const checks = runs.flatMap((r) => r.checks);
+          const skipped = checks.filter((c) => c.status === 'SKIPPED').map((c) => c.id).sort();
+          const success = checks.filter((c) => c.status === 'SUCCESS').length;
+          console.log(`conformance ${framework} ${expected.label} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`);
+          assert.deepEqual(skipped, expected.skips, `skipped checks:\n${describeProblems(checks)}`);
+          assert.equal(success, expected.success, `SUCCESS count on ${framework}; not successful:\n${describeProblems(checks)}`);
+          assert.equal(checks.length, expected.success + expected.skips.length, 'no other statuses (FAILURE, WARNING, INFO)');
+        });
       });
     }
-
-    test('totals match the official SDK v2 server', () => {
-      assert.equal(runs.length, SCENARIOS.length, 'every scenario ran');
-      const checks = runs.flatMap((r) => r.checks);
-      const skipped = checks.filter((c) => c.status === 'SKIPPED').map((c) => c.id).sort();
-      const success = checks.filter((c) => c.status === 'SUCCESS').length;
-      console.log(`conformance ${framework} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`);
-      assert.deepEqual(skipped, EXPECTED_SKIPS, `only the two cache-attribute checks may be skipped:\n${describeProblems(checks)}`);
-      assert.equal(success, EXPECTED_SUCCESS, `SUCCESS count on ${framework}; not successful:\n${describeProblems(checks)}`);
-      assert.equal(checks.length, EXPECTED_SUCCESS + EXPECTED_SKIPS.length, 'no other statuses (FAILURE, WARNING, INFO)');
-    });
   });
 }

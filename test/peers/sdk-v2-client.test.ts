@@ -38,8 +38,9 @@ const SERVERS: { label: string; options: ServeOptions }[] = [
   { label: 'fastify, stateless', options: { framework: 'fastify', stateless: true } },
 ];
 const MODES = [
-  { label: 'default negotiation', clientOptions: {} },
-  { label: "versionNegotiation 'auto'", clientOptions: { versionNegotiation: { mode: 'auto' as const } } },
+  { label: 'default negotiation', clientOptions: {}, version: '2025-11-25' },
+  // The endpoint answers server/discover, so 'auto' stays on 2026-07-28.
+  { label: "versionNegotiation 'auto'", clientOptions: { versionNegotiation: { mode: 'auto' as const } }, version: '2026-07-28' },
 ];
 
 assert.equal(SKILL_URIS.length, 3, 'examples/skills holds three skills');
@@ -48,7 +49,7 @@ for (const { label, options } of SERVERS) {
   describe(`SDK v2 SkillsClient against skillmount serve (${label})`, () => {
     const server = useServer(options);
 
-    for (const { label: mode, clientOptions } of MODES) {
+    for (const { label: mode, clientOptions, version } of MODES) {
       describe(mode, () => {
         let client: Client;
         let skills: SkillsClient;
@@ -61,8 +62,8 @@ for (const { label, options } of SERVERS) {
           await client?.close();
         });
 
-        test('connects on 2025-11-25 and sees the extension with directoryRead', () => {
-          assert.equal(client.getNegotiatedProtocolVersion(), '2025-11-25');
+        test(`connects on ${version} and sees the extension with directoryRead`, () => {
+          assert.equal(client.getNegotiatedProtocolVersion(), version);
           assert.equal(skills.supported, true);
           assert.equal(skills.directoryRead, true);
         });

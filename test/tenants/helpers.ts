@@ -100,6 +100,7 @@ export async function serveFastify(source: SkillSource, options: ServeOptions): 
   } else {
     await app.register(skillsPlugin, { source, context, path: false });
     app.post('/mcp', async (request, reply) => {
+      if (await app.skills.handleModern(request, reply)) return;
       const server = new McpServer({ name: 'existing-fastify-app', version: '1.0.0' });
       app.skills.attach(server);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -129,6 +130,7 @@ export async function serveExpress(source: SkillSource, options: ServeOptions): 
     app.use('/mcp', skills);
   } else {
     app.post('/mcp', express.json(), async (req, res) => {
+      if (await skills.handleModern(req, res)) return;
       const server = new McpServer({ name: 'existing-express-app', version: '1.0.0' });
       skills.attach(server);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -179,17 +181,27 @@ export interface RawClient {
 }
 
 const PROTOCOL = '2025-11-25';
+const MODERN = '2026-07-28';
 
-/** A JSON-RPC client over plain fetch: stateless (no initialize needed), or a full MCP session. */
-export async function rawClient(url: string, headers: Record<string, string>, sessions: boolean): Promise<RawClient> {
+/**
+ * A JSON-RPC client over plain fetch: stateless (no initialize needed), a full MCP session, or
+ * (`modern`) protocol 2026-07-28 requests with their `_meta` envelope and headers.
+ */
+export async function rawClient(url: string, headers: Record<string, string>, sessions: boolean, modern = false): Promise<RawClient> {
   let sessionId: string | undefined;
-  const send = async (body: unknown) => {
+  const send = async (body: { method: string; params?: any }) => {
+    const era: Record<string, string> = modern
+      ? { 'mcp-protocol-version': MODERN, 'mcp-method': body.method, ...(typeof body.params?.uri === 'string' && body.method === 'resources/read' ? { 'mcp-name': body.params.uri } : {}) }
+      : { 'mcp-protocol-version': PROTOCOL };
+    if (modern) {
+      body.params = { ...body.params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } };
+    }
     const res = await fetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROTOCOL,
+        ...era,
         ...headers,
         ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
       },
@@ -231,13 +243,13 @@ function parseMessage(raw: string): RawAnswer['message'] {
 /**
  * Tenants a and b served at `url`: each lists, gets and reads only its own skills; every one of
  * B's exact URIs asked for by A, by a request without a tenant, or with a refused key, gets the
- * very bytes a URI that exists nowhere gets.
+ * very bytes a URI that exists nowhere gets. `modern` asks on protocol 2026-07-28.
  */
-export async function checkIsolation(url: string, via: Via, sessions: boolean): Promise<{ probes: number }> {
-  const a = await rawClient(url, tenantHeaders(via, 'a'), sessions);
-  const b = await rawClient(url, tenantHeaders(via, 'b'), sessions);
-  const none = await rawClient(url, {}, sessions);
-  const refused = await Promise.all(REFUSED_KEYS.map((key) => rawClient(url, tenantHeaders(via, key), sessions)));
+export async function checkIsolation(url: string, via: Via, sessions: boolean, modern = false): Promise<{ probes: number }> {
+  const a = await rawClient(url, tenantHeaders(via, 'a'), sessions, modern);
+  const b = await rawClient(url, tenantHeaders(via, 'b'), sessions, modern);
+  const none = await rawClient(url, {}, sessions, modern);
+  const refused = await Promise.all(REFUSED_KEYS.map((key) => rawClient(url, tenantHeaders(via, key), sessions, modern)));
   let probes = 0;
   try {
     const uris = async (client: RawClient) => (await client.call('skills/list')).message.result.skills.map((s: { uri: string }) => s.uri);

@@ -8,7 +8,7 @@ import { skillsMiddleware } from '@skillmount/express';
 import { EXAMPLES, checkSkillsEndpoint } from '../support/skills-suite.js';
 import { ADAPTERS, REFUSED_KEYS, checkIsolation, tenantFolders, type Via } from './helpers.js';
 
-test('folder per tenant: isolation on Fastify and Express, stateless, with sessions and on an existing route', async (t) => {
+test('folder per tenant: isolation on Fastify and Express, stateless, with sessions and on an existing route, on both protocol eras', async (t) => {
   const root = await tenantFolders(t);
   const warnings: SkillWarning[] = [];
   const tenants = tenantCatalogs({
@@ -22,10 +22,13 @@ test('folder per tenant: isolation on Fastify and Express, stateless, with sessi
   let probes = 0;
   for (const adapter of ['fastify', 'express'] as const) {
     for (const via of ['header', 'auth'] as Via[]) {
-      for (const mode of ['stateless', 'sessions', 'existing route'] as const) {
-        const served = await ADAPTERS[adapter](tenants, { via, sessions: mode === 'sessions', existingRoute: mode === 'existing route' });
+      for (const mode of ['stateless', 'sessions', 'existing route', '2026-07-28', '2026-07-28 on an existing route'] as const) {
+        const modern = mode.startsWith('2026-07-28');
+        const existingRoute = mode.endsWith('existing route');
+        // The modern path is served beside sessions: it must not need them.
+        const served = await ADAPTERS[adapter](tenants, { via, sessions: mode === 'sessions' || mode === '2026-07-28', existingRoute });
         try {
-          probes += (await checkIsolation(served.url, via, mode === 'sessions')).probes;
+          probes += (await checkIsolation(served.url, via, mode === 'sessions', modern)).probes;
           combinations++;
         } catch (error) {
           throw new Error(`${adapter}, tenant from ${via}, ${mode}: ${(error as Error).message}`, { cause: error });
@@ -35,8 +38,8 @@ test('folder per tenant: isolation on Fastify and Express, stateless, with sessi
       }
     }
   }
-  assert.equal(combinations, 12);
-  assert.ok(probes >= 12 * 7);
+  assert.equal(combinations, 20);
+  assert.ok(probes >= 20 * 7);
   assert.deepEqual(tenants.loaded.slice().sort(), ['a', 'b'], 'only real tenants were ever loaded');
 
   // Each refused key was reported once, however many requests carried it.

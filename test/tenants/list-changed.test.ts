@@ -5,6 +5,7 @@ import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk
 import { tenantCatalogs, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { connectClient } from '../support/client.js';
+import { listen, modern } from '../modern/support.js';
 import { ADAPTERS, skillMd, sleep, tenantFolders, tenantHeaders, waitFor, writeTree, type Via } from './helpers.js';
 
 /** A session client of one tenant that counts the list_changed notifications it receives. */
@@ -111,3 +112,38 @@ test("a tenant evicted while its sessions stay is told of changes made meanwhile
   await sleep(300);
   assert.equal(a.heard.count, 1);
 });
+
+for (const [adapter, via] of [['fastify', 'header'], ['express', 'auth']] as const) {
+  test(`${adapter}, protocol 2026-07-28: subscriptions/listen hears only its own tenant's changes`, async (t) => {
+    const root = await tenantFolders(t);
+    const tenants = tenantCatalogs({
+      key: (ctx) => ctx.tenant as string | undefined,
+      storage: (key) => fsStorage(path.join(root, key), { debounceMs: 20 }),
+      watch: true,
+      onWarning: () => undefined,
+    });
+    t.after(() => tenants.close());
+    const served = await ADAPTERS[adapter](tenants, { via });
+    t.after(() => served.close());
+    const a = await listen(served.url, { resourcesListChanged: true }, tenantHeaders(via, 'a'));
+    const b = await listen(served.url, { resourcesListChanged: true }, tenantHeaders(via, 'b'));
+    const none = await listen(served.url, { resourcesListChanged: true });
+    t.after(() => [a, b, none].forEach((s) => s.close()));
+    for (const stream of [a, b, none]) assert.equal((await stream.frame(1)).method, 'notifications/subscriptions/acknowledged');
+    // A listing loads the tenant (and starts watching its folder), as a client does before it listens for changes.
+    for (const tenant of ['a', 'b']) assert.equal((await modern(served.url, 'skills/list', {}, { headers: tenantHeaders(via, tenant) })).status, 200);
+    await sleep(100);
+
+    await writeTree(path.join(root, 'a'), { 'news/SKILL.md': skillMd('news', 'Only tenant A gets this.') });
+    const heard = await a.frame(2);
+    assert.equal(heard.method, 'notifications/resources/list_changed');
+    await sleep(400);
+    assert.equal(b.frames.length, 1, "B's stream hears nothing of A's change");
+    assert.equal(none.frames.length, 1, 'a stream without a tenant hears nothing');
+
+    await writeTree(path.join(root, 'b'), { 'greet/SKILL.md': skillMd('greet', 'B changed its greeting.') });
+    assert.equal((await b.frame(2)).method, 'notifications/resources/list_changed');
+    await sleep(400);
+    assert.equal(a.frames.length, 2, "A's stream hears nothing of B's change");
+  });
+}

@@ -54,6 +54,7 @@ export { memoryStorage, type MemoryStorage } from './storage/memory.js';
 export { attach, type AttachOptions, type AttachedSkills } from './server/attach.js';
 export { contextOfRequest, runWithSkillContext } from './context/store.js';
 export { createSkillsEndpoint, sendError, type SkillsEndpoint, type SkillsEndpointOptions } from './http/endpoint.js';
+export { isModernRequest } from './modern/envelope.js';
 export { VERSION } from './version.js';
 export { tenantCatalogs } from './tenants/source.js';
 export { tenantKeyProblem, MAX_TENANT_KEY_LENGTH } from './tenants/key.js';

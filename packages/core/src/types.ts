@@ -195,7 +195,7 @@ export interface SkillSource<C extends SkillContext = SkillContext> {
   readDirectory?(uri: string, params: ListSkillsParams, ctx: C): Promise<DirectoryPage>;
   /** SKILL.md files to add to `resources/list`. */
   listResources?(ctx: C): Promise<SkillResourceListing[]>;
-  /** Cache hints for results; default `{ ttlMs: 60000, cacheScope: 'public' }`. */
+  /** Cache hints for results; default `{ ttlMs: 0, cacheScope: 'private' }`. */
   cacheHint?(ctx: C): CacheHint;
   /** Servers that want `notifications/resources/list_changed` subscribe here. */
   /**
@@ -238,7 +238,7 @@ export interface CatalogOptions {
   strict?: boolean;
   /** Called for every skipped skill, ignored file and refused read. Default: `console.warn`. */
   onWarning?: (warning: SkillWarning) => void;
-  /** `ttlMs` and `cacheScope` sent with results. Default `{ ttlMs: 60000, cacheScope: 'public' }`. */
+  /** `ttlMs` and `cacheScope` sent with results. Default `{ ttlMs: 0, cacheScope: 'private' }`. */
   cacheHint?: Partial<CacheHint>;
   /** Storage reads in flight during a load. Default 32. */
   concurrency?: number;

@@ -5,6 +5,7 @@ import {
   createSkillsEndpoint,
   discardBody,
   contextOfRequest,
+  isModernRequest,
   runWithSkillContext,
   sendError,
   type SkillsEndpoint,
@@ -98,7 +99,24 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     const context = await contextOf(req);
     return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
   }
-  const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close'> = {
+  const handleModern = async (req: Request, res: Response): Promise<boolean> => {
+    const body = parsedBody(req);
+    if (!isModernRequest(req, body)) return false;
+    let source: SkillSource;
+    try {
+      source = await skills.ready;
+    } catch {
+      sendError(res, 500, -32603, 'skills catalog failed to load');
+      return true;
+    }
+    if (closing) {
+      sendError(res, 503, -32000, 'Service unavailable: this skills endpoint is closed');
+      return true;
+    }
+    return endpointFor(source).handleModern(req, res, body, await contextOf(req));
+  };
+  const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern'> = {
+    handleModern,
     reload: () => skills.reload(),
     attach: (server) => attach(server, skills.loaded ?? skills.pending, attachOptions),
     run,

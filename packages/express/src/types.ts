@@ -1,7 +1,7 @@
 /**
  * Public types of @skillmount/express.
  */
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type {
@@ -70,6 +70,12 @@ export interface SkillsRouter extends Router {
   attach(server: McpServer | Server): AttachedSkills;
   /** Run `fn` (your `transport.handleRequest(...)`) with the `context` option applied to `req`. */
   run<T>(req: Request, fn: () => T): Promise<Awaited<T>>;
+  /**
+   * For your own MCP route (the router not mounted): when `req` speaks protocol 2026-07-28,
+   * answer it (skills and your handlers, through the `server` option's factory) and resolve true;
+   * otherwise resolve false without touching `req` or `res`, and answer it with your own code.
+   */
+  handleModern(req: Request, res: Response): Promise<boolean>;
   /** Close every session and stop watching. A storage or catalog you passed in stays open; a catalog loaded here is closed. */
   close(): Promise<void>;
 }

@@ -60,16 +60,9 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
     if (options.sessions !== true) throw optionError(name, 'only applies with sessions: true');
   }
   if (path === false) {
-    // With no route of ours, these would silently do nothing.
-    for (const name of ['server', 'sessions'] as const) {
-      if (options[name] !== undefined && options[name] !== false) {
-        throw optionError(name, 'only applies to the route the plugin mounts; with path: false, build and connect your own server and call app.skills.attach(server)');
-      }
-    }
-    for (const name of ['allowedHosts', 'bodyLimit'] as const) {
-      if (options[name] !== undefined) {
-        throw optionError(name, "only applies to the route the plugin mounts; with path: false, check your own route (createRequestGuard from @skillmount/core, and the route's bodyLimit)");
-      }
+    // With no route of ours, sessions would do nothing; server, allowedHosts and bodyLimit still apply to app.skills.handleModern.
+    if (options.sessions !== undefined && options.sessions !== false) {
+      throw optionError('sessions', 'only applies to the route the plugin mounts; with path: false, build and connect your own server and call app.skills.attach(server)');
     }
   }
 

@@ -1,6 +1,7 @@
 import {
   attach,
   createSkillsEndpoint,
+  isModernRequest,
   runWithSkillContext,
   contextOfRequest,
   SkillCatalog,
@@ -37,6 +38,19 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
 
   // With storage, the catalog already reports to onWarning; otherwise attach does.
   const attachOptions: AttachOptions = options.onWarning && options.origin.kind !== 'storage' ? { onWarning: options.onWarning } : {};
+  let endpoint: SkillsEndpoint | undefined;
+  const endpointOf = () =>
+    (endpoint ??= createSkillsEndpoint({
+      source,
+      server: options.server,
+      sessions: options.sessions,
+      sessionIdleMs: options.sessionIdleMs,
+      maxSessions: options.maxSessions,
+      attach: attachOptions,
+      allowedHosts: options.allowedHosts,
+      bodyLimit: options.guard.bodyLimit,
+      packageName: NAME,
+    }));
   const decoration: SkillsDecoration = {
     source,
     catalog,
@@ -53,24 +67,16 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     async run(request, fn) {
       return runWithSkillContext(contextOfRequest(request.raw, await requestContext(request, options.context)), fn);
     },
+    async handleModern(request, reply) {
+      if (!isModernRequest(request.raw, request.body)) return false;
+      const fields = await requestContext(request, options.context);
+      reply.hijack();
+      return endpointOf().handleModern(request.raw, reply.raw, request.body, fields);
+    },
   };
   app.decorate('skills', decoration);
 
-  let endpoint: SkillsEndpoint | undefined;
-  if (options.path !== false) {
-    endpoint = createSkillsEndpoint({
-      source,
-      server: options.server,
-      sessions: options.sessions,
-      sessionIdleMs: options.sessionIdleMs,
-      maxSessions: options.maxSessions,
-      attach: attachOptions,
-      allowedHosts: options.allowedHosts,
-      bodyLimit: options.guard.bodyLimit,
-      packageName: NAME,
-    });
-    mountEndpoint(app, options.path, endpoint, options);
-  }
+  if (options.path !== false) mountEndpoint(app, options.path, endpointOf(), options);
 
   // preClose runs before Fastify waits for open connections: session streams must end first.
   app.addHook('preClose', async () => {

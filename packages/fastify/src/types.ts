@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AllowedHosts, AttachedSkills, CatalogOptions, ReloadReport, SkillCatalog, SkillEntry, SkillFiles, SkillSource } from '@skillmount/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
 export type AnyMcpServer = McpServer | Server;
@@ -24,13 +24,16 @@ export interface SkillsPluginOptions extends CatalogOptions {
   source?: SkillSource;
   /**
    * Route of the MCP Streamable HTTP endpoint. Default `'/mcp'`. `false` mounts no route: the app
-   * keeps its own MCP route and calls `app.skills.attach(server)` there.
+   * keeps its own MCP route, calls `app.skills.attach(server)` there, and
+   * `app.skills.handleModern(request, reply)` first to answer protocol 2026-07-28 requests.
    */
   path?: string | false;
   /**
    * Builds the app's own MCP server, with its tools, prompts and resources. Called once per
    * stateless request, or once per session; it must return a new, unconnected server each time.
-   * Skills are attached to each one. Default: an empty `McpServer`.
+   * Skills are attached to each one. Protocol 2026-07-28 requests for the app's tools, prompts and
+   * resources are answered in process by a server from this factory too (with `path: false`,
+   * through `app.skills.handleModern`). Default: an empty `McpServer`.
    */
   server?: () => AnyMcpServer | Promise<AnyMcpServer>;
   /**
@@ -91,6 +94,12 @@ export interface SkillsDecoration {
    * `context` option applied to `request`, so skills handlers see the app's fields and auth.
    */
   run<T>(request: FastifyRequest, fn: () => T | PromiseLike<T>): Promise<T>;
+  /**
+   * For the app's own MCP route (`path: false`): when `request` speaks protocol 2026-07-28, answer
+   * it (skills and the app's handlers, through the `server` option's factory) and resolve true;
+   * otherwise resolve false without touching the reply, and let the app's code answer as before.
+   */
+  handleModern(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
 }
 
 declare module 'fastify' {

@@ -13,6 +13,8 @@ export const SUITE_VERSION = '0.2.0-alpha.12';
 const NODE22 = path.join(TOOLS, 'node_modules/node/bin/node');
 const SUITE_DIR = path.join(TOOLS, 'node_modules/@modelcontextprotocol/conformance');
 const SUITE_CLI = path.join(SUITE_DIR, 'dist/index.js');
+/** MCP Inspector's launcher (its `--cli` mode), installed beside the suite. */
+export const INSPECTOR_CLI = path.join(TOOLS, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 
 export type CheckStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
 
@@ -35,9 +37,9 @@ export interface ScenarioRun {
 
 const run = promisify(execFile);
 
-/** Install the suite and Node 22 into test/peers/tools when they are missing; return the Node 22 path. */
+/** Install the suite, MCP Inspector and Node 22 into test/peers/tools when they are missing; return the Node 22 path. */
 export async function ensureSuite(): Promise<string> {
-  if (!existsSync(SUITE_CLI) || !existsSync(NODE22)) {
+  if (!existsSync(SUITE_CLI) || !existsSync(NODE22) || !existsSync(INSPECTOR_CLI)) {
     try {
       await run('npm', ['ci', '--prefix', TOOLS, '--no-audit', '--no-fund'], { cwd: REPO, timeout: 600_000, maxBuffer: 64 << 20 });
     } catch (error) {
@@ -45,7 +47,7 @@ export async function ensureSuite(): Promise<string> {
       throw new Error(`installing the conformance suite into ${TOOLS} failed; run "npm ci --prefix test/peers/tools" by hand to see why\n${e.stderr ?? e.message}`);
     }
   }
-  for (const [file, what] of [[NODE22, 'the Node 22 binary (package "node")'], [SUITE_CLI, '@modelcontextprotocol/conformance']] as const) {
+  for (const [file, what] of [[NODE22, 'the Node 22 binary (package "node")'], [SUITE_CLI, '@modelcontextprotocol/conformance'], [INSPECTOR_CLI, '@modelcontextprotocol/inspector']] as const) {
     if (!existsSync(file)) throw new Error(`${what} is missing at ${file}; delete test/peers/tools/node_modules and run again`);
   }
   const { stdout } = await run(NODE22, ['-v'], { timeout: 15_000 });
@@ -58,11 +60,13 @@ export async function ensureSuite(): Promise<string> {
 }
 
 /**
- * Run one server scenario against `url` and return its checks. A run that writes no checks.json,
+ * Run one server scenario against `url` (at `specVersion`, or the suite's default) and return its checks. A run that writes no checks.json,
  * or an empty one, is an error: the suite exits 0 without checks when a scenario does not apply.
  */
-export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion = '2025-11-25'): Promise<ScenarioRun> {
-  const args = [SUITE_CLI, 'server', '--url', url, '--scenario', scenario, '--spec-version', specVersion, '--force', '-o', outDir, '--timeout', '30000'];
+export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion?: string): Promise<ScenarioRun> {
+  // Without a version the suite runs at its default (2026-07-28); an older one needs --force.
+  const version = specVersion === undefined ? [] : ['--spec-version', specVersion, '--force'];
+  const args = [SUITE_CLI, 'server', '--url', url, '--scenario', scenario, ...version, '-o', outDir, '--timeout', '30000'];
   const started = Date.now();
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });

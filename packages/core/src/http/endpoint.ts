@@ -10,6 +10,8 @@ import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { attach, type AttachOptions } from '../server/attach.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
+import { isModernRequest } from '../modern/envelope.js';
+import { createModernPath } from '../modern/path.js';
 import { discardBody, readBody } from './body.js';
 import { bodyTooLarge, createRequestGuard } from './guard.js';
 import { hideInternalErrors } from './internal-errors.js';
@@ -48,7 +50,14 @@ export interface SkillsEndpoint {
    * checks run first, on every request.
    */
   handle(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<void>;
-  /** Close every open session. */
+  /**
+   * For apps that keep their own MCP route: answer a protocol 2026-07-28 request (with the same
+   * checks as `handle`) and resolve true; resolve false for any other request, touching neither
+   * `req` nor `res`, so the app's own code answers it. Without a parsed `body`, the
+   * `MCP-Protocol-Version` header alone decides (every 2026-07-28 client sends it).
+   */
+  handleModern(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<boolean>;
+  /** Close every open session, and end every `subscriptions/listen` stream with its closing result. */
   close(): Promise<void>;
 }
 
@@ -80,6 +89,8 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     hideInternalErrors(server, warn);
     return server;
   };
+  // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
+  const modern = createModernPath({ source, buildServer: newServer, warn });
 
   const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'POST') {
@@ -137,7 +148,34 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     }
   };
 
+  /** Answer a request `isModernRequest` recognised: the guard, the body (when not read yet), then the modern path. */
+  const answerModern = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context: Record<string, unknown>) => {
+    const refusal = guard.check(req);
+    if (refusal) {
+      sendRefusal(res, refusal);
+      discardBody(req);
+      return;
+    }
+    if (req.method === 'POST' && body === undefined && isJsonContentType(req)) {
+      const read = await readMessage(req, guard.bodyLimit);
+      if ('refused' in read) return sendRefusal(res, read.refused);
+      body = read.body;
+    }
+    await runWithSkillContext(contextOfRequest(req, context), () => modern.handle(req, res, body));
+  };
+
   return {
+    async handleModern(req, res, body, context = {}) {
+      if (!isModernRequest(req, body)) return false;
+      try {
+        await answerModern(req, res, body, context);
+      } catch (error) {
+        if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
+        else res.end();
+        throw error;
+      }
+      return true;
+    },
     async handle(req, res, body, context = {}) {
       const refusal = guard.check(req);
       if (refusal) {
@@ -151,6 +189,9 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
           if ('refused' in read) return sendRefusal(res, read.refused);
           body = read.body;
         }
+        if (isModernRequest(req, body)) {
+          return await runWithSkillContext(contextOfRequest(req, context), () => modern.handle(req, res, body));
+        }
         if (Array.isArray(body) && body.length === 0) {
           return sendError(res, 400, -32600, 'Invalid Request: the batch is empty; send a JSON-RPC message or a non-empty array of them');
         }
@@ -162,6 +203,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       }
     },
     async close() {
+      modern.close();
       if (sweeper) clearInterval(sweeper);
       const open = [...sessions.values()];
       sessions.clear();

@@ -31,7 +31,8 @@ export function hideInternalErrors(server: McpServer | Server, onWarning: (warni
   });
 }
 
-function clientSafe(error: unknown, requested: string, onWarning: (warning: SkillWarning) => void): unknown {
+/** The error a client may see for `error` thrown while handling `requested`; unexpected ones are reported to `onWarning`. */
+export function clientSafe(error: unknown, requested: string, onWarning: (warning: SkillWarning) => void): unknown {
   const method = String(requested).slice(0, 100);
   const coded = error as { code?: unknown; name?: unknown; issues?: unknown } | null;
   if (error instanceof SkillProtocolError || coded?.name === 'SkillProtocolError' || coded?.name === 'SkillNotFoundError') return error;

@@ -19,7 +19,11 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_NAME_LENGTH = 64;
 export const MAX_COMPATIBILITY_LENGTH = 500;
 
-export const DEFAULT_CACHE_HINT = { ttlMs: 60_000, cacheScope: 'public' } as const;
+/**
+ * Sent when the app sets no cache hint: nothing cached, nothing shared (the official SDK's
+ * default). A shareable default is unsafe once results depend on the request's context.
+ */
+export const DEFAULT_CACHE_HINT = { ttlMs: 0, cacheScope: 'private' } as const;
 export const DEFAULT_PAGE_SIZE = 100;
 
 /** JSON-RPC error codes this extension uses. */

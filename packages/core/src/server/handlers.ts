@@ -8,6 +8,15 @@ import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
 import { canonicalUri } from '../uri/canonical.js';
 import type { CacheHint, SkillContext, SkillEntry, SkillSource, SkillWarning } from '../types.js';
 
+/** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
+function cacheHintProblem(hint: unknown): string | undefined {
+  if (typeof hint !== 'object' || hint === null) return `${String(hint)}, not an object`;
+  const { ttlMs, cacheScope } = hint as Partial<CacheHint>;
+  if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 0) return `ttlMs ${String(ttlMs)}, not a non-negative integer`;
+  if (cacheScope !== 'public' && cacheScope !== 'private') return `cacheScope ${JSON.stringify(cacheScope) ?? 'undefined'}, not "public" or "private"`;
+  return undefined;
+}
+
 export interface ReadResourceResultLike {
   contents: ({ uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string })[];
   [key: string]: unknown;
@@ -28,8 +37,14 @@ export class SkillHandlers {
     this.#trusted = source instanceof SkillCatalog;
   }
 
-  #envelope(ctx: SkillContext): { resultType: 'complete' } & CacheHint {
+  /** `resultType` and the cache fields every result carries. */
+  envelope(ctx: SkillContext): { resultType: 'complete' } & CacheHint {
     const hint = this.source.cacheHint?.(ctx) ?? DEFAULT_CACHE_HINT;
+    const problem = cacheHintProblem(hint);
+    if (problem) {
+      this.warn({ code: 'invalid-cache-hint', message: `the skill source's cacheHint() returned ${problem}; nothing was sent. Return { ttlMs: <integer ≥ 0>, cacheScope: 'public' | 'private' }` });
+      throw internalError("The server's skill source gave an invalid cache hint");
+    }
     return { resultType: 'complete', ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
   }
 
@@ -55,7 +70,7 @@ export class SkillHandlers {
       }
       seen.add(key);
     }
-    return { ...this.#envelope(ctx), skills: page.skills, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
+    return { ...this.envelope(ctx), skills: page.skills, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
   }
 
   async get(uri: string, ctx: SkillContext) {
@@ -65,12 +80,12 @@ export class SkillHandlers {
       this.warn({ code: 'invalid-entry', uri, message: `skills/get: the skill source answered ${uri} with the entry of ${skill.uri}, not sent` });
       throw internalError(`The server's skill source answered ${uri} with another skill`);
     }
-    return { ...this.#envelope(ctx), skill };
+    return { ...this.envelope(ctx), skill };
   }
 
   async readDirectory(uri: string, cursor: string | undefined, ctx: SkillContext) {
     const page = await this.source.readDirectory!(uri, cursor === undefined ? {} : { cursor }, ctx);
-    return { ...this.#envelope(ctx), resources: page.resources, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
+    return { ...this.envelope(ctx), resources: page.resources, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
   }
 
   async listResources(ctx: SkillContext) {
@@ -91,6 +106,6 @@ export class SkillHandlers {
     }
     const text = decodeUtf8(file.bytes);
     const content = text !== undefined ? { uri: file.uri, text } : { uri: file.uri, blob: toBase64(file.bytes) };
-    return { ...this.#envelope(ctx), contents: [file.mimeType ? { ...content, mimeType: file.mimeType } : content] };
+    return { ...this.envelope(ctx), contents: [file.mimeType ? { ...content, mimeType: file.mimeType } : content] };
   }
 }

@@ -4,6 +4,7 @@ import { diffEntries } from '../catalog/diff.js';
 import { contextFromExtra } from '../context/store.js';
 import { SkillNotFoundError, SkillProtocolError, internalError } from '../errors.js';
 import { memoryStorage } from '../storage/memory.js';
+import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
 import type { CacheHint, ReloadReport, SkillContext, SkillEntry, SkillFiles, SkillSource, SkillWarning } from '../types.js';
 import { TenantCache } from './cache.js';
 import { showKey, tenantKeyProblem } from './key.js';
@@ -287,7 +288,7 @@ function fingerprint(source: SkillSource): string | undefined {
 }
 
 function fallbackHint(hint: Partial<CacheHint> | undefined): CacheHint {
-  return { ttlMs: hint?.ttlMs ?? 60_000, cacheScope: hint?.cacheScope ?? 'private' };
+  return { ttlMs: hint?.ttlMs ?? DEFAULT_CACHE_HINT.ttlMs, cacheScope: hint?.cacheScope ?? 'private' };
 }
 
 async function closeQuietly(storage: SkillFiles | undefined): Promise<void> {

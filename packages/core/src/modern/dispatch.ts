@@ -1,0 +1,60 @@
+/**
+ * The method table of the modern path: skills methods straight to the `SkillSource` (no server
+ * per request), listen streams, and everything else to the app's own handlers.
+ */
+import { optionalCursor, paramsObject, requiredUri } from '../server/params.js';
+import type { SkillHandlers } from '../server/handlers.js';
+import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
+import type { SkillContext } from '../types.js';
+import type { ServerIdentity } from './bridge.js';
+import type { ModernRequest } from './envelope.js';
+import { METHOD_DISCOVER, METHOD_NOT_FOUND, ModernError, REMOVED_METHODS, SUPPORTED_VERSIONS } from './protocol.js';
+
+type Result = Record<string, unknown>;
+
+/** What a method handler may use besides its request. */
+export interface DispatchTools {
+  handlers: SkillHandlers;
+  directoryRead: boolean;
+  identity(): Promise<ServerIdentity>;
+  /** Answer through the app's own handlers. */
+  bridge(request: ModernRequest): Promise<Result>;
+}
+
+type MethodHandler = (request: ModernRequest, ctx: SkillContext, tools: DispatchTools) => Promise<Result>;
+
+// A Map, not an object literal: a method named "constructor" or "toString" must not find Object.prototype.
+const skillsMethods = new Map<string, MethodHandler>(Object.entries({
+  [METHOD_DISCOVER]: async (_request, ctx, tools) => {
+    const { capabilities, instructions } = await tools.identity();
+    return {
+      ...tools.handlers.envelope(ctx),
+      supportedVersions: [...SUPPORTED_VERSIONS],
+      capabilities,
+      ...(instructions !== undefined ? { instructions } : {}),
+    };
+  },
+  [METHOD_SKILLS_LIST]: (request, ctx, { handlers }) => handlers.list(optionalCursor(request.params, METHOD_SKILLS_LIST), ctx),
+  [METHOD_SKILLS_GET]: (request, ctx, { handlers }) => handlers.get(requiredUri(request.params, METHOD_SKILLS_GET, "the skill's SKILL.md URI"), ctx),
+  [METHOD_DIRECTORY_READ]: async (request, ctx, tools) => {
+    if (!tools.directoryRead) throw methodNotFound(request.method);
+    const uri = requiredUri(request.params, METHOD_DIRECTORY_READ, 'a directory URI without a trailing slash');
+    return tools.handlers.readDirectory(uri, optionalCursor(request.params, METHOD_DIRECTORY_READ), ctx);
+  },
+  'resources/read': async (request, ctx, tools) => {
+    const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
+    // skill:// files come from the source itself; other URIs are the app's.
+    return /^skill:/i.test(uri) ? ((await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
+  },
+} satisfies Record<string, MethodHandler>));
+
+/** The result of one checked modern request (without `_meta` serverInfo), or a thrown error. */
+export function dispatch(request: ModernRequest, ctx: SkillContext, tools: DispatchTools): Promise<Result> {
+  if (REMOVED_METHODS.has(request.method)) throw methodNotFound(request.method);
+  const handler = skillsMethods.get(request.method);
+  return handler ? handler(request, ctx, tools) : tools.bridge(request);
+}
+
+function methodNotFound(method: string): ModernError {
+  return new ModernError(404, METHOD_NOT_FOUND, `Method not found: ${method.slice(0, 100)} is not served on protocol 2026-07-28`);
+}

@@ -1,0 +1,181 @@
+/**
+ * Era detection and the checks of a 2026-07-28 request's envelope: its `_meta` fields and the
+ * HTTP headers that mirror the body.
+ */
+import type { IncomingMessage } from 'node:http';
+import {
+  HEADER_MISMATCH,
+  INVALID_REQUEST,
+  LEGACY_VERSIONS,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  METHOD_DISCOVER,
+  MODERN_VERSION,
+  ModernError,
+  SUPPORTED_VERSIONS,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from './protocol.js';
+
+const BAD_REQUEST = 400;
+const INVALID_PARAMS = -32602;
+
+export type RequestId = string | number;
+
+/** A checked modern request: what every handler needs from it. */
+export interface ModernRequest {
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo?: { name: string; version: string; [key: string]: unknown };
+  /** The lowest log level the client asked for in `_meta`, if any. */
+  logLevel?: string;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const metaOf = (message: unknown): Json | undefined => {
+  if (!isObject(message) || !isObject(message.params)) return undefined;
+  const meta = message.params._meta;
+  return isObject(meta) ? meta : undefined;
+};
+
+/**
+ * Whether a request speaks 2026-07-28: an `MCP-Protocol-Version` header no legacy client sends, a
+ * protocol version in `params._meta`, or `server/discover`. Everything else keeps the legacy path.
+ */
+export function isModernRequest(req: IncomingMessage, body: unknown): boolean {
+  const header = req.headers['mcp-protocol-version'];
+  if (typeof header === 'string' && !LEGACY_VERSIONS.has(header.trim())) return true;
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => isObject(m) && (m.method === METHOD_DISCOVER || metaOf(m)?.[META_PROTOCOL_VERSION] !== undefined));
+}
+
+/** A notification (no `id`): it needs no answer beyond 202. */
+export function isNotification(body: unknown): boolean {
+  return isObject(body) && typeof body.method === 'string' && !('id' in body);
+}
+
+/**
+ * Check a modern request, in the order the spec's servers do: shape, `_meta`, header against
+ * body, version, then the headers every request must carry. Throws a `ModernError`.
+ */
+export function checkModernRequest(req: IncomingMessage, body: unknown): ModernRequest {
+  if (Array.isArray(body)) {
+    throw new ModernError(BAD_REQUEST, INVALID_REQUEST, 'Invalid Request: protocol 2026-07-28 has no JSON-RPC batches; send one request per HTTP POST');
+  }
+  if (!isObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
+    throw new ModernError(BAD_REQUEST, INVALID_REQUEST, 'Invalid Request: the body must be one JSON-RPC 2.0 request object with a string "method"');
+  }
+  const id = body.id;
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) {
+    throw new ModernError(BAD_REQUEST, INVALID_REQUEST, 'Invalid Request: "id" must be a string or a number (null is not allowed)');
+  }
+  const method = body.method;
+  if (body.params !== undefined && !isObject(body.params)) {
+    throw new ModernError(BAD_REQUEST, INVALID_PARAMS, `Invalid params for ${method.slice(0, 100)}: params must be an object`);
+  }
+  const params = (body.params ?? {}) as Json;
+  const meta = params._meta;
+  if (!isObject(meta)) {
+    throw new ModernError(
+      BAD_REQUEST,
+      INVALID_PARAMS,
+      'Invalid _meta envelope for protocol revision 2026-07-28: params._meta is missing; every request carries its protocol version and client capabilities there',
+      { envelope: { missing: ['_meta'] } },
+    );
+  }
+  const version = meta[META_PROTOCOL_VERSION];
+  if (typeof version !== 'string') throw envelopeProblem(META_PROTOCOL_VERSION, version === undefined ? 'missing' : 'not a string');
+  const capabilities = meta[META_CLIENT_CAPABILITIES];
+  if (!isObject(capabilities)) throw envelopeProblem(META_CLIENT_CAPABILITIES, capabilities === undefined ? 'missing' : 'not an object');
+  const clientInfo = meta[META_CLIENT_INFO];
+  if (clientInfo !== undefined && !(isObject(clientInfo) && typeof clientInfo.name === 'string' && typeof clientInfo.version === 'string')) {
+    throw envelopeProblem(META_CLIENT_INFO, 'not an object with string name and version');
+  }
+  const logLevel = meta[META_LOG_LEVEL];
+  if (logLevel !== undefined && typeof logLevel !== 'string') throw envelopeProblem(META_LOG_LEVEL, 'not a string');
+
+  const headerVersion = header(req, 'mcp-protocol-version');
+  if (headerVersion !== undefined && headerVersion !== version) throw mismatch('MCP-Protocol-Version', headerVersion, version);
+  const headerMethod = header(req, 'mcp-method');
+  if (headerMethod !== undefined && headerMethod !== method) throw mismatch('Mcp-Method', headerMethod, method);
+  if (method === 'initialize') {
+    throw new ModernError(BAD_REQUEST, HEADER_MISMATCH, 'Bad Request: initialize belongs to protocol 2025-11-25; send it without the 2026-07-28 envelope, or call server/discover', {
+      mismatch: { header: headerVersion ?? '(missing)', body: 'initialize' },
+    });
+  }
+  if (version !== MODERN_VERSION) {
+    throw new ModernError(BAD_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version.slice(0, 64)}`, {
+      supported: [...SUPPORTED_VERSIONS],
+      requested: version.slice(0, 64),
+    });
+  }
+  if (headerVersion === undefined) throw missingHeader('MCP-Protocol-Version', version);
+  if (headerMethod === undefined) throw missingHeader('Mcp-Method', method);
+  const named = nameOf(method, params);
+  if (named !== undefined) {
+    const headerName = header(req, 'mcp-name');
+    if (headerName === undefined) throw missingHeader('Mcp-Name', named);
+    if (headerName !== named) throw mismatch('Mcp-Name', headerName, named);
+  }
+  return {
+    id,
+    method,
+    params,
+    clientCapabilities: capabilities,
+    ...(clientInfo !== undefined ? { clientInfo: clientInfo as ModernRequest['clientInfo'] } : {}),
+    ...(typeof logLevel === 'string' ? { logLevel } : {}),
+  };
+}
+
+/** What `Mcp-Name` must repeat: the tool or prompt name, or the resource URI. */
+function nameOf(method: string, params: Json): string | undefined {
+  if (method === 'tools/call' || method === 'prompts/get') return typeof params.name === 'string' ? params.name : undefined;
+  if (method === 'resources/read') return typeof params.uri === 'string' ? params.uri : undefined;
+  return undefined;
+}
+
+/** A header's value, with the `=?base64?…?=` form clients use for non-ASCII values decoded; undefined when absent. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.headers[name];
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (value === undefined) return undefined;
+  const encoded = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/i.exec(value);
+  if (!encoded) return value;
+  const bytes = Buffer.from(encoded[1]!, 'base64');
+  // A sentinel whose payload is not canonical base64 of UTF-8 cannot agree with any body value.
+  if (bytes.toString('base64') !== encoded[1]) return `(undecodable ${name})`;
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+function envelopeProblem(key: string, problem: string): ModernError {
+  return new ModernError(
+    BAD_REQUEST,
+    INVALID_PARAMS,
+    `Invalid _meta envelope for protocol revision 2026-07-28: ${key}: ${problem}`,
+    { envelope: { key, problem } },
+  );
+}
+
+const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+
+function mismatch(name: string, headerValue: string, bodyValue: string): ModernError {
+  return new ModernError(
+    BAD_REQUEST,
+    HEADER_MISMATCH,
+    `Bad Request: the request headers and body disagree: ${name} says ${clip(headerValue)} but the body says ${clip(bodyValue)}; send the same value in both`,
+    { mismatch: { header: clip(headerValue), body: clip(bodyValue) } },
+  );
+}
+
+function missingHeader(name: string, bodyValue: string): ModernError {
+  return new ModernError(
+    BAD_REQUEST,
+    HEADER_MISMATCH,
+    `Bad Request: the request headers and body disagree: the body says ${clip(bodyValue)} but the required ${name} header is absent; protocol 2026-07-28 repeats it in the header`,
+    { mismatch: { header: '(missing)', body: clip(bodyValue) } },
+  );
+}

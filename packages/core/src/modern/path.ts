@@ -1,0 +1,140 @@
+/**
+ * The 2026-07-28 side of the endpoint: one self-contained request per POST, no session. The
+ * endpoint routes here what `isModernRequest` recognises, after its Host and body-limit checks.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { contextFromExtra } from '../context/store.js';
+import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
+import { SkillHandlers } from '../server/handlers.js';
+import { clientSafe } from '../http/internal-errors.js';
+import type { SkillSource, SkillWarning } from '../types.js';
+import { AppBridge, type BridgeCall } from './bridge.js';
+import { dispatch, type DispatchTools } from './dispatch.js';
+import { checkModernRequest, isNotification, type ModernRequest } from './envelope.js';
+import { Listeners } from './listen.js';
+import { CACHEABLE_METHODS, META_SERVER_INFO, METHOD_LISTEN, METHOD_NOT_FOUND, ModernError } from './protocol.js';
+import { ModernReply, type JsonRpcError } from './reply.js';
+
+export interface ModernPathOptions {
+  source: SkillSource;
+  /** The app's server factory with skills attached: the same servers the legacy path uses. */
+  buildServer: () => Promise<McpServer | Server>;
+  warn: (warning: SkillWarning) => void;
+}
+
+export interface ModernPath {
+  handle(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown): Promise<void>;
+  /** End every `subscriptions/listen` stream with its closing result. */
+  close(): void;
+}
+
+/** Log levels in order of severity (RFC 5424, as MCP names them). */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+export function createModernPath(options: ModernPathOptions): ModernPath {
+  const { source, warn } = options;
+  const handlers = new SkillHandlers(source, warn);
+  const bridge = new AppBridge(options.buildServer);
+  const listeners = new Listeners(source);
+
+  const handle = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown) => {
+    const reply = new ModernReply(res);
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return reply.error(null, { code: -32000, message: 'Method not allowed: protocol 2026-07-28 takes POST only (no GET stream, no sessions to DELETE)' }, 405);
+    }
+    if (body === undefined) {
+      return reply.error(null, { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' }, 415);
+    }
+    if (isNotification(body)) {
+      // Nothing to answer: cancelling a request is closing its response stream on this protocol.
+      res.writeHead(202).end();
+      return;
+    }
+    let request: ModernRequest;
+    try {
+      request = checkModernRequest(req, body);
+    } catch (error) {
+      const e = error as ModernError;
+      return reply.error(idOf(body), { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) }, e.status);
+    }
+    const aborted = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) aborted.abort();
+    };
+    res.on('close', onClose);
+    const ctx = contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal });
+    try {
+      const identity = await bridge.identity();
+      if (request.method === METHOD_LISTEN) {
+        listeners.open(res, request.id, request.params, ctx, identity.serverInfo);
+        return;
+      }
+      const tools: DispatchTools = {
+        handlers,
+        directoryRead: typeof source.readDirectory === 'function',
+        identity: () => bridge.identity(),
+        bridge: (r) => callApp(r, req, reply, aborted.signal),
+      };
+      const result = await dispatch(request, ctx, tools);
+      reply.result(request.id, finish(request.method, result, identity.serverInfo));
+    } catch (error) {
+      const { status, ...answer } = asError(error, request.method, warn);
+      reply.error(request.id, answer, status);
+    } finally {
+      res.off('close', onClose);
+    }
+  };
+
+  /** Run the request through the app's handlers; progress and asked-for logs go out on this answer. */
+  const callApp = async (request: ModernRequest, req: IncomingMessage & { auth?: unknown }, reply: ModernReply, signal: AbortSignal) => {
+    const threshold = request.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(request.logLevel);
+    const call: BridgeCall = {
+      method: request.method,
+      params: request.params,
+      clientCapabilities: request.clientCapabilities,
+      ...(request.clientInfo ? { clientInfo: request.clientInfo } : {}),
+      transportInfo: {
+        requestInfo: { headers: req.headers, ...(req.url ? { url: new URL(req.url, `http://${req.headers.host ?? 'localhost'}`) } : {}) },
+        ...(req.auth !== undefined ? { authInfo: req.auth as never } : {}),
+      },
+      signal,
+      onNotification: (message) => {
+        if (message.method === 'notifications/progress') return reply.notify({ jsonrpc: '2.0', ...message });
+        if (message.method === 'notifications/message' && threshold >= 0) {
+          const level = LOG_LEVELS.indexOf(String((message.params as { level?: unknown } | undefined)?.level));
+          if (level >= threshold) reply.notify({ jsonrpc: '2.0', ...message });
+        }
+        // Anything else (list_changed and the like) belongs on subscriptions/listen, not on a request's answer.
+      },
+    };
+    const outcome = await bridge.call(call);
+    if ('error' in outcome) {
+      const status = outcome.error.code === METHOD_NOT_FOUND ? 404 : 200;
+      throw new ModernError(status, outcome.error.code, outcome.error.message, outcome.error.data);
+    }
+    return outcome.result;
+  };
+
+  return { handle, close: () => listeners.closeAll() };
+}
+
+/** Add what every 2026-07-28 result carries: `resultType`, the server's identity and, where required, cache fields. */
+function finish(method: string, result: Record<string, unknown>, serverInfo: unknown): Record<string, unknown> {
+  const meta = typeof result._meta === 'object' && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
+  const cache = CACHEABLE_METHODS.has(method) && result.ttlMs === undefined ? { ttlMs: DEFAULT_CACHE_HINT.ttlMs, cacheScope: DEFAULT_CACHE_HINT.cacheScope } : {};
+  return { ...result, resultType: result.resultType ?? 'complete', ...cache, _meta: { ...meta, [META_SERVER_INFO]: serverInfo } };
+}
+
+function asError(error: unknown, method: string, warn: (warning: SkillWarning) => void): JsonRpcError & { status: number } {
+  if (error instanceof ModernError) return { status: error.status, code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+  const safe = clientSafe(error, method, warn) as { code: number; message: string; data?: unknown };
+  return { status: 200, code: safe.code, message: safe.message, ...(safe.data !== undefined ? { data: safe.data } : {}) };
+}
+
+function idOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}

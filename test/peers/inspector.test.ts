@@ -1,0 +1,50 @@
+/**
+ * MCP Inspector's CLI (`@modelcontextprotocol/inspector` 2.12) verifies every skill file served by
+ * `skillmount serve examples/skills`, as a modern (2026-07-28) client and as a legacy (2025-11-25)
+ * one, behind each framework adapter.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { exampleFiles } from '../support/skills-suite.js';
+import { INSPECTOR_CLI, ensureSuite } from './support/conformance.js';
+import { useServer } from './support/serve.js';
+
+const run = promisify(execFile);
+const FILES = exampleFiles().map((f) => `skill://${f}`);
+
+let node: string;
+before(async () => {
+  node = await ensureSuite();
+}, { timeout: 660_000 });
+
+for (const framework of ['fastify', 'express'] as const) {
+  describe(`MCP Inspector CLI against skillmount serve --framework ${framework}`, () => {
+    const server = useServer({ framework });
+
+    for (const era of ['modern', 'legacy'] as const) {
+      test(`skills/list --verify --protocol-era ${era}: every file verified, exit 0`, { timeout: 90_000 }, async () => {
+        const args = [INSPECTOR_CLI, '--cli', server.url, '--method', 'skills/list', '--verify', '--protocol-era', era];
+        // execFile rejects on a non-zero exit, with the output attached.
+        const { stdout, stderr } = await run(node, args, { timeout: 80_000, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } }).catch((error) => {
+          throw new Error(`inspector --protocol-era ${era} failed (exit ${error.code}):\n${error.stdout}\n${error.stderr}`);
+        });
+        const output = `${stdout}\n${stderr}`;
+        const skills = stdout
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as { uri: string; ok: boolean; outcome: string; conformance: unknown[]; files: { uri: string; status: string }[] });
+        assert.equal(skills.length, 3, `one verdict per skill:\n${output}`);
+        for (const skill of skills) {
+          assert.equal(skill.outcome, 'verified', `${skill.uri}: ${JSON.stringify(skill)}`);
+          assert.deepEqual(skill.conformance, [], `${skill.uri} conformance problems`);
+        }
+        // A nested skill's files are also files of the enclosing one; count each file once.
+        const verified = new Set(skills.flatMap((s) => s.files.filter((f) => f.status === 'verified').map((f) => f.uri)));
+        assert.deepEqual([...verified].sort(), FILES, 'every file on disk is verified');
+        assert.match(output, /Verified 3 skills and 11 files: no conformance errors\./);
+      });
+    }
+  });
+}
