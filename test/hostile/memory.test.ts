@@ -44,6 +44,15 @@ for (const framework of FRAMEWORKS) {
     const client = await connectClient(server.url);
     assert.equal(((await client.client.readResource({ uri })).contents[0] as { text: string }).text.length, FILE_BYTES);
     await client.close();
+    // A client that reads its answers gets a whole batch of large files, one after another.
+    const batch = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session },
+      body: readBatch(uri, 8),
+    });
+    const events = (await batch.text()).split('\n').filter((line) => line.startsWith('data: '));
+    const results = events.map((line) => JSON.parse(line.slice(6)) as { result?: { contents: { text: string }[] } });
+    assert.equal(results.filter((m) => m.result?.contents[0]!.text.length === FILE_BYTES).length, 8);
     let after = rssOf(pid);
     for (let i = 0; i < 50 && after - baseline >= 150 * MiB; i++) {
       await new Promise((r) => setTimeout(r, 200));

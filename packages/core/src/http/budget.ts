@@ -16,9 +16,11 @@ export interface ResponseBudgetLimits {
   waitMs: number;
 }
 
+// A connection may pass its budget by one result (a read starts while it is under), and each
+// counted byte is held about twice until sent (the serialised message and its encoded bytes).
 export const DEFAULT_RESPONSE_BUDGET: ResponseBudgetLimits = {
-  perConnection: 8 * 1024 * 1024,
-  total: 64 * 1024 * 1024,
+  perConnection: 4 * 1024 * 1024,
+  total: 32 * 1024 * 1024,
   readsPerConnection: 4,
   waitMs: 30_000,
 };
@@ -36,6 +38,12 @@ class ConnectionLoad {
   /** Reads running now, and reads waiting for room. */
   running = 0;
   waiting = 0;
+  /**
+   * The size of this connection's last result, taken as the size of each running read;
+   * undefined before the first. For the connection's own budget an unknown size counts as the
+   * whole budget, so its first read runs alone and the ones after it know what to expect.
+   */
+  typical: number | undefined;
   closed = false;
   /** Bytes the socket had sent before it was first seen here. */
   readonly #base: number;
@@ -47,6 +55,14 @@ class ConnectionLoad {
   /** Result bytes produced but not yet accepted by the kernel: queued in the response stream or the socket. */
   get unsent(): number {
     return Math.max(0, this.produced - (sent(this.socket) - this.#base));
+  }
+
+  /**
+   * What this connection holds or is about to: its unsent bytes and the expected results of its
+   * running reads, each counted as `unknown` bytes while no result has shown their size.
+   */
+  load(unknown: number): number {
+    return this.unsent + this.running * (this.typical ?? unknown);
   }
 }
 
@@ -92,10 +108,10 @@ export class ResponseBudget {
     return socket ? this.#socket.run(socket, fn) : fn();
   }
 
-  /** Bytes produced and not yet sent, over every connection. */
-  get unsent(): number {
+  /** Bytes produced and not yet sent, and expected from running reads, over every connection. */
+  get load(): number {
     let total = 0;
-    for (const load of this.#loads.values()) total += load.unsent;
+    for (const load of this.#loads.values()) total += load.load(0);
     return total;
   }
 
@@ -109,7 +125,9 @@ export class ResponseBudget {
         await this.#admit(load, (request.params as { uri?: unknown } | undefined)?.uri);
         try {
           const result = await handler(request, extra);
-          load.produced += resultBytes(result);
+          const bytes = resultBytes(result);
+          load.typical = bytes;
+          load.produced += bytes;
           return result;
         } finally {
           load.running--;
@@ -134,15 +152,19 @@ export class ResponseBudget {
     return load;
   }
 
-  #hasRoom(load: ConnectionLoad, totalUnsent: number): boolean {
+  #hasRoom(load: ConnectionLoad, totalLoad: number): boolean {
     const { perConnection, total, readsPerConnection } = this.#limits;
-    return load.running < readsPerConnection && load.unsent < perConnection && totalUnsent < total;
+    // With nothing running on the connection, one read may start even if its result will be
+    // larger than the budget: a file over the budget is still served, one at a time.
+    if (load.running === 0) return load.unsent < perConnection && totalLoad < total;
+    const next = load.typical ?? perConnection;
+    return load.running < readsPerConnection && load.load(perConnection) + next <= perConnection && totalLoad + (load.typical ?? 0) <= total;
   }
 
   /** Resolve once `load` may start a read (then counted as running), or reject after `waitMs`. */
   #admit(load: ConnectionLoad, uri: unknown): Promise<void> {
     // Reads of a connection start in the order they came; other connections need not wait.
-    if (load.waiting === 0 && this.#hasRoom(load, this.unsent)) {
+    if (load.waiting === 0 && this.#hasRoom(load, this.load)) {
       load.running++;
       return Promise.resolve();
     }
@@ -172,16 +194,17 @@ export class ResponseBudget {
   #wake(): void {
     if (this.#waiting.size === 0) return;
     const now = Date.now();
-    const totalUnsent = this.unsent; // started reads add nothing until they produce
+    let totalLoad = this.load;
     for (const waiter of this.#waiting) {
       const { load } = waiter;
       const out = load.closed || now >= waiter.deadline;
-      if (!out && !this.#hasRoom(load, totalUnsent)) continue;
+      if (!out && !this.#hasRoom(load, totalLoad)) continue;
       this.#waiting.delete(waiter);
       load.waiting--;
       if (out) waiter.fail();
       else {
         load.running++;
+        totalLoad += load.typical ?? 0;
         waiter.resolve();
       }
     }

@@ -48,8 +48,8 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
   /**
-   * Prefixes option errors (`allowedHosts`, `bodyLimit`, `bodyTimeout`), so an adapter's mistakes name the
-   * adapter. Default `'skillmount'`.
+   * Prefixes option errors (`allowedHosts`, `bodyLimit`, `bodyTimeout`), so an adapter's
+   * mistakes name the adapter. Default `'skillmount'`.
    */
   packageName?: string;
 }
