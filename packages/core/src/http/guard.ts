@@ -31,7 +31,8 @@ export function bodyTooSlow(ms: number): HttpRefusal {
 /**
  * The checks every request passes before its body is read or any app code runs: the Host (and
  * Origin) against `allowedHosts`, and a declared `Content-Length` against `bodyLimit`. Options
- * (also `bodyTimeout`, which whoever reads the body applies) are checked here, once; `packageName` prefixes the errors, so adapters name themselves.
+ * (also `bodyTimeout`, which whoever reads the body applies) are checked here, once;
+ * `packageName` prefixes the errors, so adapters name themselves.
  */
 export function createRequestGuard(options: RequestGuardOptions = {}, packageName = 'skillmount'): RequestGuard {
   const hosts = normalizeAllowedHosts(options.allowedHosts, packageName);
