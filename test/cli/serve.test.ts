@@ -7,6 +7,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { checkSkillsEndpoint, EXAMPLES } from '../support/skills-suite.js';
 import { connectClient } from '../support/client.js';
+import { send } from '../hostile/raw-http.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
@@ -82,3 +83,60 @@ test('serve --prefix and --stateless', async () => {
   const [code] = await once(s.child, 'exit');
   assert.equal(code, 0);
 });
+
+test('serve --allowed-hosts: a request naming another Host is refused with 403, a listed one is served', async (t) => {
+  const s = await serve([EXAMPLES, '--allowed-hosts', 'skills.example.test, localhost']);
+  t.after(async () => {
+    s.child.kill('SIGTERM');
+    await once(s.child, 'exit');
+  });
+  const port = new URL(s.url).port;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+  const post = (host: string) => send(s.url, { headers: { host }, body });
+  const refused = await post(`evil.example.test:${port}`);
+  assert.equal(refused.kind === 'response' && refused.status, 403);
+  assert.match(refused.kind === 'response' ? JSON.parse(refused.text).error.message : '', /evil\.example\.test/);
+  for (const host of [`skills.example.test:${port}`, `localhost:${port}`]) {
+    const served = await post(host);
+    assert.equal(served.kind === 'response' && served.status, 200, host);
+  }
+  // 127.0.0.1 is not in the list given, so it is refused too: the list replaces the loopback default.
+  const loopback = await post(`127.0.0.1:${port}`);
+  assert.equal(loopback.kind === 'response' && loopback.status, 403);
+  assert.doesNotMatch(s.stderr(), /warning/);
+});
+
+test('serve --host 0.0.0.0 without --allowed-hosts warns on stderr; with it, no warning', async () => {
+  const open = await serve([EXAMPLES, '--host', '0.0.0.0']);
+  await until(() => /warning: listening on 0\.0\.0\.0.*--allowed-hosts/.test(open.stderr()));
+  open.child.kill('SIGTERM');
+  await once(open.child, 'exit');
+
+  const listed = await serve([EXAMPLES, '--host', '0.0.0.0', '--allowed-hosts', 'skills.example.test']);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.doesNotMatch(listed.stderr(), /warning/);
+  listed.child.kill('SIGTERM');
+  await once(listed.child, 'exit');
+});
+
+test('serve: bad --allowed-hosts and --request-timeout values are usage errors', async () => {
+  for (const [flag, value, message] of [
+    ['--allowed-hosts', ' , ', /--allowed-hosts must list host names/],
+    ['--request-timeout', '0', /--request-timeout must be an integer ≥ 1/],
+  ] as const) {
+    const child = spawn(process.execPath, [BIN, 'serve', EXAMPLES, flag, value, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, message);
+  }
+});
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

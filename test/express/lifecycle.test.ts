@@ -229,6 +229,8 @@ test('option mistakes throw at creation, naming the package and the option', () 
     [{ storage, sessions: true, sessionIdleMs: 0 }, /option "sessionIdleMs" must be a positive integer/],
     [{ storage, sessions: true, maxSessions: 1.5 }, /option "maxSessions" must be a positive integer/],
     [{ storage, maxSessions: 10 }, /option "maxSessions" applies only with sessions: true/],
+    [{ storage, sessions: true, maxSessionsPerClient: -1 }, /option "maxSessionsPerClient" must be a positive integer/],
+    [{ storage, maxSessionsPerClient: 10 }, /option "maxSessionsPerClient" applies only with sessions: true/],
     [{ source, watch: true }, /option "watch" needs storage or catalog/],
     [{ storage: { list: storage.list, read: storage.read }, watch: true }, /has none; call reload\(\) yourself/],
   ];

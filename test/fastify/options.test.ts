@@ -40,6 +40,9 @@ test('bad values name the option', async () => {
   await refused({ storage: skills(), context: 'tenant' }, /@skillmount\/fastify: option "context" must be a function/);
   await refused({ storage: skills(), sessions: 'yes' }, /@skillmount\/fastify: option "sessions" must be true or false/);
   await refused({ storage: skills(), sessions: true, maxSessions: 1.5 }, /@skillmount\/fastify: option "maxSessions" must be a positive integer/);
+  await refused({ storage: skills(), sessions: true, maxSessionsPerClient: 0 }, /@skillmount\/fastify: option "maxSessionsPerClient" must be a positive integer/);
+  await refused({ storage: skills(), maxSessionsPerClient: 5 }, /@skillmount\/fastify: option "maxSessionsPerClient" only applies with sessions: true/);
+  await refused({ storage: skills(), path: false, bodyTimeout: 1000 }, /@skillmount\/fastify: option "bodyTimeout" only applies to the route the plugin mounts/);
   await refused({ storage: skills(), sessionIdleMs: 1000 }, /@skillmount\/fastify: option "sessionIdleMs" only applies with sessions: true/);
 });
 
@@ -114,4 +117,23 @@ test('a catalog passed in is served and never closed by the plugin', async () =>
   await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(catalog.entries.length, 1, 'not watched any more');
   assert.equal((await catalog.reload()).added.length, 1, 'but still open');
+});
+
+test('a Fastify server without requestTimeout gets a warning in its log; one with it does not', async () => {
+  for (const [requestTimeout, warned] of [
+    [0, true],
+    [30_000, false],
+  ] as const) {
+    const lines: string[] = [];
+    const app = Fastify({ requestTimeout, logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } } });
+    try {
+      await app.register(skillsPlugin, { storage: skills() });
+      await app.ready();
+      const warning = lines.map((line) => JSON.parse(line).msg as string).find((msg) => msg.includes('requestTimeout'));
+      if (warned) assert.match(warning ?? '', /@skillmount\/fastify: this Fastify server has no requestTimeout.*Fastify\(\{ requestTimeout: 30000 \}\)/);
+      else assert.equal(warning, undefined);
+    } finally {
+      await app.close();
+    }
+  }
 });

@@ -91,7 +91,7 @@ test('the default checks only requests that arrive on a loopback address', () =>
   assert.equal(createRequestGuard({ allowedHosts: true }).check(request('192.0.2.10', 'evil.example'))?.status, 403);
 });
 
-test('bad allowedHosts and bodyLimit values fail at registration, naming the adapter and the option', async () => {
+test('bad allowedHosts, bodyLimit and bodyTimeout values fail at registration, naming the adapter and the option', async () => {
   const bad: [string, unknown][] = [
     ['allowedHosts', []],
     ['allowedHosts', ['http://skills.example.com']],
@@ -102,6 +102,9 @@ test('bad allowedHosts and bodyLimit values fail at registration, naming the ada
     ['bodyLimit', 0],
     ['bodyLimit', 1.5],
     ['bodyLimit', '1mb'],
+    ['bodyTimeout', 0],
+    ['bodyTimeout', 2.5],
+    ['bodyTimeout', '30s'],
   ];
   for (const framework of FRAMEWORKS) {
     const name = framework === 'fastify' ? '@skillmount/fastify' : '@skillmount/express';

@@ -30,6 +30,10 @@ serve options:
   --poll-interval <ms>  S3: how often to look for changes (default 30000)
   --table <name>        PostgreSQL: the table (default skillmount_files)
   --strict              refuse to start when any skill has a problem
+  --allowed-hosts <a,b> Host names the server answers (others get 403); without it,
+                        a non-loopback --host serves any Host, and a warning says so
+  --request-timeout <ms>
+                        longest a request may take to arrive, headers and body (default 30000)
 
 check options:
   --prefix <segments>   as for serve

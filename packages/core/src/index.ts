@@ -66,8 +66,8 @@ export type {
   TenantSource,
   TenantStorageOptions,
 } from './tenants/types.js';
-export { createRequestGuard, bodyTooLarge } from './http/guard.js';
-export { discardBody } from './http/body.js';
+export { createRequestGuard, bodyTooLarge, bodyTooSlow } from './http/guard.js';
+export { closeAfterAnswer, discardBody } from './http/body.js';
 export { LOCALHOST_NAMES } from './http/hosts.js';
 export { hideInternalErrors } from './http/internal-errors.js';
 export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } from './http/types.js';

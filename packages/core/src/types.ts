@@ -250,7 +250,9 @@ export interface CatalogOptions {
   /**
    * Bytes of verified file content kept in memory, by digest, so hot `resources/read` calls do not
    * go back to storage. Bytes are checked against the published size and digest once, when they
-   * enter the cache; a file larger than an eighth of it is never kept. A file changed in storage
+   * enter the cache, and encoded for the wire then (the cache counts both); reads of a cached
+   * file share those bytes, with no copy per request, so treat bytes from `read()` as read-only.
+   * A file larger than an eighth of the cache is never kept. A file changed in storage
    * without a `reload()` is then still served as published while it is cached, and refused once
    * it is not. Default 64 MiB (67108864); 0 (off) for storages that hold their bytes in memory
    * already (`inMemory`, as `memoryStorage`).

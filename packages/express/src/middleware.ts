@@ -46,9 +46,11 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       sessions: checked.sessions,
       sessionIdleMs: checked.sessionIdleMs,
       maxSessions: checked.maxSessions,
+      maxSessionsPerClient: checked.maxSessionsPerClient,
       attach: attachOptions,
       allowedHosts: checked.allowedHosts,
       bodyLimit: checked.guard.bodyLimit,
+      bodyTimeout: checked.guard.bodyTimeout,
       packageName: '@skillmount/express',
     }));
 

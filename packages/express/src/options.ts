@@ -14,11 +14,12 @@ export interface CheckedOptions {
   sessions: boolean;
   sessionIdleMs: number | undefined;
   maxSessions: number | undefined;
+  maxSessionsPerClient: number | undefined;
   watch: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;
   allowedHosts: SkillsMiddlewareOptions['allowedHosts'];
-  /** Host/Origin and body-limit checks, run first on every request. */
+  /** Host/Origin and body-limit checks, run first on every request; the body deadline. */
   guard: RequestGuard;
 }
 
@@ -63,15 +64,15 @@ export function checkOptions(options: SkillsMiddlewareOptions): CheckedOptions {
   if (options.sessionIdleMs !== undefined && !isPositiveInteger(options.sessionIdleMs)) {
     failRange('sessionIdleMs', `must be a positive integer (milliseconds), got ${String(options.sessionIdleMs)}`);
   }
-  if (options.maxSessions !== undefined && !isPositiveInteger(options.maxSessions)) {
-    failRange('maxSessions', `must be a positive integer, got ${String(options.maxSessions)}`);
+  for (const key of ['maxSessions', 'maxSessionsPerClient'] as const) {
+    if (options[key] !== undefined && !isPositiveInteger(options[key])) failRange(key, `must be a positive integer, got ${String(options[key])}`);
   }
-  for (const key of ['sessionIdleMs', 'maxSessions'] as const) {
+  for (const key of ['sessionIdleMs', 'maxSessions', 'maxSessionsPerClient'] as const) {
     if (options[key] !== undefined && options.sessions !== true) fail(`option "${key}" applies only with sessions: true`);
   }
   if (options.watch !== undefined && typeof options.watch !== 'boolean') failRange('watch', `must be true or false, got ${String(options.watch)}`);
   if (options.watch === true) checkWatchable(served);
-  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit }, '@skillmount/express');
+  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, '@skillmount/express');
 
   return {
     served,
@@ -80,6 +81,7 @@ export function checkOptions(options: SkillsMiddlewareOptions): CheckedOptions {
     sessions: options.sessions === true,
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient,
     watch: options.watch === true,
     onWarning: options.onWarning,
     allowedHosts: options.allowedHosts,

@@ -35,8 +35,19 @@ export interface SkillsMiddlewareOptions extends CatalogOptions {
   sessions?: boolean;
   /** Session mode: close a session idle for this many milliseconds. Default 15 minutes. */
   sessionIdleMs?: number;
-  /** Session mode: refuse new sessions (503) beyond this many. Default 1000. */
+  /**
+   * Session mode: sessions open at once. At the cap a new session replaces the least recently
+   * used idle one (no request in flight, no open GET stream); only when every session is busy is
+   * it refused (503). Default 1000.
+   */
   maxSessions?: number;
+  /**
+   * Session mode: sessions one client holds at once. The client is `req.auth.clientId` when your
+   * auth middleware sets one, else the remote address (behind a proxy, every client shares the
+   * proxy's: raise this or authenticate). At the cap a new session of that client replaces its
+   * least recently used idle one; only when all of them are busy is it refused (429). Default 100.
+   */
+  maxSessionsPerClient?: number;
   /** Reload the catalog whenever the storage reports a change (`catalog.watch()`). Needs a storage with a `watch` hook. Default `false`. */
   watch?: boolean;
   /**
@@ -54,6 +65,13 @@ export interface SkillsMiddlewareOptions extends CatalogOptions {
    * JSON-RPC error body. Default 1 MiB. An app-level `express.json()` applies its own limit first.
    */
   bodyLimit?: number;
+  /**
+   * Longest time, in milliseconds, a request body the router reads itself may take to arrive. A
+   * body still incomplete then (trickled a byte at a time, say) gets 408 with a JSON-RPC error
+   * body and its connection is closed. Default 30000. A body parser that runs before the router
+   * (`express.json()`) has no deadline: set the server's `requestTimeout` and `headersTimeout`.
+   */
+  bodyTimeout?: number;
 }
 
 /** What `skillsMiddleware` returns: an Express router serving the MCP endpoint at its mount path, with lifecycle members. */

@@ -18,10 +18,11 @@ export interface NormalizedOptions {
   sessions: boolean;
   sessionIdleMs: number | undefined;
   maxSessions: number | undefined;
+  maxSessionsPerClient: number | undefined;
   watch: boolean;
   onWarning: ((warning: SkillWarning) => void) | undefined;
   allowedHosts: AllowedHosts | undefined;
-  /** The route's Host/Origin and body-limit checks, from `allowedHosts` and `bodyLimit`. */
+  /** The route's Host/Origin, body-limit and body-time checks, from `allowedHosts`, `bodyLimit` and `bodyTimeout`. */
   guard: RequestGuard;
 }
 
@@ -53,20 +54,23 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
   for (const name of ['sessions', 'watch'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean') throw optionError(name, `must be true or false; got ${describe(options[name])}`);
   }
-  for (const name of ['sessionIdleMs', 'maxSessions'] as const) {
+  for (const name of ['sessionIdleMs', 'maxSessions', 'maxSessionsPerClient'] as const) {
     const value = options[name];
     if (value === undefined) continue;
     if (!isPositiveInteger(value)) throw optionError(name, `must be a positive integer; got ${describe(value)}`);
     if (options.sessions !== true) throw optionError(name, 'only applies with sessions: true');
   }
   if (path === false) {
-    // With no route of ours, sessions would do nothing; server, allowedHosts and bodyLimit still apply to app.skills.handleModern.
+    // With no route of ours, these would do nothing; server, allowedHosts and bodyLimit still apply to app.skills.handleModern.
     if (options.sessions !== undefined && options.sessions !== false) {
       throw optionError('sessions', 'only applies to the route the plugin mounts; with path: false, build and connect your own server and call app.skills.attach(server)');
     }
+    if (options.bodyTimeout !== undefined) {
+      throw optionError('bodyTimeout', "only applies to the route the plugin mounts; with path: false, Fastify reads your route's bodies: set Fastify({ requestTimeout })");
+    }
   }
 
-  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit }, NAME);
+  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, NAME);
 
   const watch = options.watch === true;
   if (watch) {
@@ -85,6 +89,7 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
     sessions: options.sessions === true,
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient,
     watch,
     onWarning: options.onWarning,
     allowedHosts: options.allowedHosts,

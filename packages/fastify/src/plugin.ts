@@ -46,9 +46,11 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       sessions: options.sessions,
       sessionIdleMs: options.sessionIdleMs,
       maxSessions: options.maxSessions,
+      maxSessionsPerClient: options.maxSessionsPerClient,
       attach: attachOptions,
       allowedHosts: options.allowedHosts,
       bodyLimit: options.guard.bodyLimit,
+      bodyTimeout: options.guard.bodyTimeout,
       packageName: NAME,
     }));
   const decoration: SkillsDecoration = {
@@ -76,7 +78,14 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   };
   app.decorate('skills', decoration);
 
-  if (options.path !== false) mountEndpoint(app, options.path, endpointOf(), options);
+  if (options.path !== false) {
+    mountEndpoint(app, options.path, endpointOf(), options);
+    if (app.server.requestTimeout === 0) {
+      app.log.warn(
+        `${NAME}: this Fastify server has no requestTimeout, so a client may hold a connection open by sending its headers slowly; set Fastify({ requestTimeout: 30000 }) (the MCP route's bodies are timed by the bodyTimeout option)`,
+      );
+    }
+  }
 
   // preClose runs before Fastify waits for open connections: session streams must end first.
   app.addHook('preClose', async () => {

@@ -1,5 +1,6 @@
-import { discardBody, type HttpRefusal, type SkillsEndpoint } from '@skillmount/core';
+import { bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal, type SkillsEndpoint } from '@skillmount/core';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { BODY_TIMEOUT, limitBodyTime } from './body-timeout.js';
 import { requestContext } from './context.js';
 import { MalformedBody, useJsonRpcBodyParser } from './json-body.js';
 import { NAME, type NormalizedOptions } from './options.js';
@@ -18,7 +19,8 @@ function refuse(reply: FastifyReply, refusal: HttpRefusal): FastifyReply {
  * Fastify's own refusals of a body (too large, wrong content type, bad length) as JSON-RPC errors;
  * undefined for any other error, which is left to the app's error handler.
  */
-function bodyRefusal(error: FastifyError, bodyLimit: number): HttpRefusal | undefined {
+function bodyRefusal(error: FastifyError, bodyLimit: number, bodyTimeout: number): HttpRefusal | undefined {
+  if (error.code === BODY_TIMEOUT) return bodyTooSlow(bodyTimeout);
   if (typeof error.code !== 'string' || !error.code.startsWith('FST_ERR_CTP_')) return undefined;
   const status = typeof error.statusCode === 'number' ? error.statusCode : 400;
   if (status === 413) {
@@ -37,6 +39,7 @@ export function mountEndpoint(app: FastifyInstance, path: string, endpoint: Skil
   const { context, guard } = options;
   app.register(async (scope) => {
     useJsonRpcBodyParser(scope);
+    limitBodyTime(scope, guard.bodyTimeout);
     // Before the body is read: a refused Host or an oversized declared body costs nothing more.
     scope.addHook('onRequest', async (request, reply) => {
       const refusal = guard.check(request.raw);
@@ -46,9 +49,11 @@ export function mountEndpoint(app: FastifyInstance, path: string, endpoint: Skil
     });
     // Errors this route's body parsing raises get JSON-RPC bodies; the rest go on to the app's handler.
     scope.setErrorHandler((error: FastifyError, request, reply) => {
-      const refusal = bodyRefusal(error, guard.bodyLimit);
+      const refusal = bodyRefusal(error, guard.bodyLimit, guard.bodyTimeout);
       if (!refusal) throw error;
-      discardBody(request.raw);
+      // A body cut off for time: whatever still trickles in is not waited for.
+      if (error.code === BODY_TIMEOUT) closeAfterAnswer(request.raw, reply.raw);
+      else discardBody(request.raw);
       return refuse(reply, refusal);
     });
     scope.route({

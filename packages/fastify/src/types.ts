@@ -50,8 +50,19 @@ export interface SkillsPluginOptions extends CatalogOptions {
   sessions?: boolean;
   /** With `sessions: true`: close a session idle for this many milliseconds. Default 15 minutes. */
   sessionIdleMs?: number;
-  /** With `sessions: true`: refuse new sessions beyond this many (503). Default 1000. */
+  /**
+   * With `sessions: true`: sessions open at once. At the cap a new session replaces the least
+   * recently used idle one (no request in flight, no open GET stream); only when every session is
+   * busy is it refused (503). Default 1000.
+   */
   maxSessions?: number;
+  /**
+   * With `sessions: true`: sessions one client holds at once. The client is `request.auth.clientId`
+   * when your auth hook sets one, else the remote address (behind a proxy, every client shares the
+   * proxy's: raise this or authenticate). At the cap a new session of that client replaces its
+   * least recently used idle one; only when all of them are busy is it refused (429). Default 100.
+   */
+  maxSessionsPerClient?: number;
   /**
    * With `storage` or `catalog` whose storage has a `watch()` hook: reload the catalog whenever the
    * storage reports a change. Default `false`.
@@ -71,6 +82,13 @@ export interface SkillsPluginOptions extends CatalogOptions {
    * Larger bodies get 413 with a JSON-RPC error body. Default 1 MiB.
    */
   bodyLimit?: number;
+  /**
+   * Longest time, in milliseconds, a POST body on the MCP route may take to arrive. A body still
+   * incomplete then (trickled a byte at a time, say) gets 408 with a JSON-RPC error body and its
+   * connection is closed. Default 30000. Fastify has no such limit of its own unless the server
+   * sets `requestTimeout` (and `connectionTimeout` for idle connections): set those too.
+   */
+  bodyTimeout?: number;
 }
 
 /** What the plugin adds to the app as `app.skills`. */

@@ -30,6 +30,8 @@ export async function serve(argv: string[]): Promise<undefined> {
       'poll-interval': { type: 'string' },
       'tenant-header': { type: 'string' },
       'max-tenants': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'request-timeout': { type: 'string' },
     },
     'location',
   );
@@ -50,6 +52,8 @@ export async function serve(argv: string[]): Promise<undefined> {
   }
   const maxTenants = integerOption(values['max-tenants'], 'max-tenants', 50, 1);
   if (values['max-tenants'] !== undefined && tenantHeader === undefined) throw new UsageError('--max-tenants applies with --tenant-header only');
+  const allowedHosts = hostList(values['allowed-hosts']);
+  const http: HttpSettings = { requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1), allowedHosts };
 
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
@@ -82,7 +86,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   try {
     // A tenant source watches each tenant's storage itself.
     const appWatch = 'catalog' in served && watch;
-    app = framework === 'fastify' ? await fastifyApp(served, path, sessions, appWatch) : await expressApp(served, path, sessions, appWatch);
+    app = framework === 'fastify' ? await fastifyApp(served, path, sessions, appWatch, http) : await expressApp(served, path, sessions, appWatch, http);
     address = await app.listen(port, host);
   } catch (error) {
     await release();
@@ -99,6 +103,11 @@ export async function serve(argv: string[]): Promise<undefined> {
         `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, or any client can read any tenant's skills by naming it`,
     );
   }
+  if (allowedHosts === undefined && !isLoopback(address.address)) {
+    complain(
+      `skillmount: warning: listening on ${shown}, which other machines can reach, with no Host check: a web page can reach this server through DNS rebinding. Pass --allowed-hosts with the names clients use, e.g. --allowed-hosts skills.example.com`,
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -113,10 +122,33 @@ export async function serve(argv: string[]): Promise<undefined> {
   return undefined;
 }
 
+/** `--allowed-hosts a,b`: the names, trimmed; undefined when the flag is absent. */
+function hostList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) throw new UsageError(`--allowed-hosts must list host names separated by commas, e.g. skills.example.com,localhost; got "${value}"`);
+  return names;
+}
+
 /** True for an address only this machine can reach (127.0.0.0/8, ::1, and IPv4-mapped 127.x). */
 function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
+
+/**
+ * HTTP settings of the server the CLI owns: one deadline for a whole request (headers and body),
+ * applied by the server and, for the MCP route's bodies, by the endpoint itself.
+ */
+interface HttpSettings {
+  requestTimeout: number;
+  allowedHosts: string[] | undefined;
+}
+
+/** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */
+const KEEP_ALIVE_MS = 5_000;
 
 /** What the endpoint serves: one catalog, or a source that picks a catalog per tenant. */
 type Served = { catalog: SkillCatalog } | { source: TenantSource };
@@ -126,11 +158,12 @@ interface RunningApp {
   close(): Promise<void>;
 }
 
-async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean): Promise<RunningApp> {
+async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings): Promise<RunningApp> {
   const { default: Fastify } = await import('fastify');
   const { skillsPlugin } = await import('@skillmount/fastify');
-  const app = Fastify();
-  await app.register(skillsPlugin, { ...served, path, sessions, watch });
+  const app = Fastify({ requestTimeout: http.requestTimeout, keepAliveTimeout: KEEP_ALIVE_MS });
+  app.server.headersTimeout = Math.min(http.requestTimeout, 60_000);
+  await app.register(skillsPlugin, { ...served, path, sessions, watch, bodyTimeout: http.requestTimeout, ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}) });
   return {
     async listen(port, host) {
       await app.listen({ port, host });
@@ -140,17 +173,20 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
   };
 }
 
-async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean): Promise<RunningApp> {
+async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings): Promise<RunningApp> {
   const { default: express } = await import('express');
   const { skillsMiddleware } = await import('@skillmount/express');
   const app = express();
-  const skills = skillsMiddleware({ ...served, sessions, watch });
+  const skills = skillsMiddleware({ ...served, sessions, watch, bodyTimeout: http.requestTimeout, ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}) });
   app.use(path, skills);
   let server: HttpServer | undefined;
   return {
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server!.address() as AddressInfo)));
+        server.requestTimeout = http.requestTimeout;
+        server.headersTimeout = Math.min(http.requestTimeout, 60_000);
+        server.keepAliveTimeout = KEEP_ALIVE_MS;
       }),
     async close() {
       await skills.close();

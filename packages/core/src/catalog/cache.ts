@@ -5,14 +5,14 @@
  */
 export class BytesCache {
   readonly #limit: number;
-  readonly #items = new Map<string, Uint8Array>();
+  readonly #items = new Map<string, { bytes: Uint8Array; cost: number }>();
   #bytes = 0;
 
   constructor(limitBytes: number) {
     this.#limit = limitBytes;
   }
 
-  /** Bytes held now. */
+  /** Memory held now, in bytes: the files' bytes and their wire encodings. */
   get size(): number {
     return this.#bytes;
   }
@@ -23,23 +23,27 @@ export class BytesCache {
   }
 
   get(digest: string): Uint8Array | undefined {
-    const bytes = this.#items.get(digest);
-    if (bytes === undefined) return undefined;
+    const item = this.#items.get(digest);
+    if (item === undefined) return undefined;
     // Most recently used last.
     this.#items.delete(digest);
-    this.#items.set(digest, bytes);
-    return bytes;
+    this.#items.set(digest, item);
+    return item.bytes;
   }
 
-  /** Keep `bytes` (which the caller gives up) under `digest`, evicting the least recently used. */
-  set(digest: string, bytes: Uint8Array): void {
+  /**
+   * Keep `bytes` (which the caller gives up, and nobody may change) under `digest`, counted as
+   * `cost` bytes of memory (default their length; more when an encoding lives as long as they
+   * do), evicting the least recently used.
+   */
+  set(digest: string, bytes: Uint8Array, cost = bytes.byteLength): void {
     if (!this.admits(bytes.byteLength) || this.#items.has(digest)) return;
-    this.#items.set(digest, bytes);
-    this.#bytes += bytes.byteLength;
+    this.#items.set(digest, { bytes, cost });
+    this.#bytes += cost;
     for (const [oldest, old] of this.#items) {
       if (this.#bytes <= this.#limit) break;
       this.#items.delete(oldest);
-      this.#bytes -= old.byteLength;
+      this.#bytes -= old.cost;
     }
   }
 

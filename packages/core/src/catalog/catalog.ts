@@ -18,7 +18,7 @@ import type {
 import { buildSnapshot } from './build.js';
 import { DEFAULT_CACHE_BYTES, normalizeCatalogOptions, type NormalizedCatalogOptions } from './options.js';
 import { BytesCache } from './cache.js';
-import { markVerified } from '../bytes/verified.js';
+import { encodedCost, markVerified } from '../bytes/verified.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { decodeCursor, page } from './paging.js';
 import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord } from './snapshot.js';
@@ -185,8 +185,9 @@ export class SkillCatalog implements SkillSource {
     const cache = this.#cache;
     if (cache?.admits(size)) {
       const cached = cache.get(digest) ?? (await this.#fetchVerified(record, cache));
-      // A private copy per request: the cached bytes are shared and must never change.
-      if (cached) return { uri: servedUri, bytes: markVerified(cached.slice(), digest), mimeType, published };
+      // The cached bytes themselves, shared by every read (no copy per request): what goes on the
+      // wire is the encoding made when they were verified, which nothing can change.
+      if (cached) return { uri: servedUri, bytes: cached, mimeType, published };
     }
     // Not cached, or the storage's bytes no longer match: `attach` checks them before a byte goes out.
     return { uri: servedUri, bytes: await this.#readStorage(record), mimeType, published };
@@ -220,7 +221,8 @@ export class SkillCatalog implements SkillSource {
       pending = this.#readStorage(record).then((bytes) => {
         if (bytes.byteLength !== size || sha256Digest(bytes) !== digest) return undefined;
         const owned = new Uint8Array(bytes); // detached from whatever buffer the storage may reuse
-        cache.set(digest, owned);
+        const content = markVerified(owned, digest);
+        cache.set(digest, owned, owned.byteLength + encodedCost(content));
         return owned;
       });
       const settled = () => this.#fetching.delete(digest);

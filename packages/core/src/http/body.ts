@@ -1,7 +1,9 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Requests to a skills endpoint are small JSON-RPC messages; 1 MiB leaves ample room. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Such a body arrives in one round trip; 30 s leaves ample room for a slow link. */
+export const DEFAULT_BODY_TIMEOUT = 30_000;
 
 // After a refusal, the rest of an upload is read and dropped so the answer reaches the client
 // intact, but only this much and this long: then the connection is cut.
@@ -17,15 +19,23 @@ export function declaredLength(req: IncomingMessage): number | undefined {
 }
 
 /**
- * Read the body, keeping at most `limit` bytes: undefined when it is longer (the rest is then
- * discarded in the background). Rejects when the client goes away before the body ends.
+ * Read the body, keeping at most `limit` bytes and waiting at most `timeoutMs`: `'too-large'`
+ * when it is longer (the rest is then discarded in the background), `'too-slow'` when it has not
+ * ended in time (the caller answers, then closes the connection). Rejects when the client goes
+ * away before the body ends.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+export function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer | 'too-large' | 'too-slow'> {
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer = setTimeout(() => {
+      stop();
+      req.pause();
+      resolve('too-slow');
+    }, timeoutMs);
     const stop = () => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -36,7 +46,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
       if (size > limit) {
         stop();
         discardBody(req);
-        resolve(undefined);
+        resolve('too-large');
         return;
       }
       chunks.push(chunk);
@@ -89,4 +99,14 @@ export function discardBody(req: IncomingMessage): void {
   req.on('error', done);
   req.on('close', done);
   req.resume();
+}
+
+/** Close the connection of `req` once the answer in `res` has gone out (after a body was cut off). */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const close = () => req.socket?.destroy();
+  if (res.writableFinished) close();
+  else {
+    res.once('finish', close);
+    res.once('close', close);
+  }
 }

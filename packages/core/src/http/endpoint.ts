@@ -12,10 +12,13 @@ import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
 import { createModernPath } from '../modern/path.js';
-import { discardBody, readBody } from './body.js';
-import { bodyTooLarge, createRequestGuard } from './guard.js';
+import { batchRefusal } from './batch.js';
+import { closeAfterAnswer, discardBody, readBody } from './body.js';
+import { ResponseBudget } from './budget.js';
+import { bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
 import { hideInternalErrors } from './internal-errors.js';
 import { sendError, sendRefusal } from './reply.js';
+import { SessionTable, sessionOwner } from './sessions.js';
 import type { HttpRefusal, RequestGuardOptions } from './types.js';
 
 export { sendError } from './reply.js';
@@ -31,13 +34,24 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   sessions?: boolean;
   /** Session mode: close a session idle for this long. Default 15 minutes. */
   sessionIdleMs?: number;
-  /** Session mode: refuse new sessions beyond this many. Default 1000. */
+  /**
+   * Session mode: sessions open at once. At the cap a new session replaces the least recently
+   * used idle one (no request in flight, no open GET stream); only when all are busy is it
+   * refused (503). Default 1000.
+   */
   maxSessions?: number;
+  /**
+   * Session mode: sessions one client holds at once — the authenticated client (`auth.clientId`)
+   * when the request carries auth info, else the remote address. At the cap a new session of that
+   * client replaces its least recently used idle one; only when all of them are busy is it
+   * refused (429). Default 100.
+   */
+  maxSessionsPerClient?: number;
   /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
   /**
-   * Prefixes option errors (`allowedHosts`, `bodyLimit`), so an adapter's mistakes name the
-   * adapter. Default `'skillmount'`.
+   * Prefixes option errors (`allowedHosts`, `bodyLimit`, `bodyTimeout`), so an adapter's
+   * mistakes name the adapter. Default `'skillmount'`.
    */
   packageName?: string;
 }
@@ -65,32 +79,29 @@ export interface SkillsEndpoint {
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 const defaultServer = () => new McpServer({ name: 'skillmount', version: VERSION }, { jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()) });
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: McpServer | Server;
-  lastSeen: number;
-}
-
 export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndpoint {
-  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit }, options.packageName);
+  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, options.packageName);
   const buildServer = options.server ?? defaultServer;
-  const sessions = new Map<string, Session>();
-  const idleMs = options.sessionIdleMs ?? 15 * 60_000;
-  const maxSessions = options.maxSessions ?? 1000;
+  const sessions = new SessionTable({
+    idleMs: options.sessionIdleMs ?? 15 * 60_000,
+    max: options.maxSessions ?? 1000,
+    maxPerClient: options.maxSessionsPerClient ?? 100,
+  });
+  const budget = new ResponseBudget();
   const source = options.source;
   const warn: (warning: SkillWarning) => void = options.attach?.onWarning ?? (source.warn ? (w) => source.warn!(w) : consoleWarning);
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
-  let sweeper: NodeJS.Timeout | undefined;
 
   const newServer = async () => {
     const server = await buildServer();
     attach(server, source, options.attach);
     hideInternalErrors(server, warn);
+    budget.limitReads(server);
     return server;
   };
   // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
-  const modern = createModernPath({ source, buildServer: newServer, warn });
+  const modern = createModernPath({ source, buildServer: newServer, warn, countRead: (uri, read) => budget.count(uri, read) });
 
   const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'POST') {
@@ -112,102 +123,86 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     if (typeof id === 'string') {
       const session = sessions.get(id);
       if (!session) return sendError(res, 404, -32001, 'Session not found: start a new session with an initialize request');
-      session.lastSeen = Date.now();
+      sessions.track(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     // A body still undefined here had a content type the transport refuses without reading it.
     if (req.method !== 'POST' || (body !== undefined && !isInitializeRequest(body))) {
       return sendError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
     }
-    if (sessions.size >= maxSessions) return sendError(res, 503, -32000, 'Too many open sessions; try again later');
-    const server = await newServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      ...transportLimits,
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server, lastSeen: Date.now() });
-        sweeper ??= setInterval(sweep, Math.min(idleMs, 60_000)).unref();
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      void server.close();
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
-  };
-
-  const sweep = () => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastSeen > idleMs) {
-        sessions.delete(id);
-        void session.transport.close();
-      }
+    const slot = sessions.reserve(sessionOwner(req));
+    if ('status' in slot) return sendRefusal(res, slot);
+    try {
+      const server = await newServer();
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        ...transportLimits,
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (sessionId) => slot.fill(sessionId, { transport, server }),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+        void server.close();
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+      if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
+    } finally {
+      slot.release();
     }
   };
 
-  /** Answer a request `isModernRequest` recognised: the guard, the body (when not read yet), then the modern path. */
-  const answerModern = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context: Record<string, unknown>) => {
+  /**
+   * The checks every request passes first (Host/Origin, declared size), then the body when the
+   * framework has not read it: the parsed body, or undefined once the request has been answered.
+   */
+  const admit = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<{ body: unknown } | undefined> => {
     const refusal = guard.check(req);
     if (refusal) {
       sendRefusal(res, refusal);
       discardBody(req);
-      return;
+      return undefined;
     }
-    if (req.method === 'POST' && body === undefined && isJsonContentType(req)) {
-      const read = await readMessage(req, guard.bodyLimit);
-      if ('refused' in read) return sendRefusal(res, read.refused);
-      body = read.body;
+    if (req.method !== 'POST' || body !== undefined || !isJsonContentType(req)) return { body };
+    const read = await readMessage(req, guard.bodyLimit, guard.bodyTimeout);
+    if (!('refused' in read)) return read;
+    sendRefusal(res, read.refused);
+    if (read.refused.status === 408) closeAfterAnswer(req, res);
+    return undefined;
+  };
+
+  /** Answer one request on either era, after `admit`; the modern path refuses batches itself (2026-07-28 has none). */
+  const answer = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context: Record<string, unknown>) => {
+    const modernRequest = isModernRequest(req, body);
+    if (!modernRequest) {
+      const batch = batchRefusal(body, req);
+      if (batch) return sendRefusal(res, batch);
     }
-    await runWithSkillContext(contextOfRequest(req, context), () => modern.handle(req, res, body));
+    const run = modernRequest ? () => modern.handle(req, res, body) : () => (options.sessions ? stateful(req, res, body) : stateless(req, res, body));
+    await runWithSkillContext(contextOfRequest(req, context), () => budget.run(req.socket, run));
+  };
+
+  /** Answer one request; when that throws, answer 500 (or end a started stream) and rethrow for the adapter to report. */
+  const handle: SkillsEndpoint['handle'] = async (req, res, body, context = {}) => {
+    try {
+      const admitted = await admit(req, res, body);
+      if (admitted) await answer(req, res, admitted.body, context);
+    } catch (error) {
+      if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
+      else res.end();
+      throw error;
+    }
   };
 
   return {
-    async handleModern(req, res, body, context = {}) {
+    handle,
+    async handleModern(req, res, body, context) {
       if (!isModernRequest(req, body)) return false;
-      try {
-        await answerModern(req, res, body, context);
-      } catch (error) {
-        if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
-        else res.end();
-        throw error;
-      }
+      await handle(req, res, body, context);
       return true;
-    },
-    async handle(req, res, body, context = {}) {
-      const refusal = guard.check(req);
-      if (refusal) {
-        sendRefusal(res, refusal);
-        discardBody(req);
-        return;
-      }
-      try {
-        if (req.method === 'POST' && body === undefined && isJsonContentType(req)) {
-          const read = await readMessage(req, guard.bodyLimit);
-          if ('refused' in read) return sendRefusal(res, read.refused);
-          body = read.body;
-        }
-        if (isModernRequest(req, body)) {
-          return await runWithSkillContext(contextOfRequest(req, context), () => modern.handle(req, res, body));
-        }
-        if (Array.isArray(body) && body.length === 0) {
-          return sendError(res, 400, -32600, 'Invalid Request: the batch is empty; send a JSON-RPC message or a non-empty array of them');
-        }
-        await runWithSkillContext(contextOfRequest(req, context), () => (options.sessions ? stateful(req, res, body) : stateless(req, res, body)));
-      } catch (error) {
-        if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
-        else res.end();
-        throw error;
-      }
     },
     async close() {
       modern.close();
-      if (sweeper) clearInterval(sweeper);
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.allSettled(open.map((s) => s.transport.close()));
+      await sessions.closeAll();
     },
   };
 }
@@ -221,15 +216,16 @@ function isJsonContentType(req: IncomingMessage): boolean {
   return typeof type === 'string' && type.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }
 
-/** The parsed JSON body, or the HTTP answer for one that is too large or not JSON. */
-async function readMessage(req: IncomingMessage, limit: number): Promise<{ body: unknown } | { refused: HttpRefusal }> {
-  let bytes: Buffer | undefined;
+/** The parsed JSON body, or the HTTP answer for one that is too large, too slow or not JSON. */
+async function readMessage(req: IncomingMessage, limit: number, timeoutMs: number): Promise<{ body: unknown } | { refused: HttpRefusal }> {
+  let bytes: Awaited<ReturnType<typeof readBody>>;
   try {
-    bytes = await readBody(req, limit);
+    bytes = await readBody(req, limit, timeoutMs);
   } catch {
     return { refused: { status: 400, code: -32700, message: 'Parse error: the request body ended before it was complete' } };
   }
-  if (!bytes) return { refused: bodyTooLarge(limit) };
+  if (bytes === 'too-large') return { refused: bodyTooLarge(limit) };
+  if (bytes === 'too-slow') return { refused: bodyTooSlow(timeoutMs) };
   try {
     return { body: JSON.parse(bytes.toString('utf8')) };
   } catch {

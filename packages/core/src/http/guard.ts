@@ -1,9 +1,10 @@
 import { OptionError } from '../catalog/options.js';
-import { DEFAULT_BODY_LIMIT, declaredLength } from './body.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, declaredLength } from './body.js';
 import { hostRefusal, normalizeAllowedHosts } from './hosts.js';
 import type { HttpRefusal, RequestGuard, RequestGuardOptions } from './types.js';
 
 const FORBIDDEN = 403;
+const REQUEST_TIMEOUT = 408;
 const PAYLOAD_TOO_LARGE = 413;
 /** The code the SDK's transport uses for HTTP-level refusals. */
 const SERVER_ERROR = -32000;
@@ -17,10 +18,21 @@ export function bodyTooLarge(limit: number): HttpRefusal {
   };
 }
 
+/** The 408 answer for a body still incomplete after `ms`; the connection is closed after it. */
+export function bodyTooSlow(ms: number): HttpRefusal {
+  return {
+    status: REQUEST_TIMEOUT,
+    code: SERVER_ERROR,
+    message: `Request Timeout: the request body did not arrive within ${ms} ms of its headers; send the whole body at once`,
+    headers: { connection: 'close' },
+  };
+}
+
 /**
  * The checks every request passes before its body is read or any app code runs: the Host (and
  * Origin) against `allowedHosts`, and a declared `Content-Length` against `bodyLimit`. Options
- * are checked here, once; `packageName` prefixes the errors, so adapters name themselves.
+ * (also `bodyTimeout`, which whoever reads the body applies) are checked here, once;
+ * `packageName` prefixes the errors, so adapters name themselves.
  */
 export function createRequestGuard(options: RequestGuardOptions = {}, packageName = 'skillmount'): RequestGuard {
   const hosts = normalizeAllowedHosts(options.allowedHosts, packageName);
@@ -28,8 +40,13 @@ export function createRequestGuard(options: RequestGuardOptions = {}, packageNam
   if (typeof bodyLimit !== 'number' || !Number.isInteger(bodyLimit) || bodyLimit <= 0) {
     throw new OptionError('bodyLimit', `must be a positive integer (bytes), e.g. 1048576 for 1 MiB; got ${String(bodyLimit)}`, packageName);
   }
+  const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT;
+  if (typeof bodyTimeout !== 'number' || !Number.isInteger(bodyTimeout) || bodyTimeout <= 0) {
+    throw new OptionError('bodyTimeout', `must be a positive integer (milliseconds), e.g. 30000 for 30 seconds; got ${String(bodyTimeout)}`, packageName);
+  }
   return {
     bodyLimit,
+    bodyTimeout,
     check(req) {
       const host = hostRefusal(req, hosts);
       if (host) return { status: FORBIDDEN, code: SERVER_ERROR, message: host };

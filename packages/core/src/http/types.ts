@@ -20,6 +20,12 @@ export interface RequestGuardOptions {
   allowedHosts?: AllowedHosts;
   /** Largest request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * Longest time, in milliseconds, a request body may take to arrive once its headers are in.
+   * A body still incomplete then (a client trickling it a byte at a time, say) is answered 408
+   * and its connection closed. Default 30000.
+   */
+  bodyTimeout?: number;
 }
 
 /** Why a request is refused before its body is read: an HTTP status with a JSON-RPC error body. */
@@ -35,6 +41,8 @@ export interface HttpRefusal {
 export interface RequestGuard {
   /** The body limit in bytes, for frameworks that read the body themselves. */
   readonly bodyLimit: number;
+  /** The body deadline in milliseconds, for frameworks that read the body themselves. */
+  readonly bodyTimeout: number;
   /** The refusal for this request (wrong Host or Origin, declared body over the limit), or undefined to let it through. */
   check(req: IncomingMessage): HttpRefusal | undefined;
 }

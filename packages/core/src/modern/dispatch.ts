@@ -19,6 +19,8 @@ export interface DispatchTools {
   identity(): Promise<ServerIdentity>;
   /** Answer through the app's own handlers. */
   bridge(request: ModernRequest): Promise<Result>;
+  /** Run a skill file read under the endpoint's bound on response bytes in flight. */
+  countRead(uri: string, read: () => Promise<Result>): Promise<Result>;
 }
 
 type MethodHandler = (request: ModernRequest, ctx: SkillContext, tools: DispatchTools) => Promise<Result>;
@@ -44,7 +46,7 @@ const skillsMethods = new Map<string, MethodHandler>(Object.entries({
   'resources/read': async (request, ctx, tools) => {
     const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
     // skill:// files come from the source itself; other URIs are the app's.
-    return /^skill:/i.test(uri) ? ((await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
+    return /^skill:/i.test(uri) ? tools.countRead(uri, async () => (await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
   },
 } satisfies Record<string, MethodHandler>));
 

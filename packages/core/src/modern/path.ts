@@ -22,6 +22,8 @@ export interface ModernPathOptions {
   /** The app's server factory with skills attached: the same servers the legacy path uses. */
   buildServer: () => Promise<McpServer | Server>;
   warn: (warning: SkillWarning) => void;
+  /** Runs a skill file read under the endpoint's bound on response bytes in flight. */
+  countRead: DispatchTools['countRead'];
 }
 
 export interface ModernPath {
@@ -77,6 +79,7 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
         directoryRead: typeof source.readDirectory === 'function',
         identity: () => bridge.identity(),
         bridge: (r) => callApp(r, req, reply, aborted.signal),
+        countRead: options.countRead,
       };
       const result = await dispatch(request, ctx, tools);
       reply.result(request.id, finish(request.method, result, identity.serverInfo));

@@ -1,7 +1,6 @@
 import { SkillCatalog } from '../catalog/catalog.js';
 import { sha256Digest } from '../bytes/digest.js';
-import { isVerified } from '../bytes/verified.js';
-import { decodeUtf8, toBase64 } from '../bytes/text.js';
+import { encodeContent, verifiedContent } from '../bytes/verified.js';
 import { changedFile, internalError } from '../errors.js';
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
@@ -96,16 +95,16 @@ export class SkillHandlers {
   async read(uri: string, ctx: SkillContext): Promise<ReadResourceResultLike> {
     const file = await this.source.read(uri, ctx);
     const published = file.published;
-    // Bytes a catalog checked when it cached them are not hashed again.
-    if (published && published !== 'dynamic' && !isVerified(file.bytes, published)) {
+    // Bytes a catalog checked when it cached them are neither hashed nor encoded again.
+    const checked = published && published !== 'dynamic' ? verifiedContent(file.bytes, published) : undefined;
+    if (published && published !== 'dynamic' && !checked) {
       if (file.bytes.byteLength !== published.size || sha256Digest(file.bytes) !== published.digest) {
         const { warning, error } = changedFile(file.uri);
         this.warn(warning);
         throw error;
       }
     }
-    const text = decodeUtf8(file.bytes);
-    const content = text !== undefined ? { uri: file.uri, text } : { uri: file.uri, blob: toBase64(file.bytes) };
+    const content = { uri: file.uri, ...(checked ?? encodeContent(file.bytes)) };
     return { ...this.envelope(ctx), contents: [file.mimeType ? { ...content, mimeType: file.mimeType } : content] };
   }
 }

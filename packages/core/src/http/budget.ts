@@ -1,0 +1,234 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Socket } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SkillProtocolError } from '../errors.js';
+import { wrapHandlerLookups } from './handler-map.js';
+
+export interface ResponseBudgetLimits {
+  /** Bytes of `resources/read` results one connection may have produced and not yet sent. */
+  perConnection: number;
+  /** The same, summed over every connection of the endpoint. */
+  total: number;
+  /** Reads of one connection that may run at once (each holds its file until its result is counted). */
+  readsPerConnection: number;
+  /** How long a read waits for room before it fails. */
+  waitMs: number;
+}
+
+// A connection may pass its budget by one result (a read starts while it is under), and each
+// counted byte is held about twice until sent (the serialised message and its encoded bytes).
+export const DEFAULT_RESPONSE_BUDGET: ResponseBudgetLimits = {
+  perConnection: 4 * 1024 * 1024,
+  total: 32 * 1024 * 1024,
+  readsPerConnection: 4,
+  waitMs: 30_000,
+};
+
+/** A server error code of the JSON-RPC range: the request was valid, the server will not run it now. */
+const SERVER_BUSY = -32000;
+/** How often waiting reads look again: a socket that drains into the kernel emits no event for it. */
+const RECHECK_MS = 20;
+const TAG = Symbol.for('skillmount.responseBudget');
+
+/** What one connection has produced and what it has sent. */
+class ConnectionLoad {
+  /** Result bytes handed to the transport on this connection. */
+  produced = 0;
+  /** Reads running now, and reads waiting for room. */
+  running = 0;
+  waiting = 0;
+  /**
+   * The size of this connection's last result, taken as the size of each running read;
+   * undefined before the first. For the connection's own budget an unknown size counts as the
+   * whole budget, so its first read runs alone and the ones after it know what to expect.
+   */
+  typical: number | undefined;
+  closed = false;
+  /** Bytes the socket had sent before it was first seen here. */
+  readonly #base: number;
+
+  constructor(readonly socket: Socket) {
+    this.#base = sent(socket);
+  }
+
+  /** Result bytes produced but not yet accepted by the kernel: queued in the response stream or the socket. */
+  get unsent(): number {
+    return Math.max(0, this.produced - (sent(this.socket) - this.#base));
+  }
+
+  /**
+   * What this connection holds or is about to: its unsent bytes and the expected results of its
+   * running reads, each counted as `unknown` bytes while no result has shown their size.
+   */
+  load(unknown: number): number {
+    return this.unsent + this.running * (this.typical ?? unknown);
+  }
+}
+
+/**
+ * Bytes the kernel has accepted on `socket`. `bytesWritten` also counts what is still buffered
+ * in the socket, and `writableLength` what is buffered or being written, so the difference is
+ * what has left the process.
+ */
+function sent(socket: Socket): number {
+  return socket.bytesWritten - socket.writableLength;
+}
+
+interface Waiter {
+  load: ConnectionLoad;
+  deadline: number;
+  resolve(): void;
+  fail(): void;
+}
+
+/**
+ * Bounds the `resources/read` results an endpoint holds for clients that do not read them: a
+ * client that sends many reads (a batch, or requests on many streams) and never reads the
+ * answers would otherwise make the server hold every file's serialised copy in memory. A read
+ * starts only when its connection, and the endpoint as a whole, have room under the limits; it
+ * waits for room (the client reading what was sent) up to `waitMs`, then fails with a JSON-RPC
+ * error that says why. Bytes count from the moment a result is handed to the transport until
+ * the kernel accepts them, measured on the socket itself, so backpressure anywhere between
+ * (the response stream, the socket's buffer) keeps them counted.
+ */
+export class ResponseBudget {
+  readonly #limits: ResponseBudgetLimits;
+  readonly #socket = new AsyncLocalStorage<Socket>();
+  readonly #loads = new Map<Socket, ConnectionLoad>();
+  readonly #waiting = new Set<Waiter>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(limits: ResponseBudgetLimits = DEFAULT_RESPONSE_BUDGET) {
+    this.#limits = limits;
+  }
+
+  /** Run `fn` (the transport handling one HTTP request) with reads counted against `socket`. */
+  run<T>(socket: Socket | undefined, fn: () => T): T {
+    return socket ? this.#socket.run(socket, fn) : fn();
+  }
+
+  /** Bytes produced and not yet sent, and expected from running reads, over every connection. */
+  get load(): number {
+    let total = 0;
+    for (const load of this.#loads.values()) total += load.load(0);
+    return total;
+  }
+
+  /** Count every `resources/read` of `server` against the connection that asked for it. */
+  limitReads(server: McpServer | Server): void {
+    wrapHandlerLookups(server, TAG, (handler, method) => {
+      if (method !== 'resources/read') return handler;
+      return (request, extra) => this.count((request.params as { uri?: unknown } | undefined)?.uri, () => handler(request, extra));
+    });
+  }
+
+  /**
+   * Run one read of `uri` once its connection (the one `run` was given) has room, and count its
+   * result against that connection until the kernel accepts it. Outside `run`, it just reads.
+   */
+  async count<T>(uri: unknown, read: () => Promise<T>): Promise<T> {
+    const load = this.#loadOf(this.#socket.getStore());
+    if (!load) return read();
+    await this.#admit(load, uri);
+    try {
+      const result = await read();
+      const bytes = resultBytes(result);
+      load.typical = bytes;
+      load.produced += bytes;
+      return result;
+    } finally {
+      load.running--;
+      this.#wake();
+    }
+  }
+
+  #loadOf(socket: Socket | undefined): ConnectionLoad | undefined {
+    if (!socket || socket.destroyed) return undefined;
+    let load = this.#loads.get(socket);
+    if (!load) {
+      const created = (load = new ConnectionLoad(socket));
+      this.#loads.set(socket, created);
+      socket.once('close', () => {
+        created.closed = true;
+        this.#loads.delete(socket);
+        this.#wake();
+      });
+    }
+    return load;
+  }
+
+  #hasRoom(load: ConnectionLoad, totalLoad: number): boolean {
+    const { perConnection, total, readsPerConnection } = this.#limits;
+    // With nothing running on the connection, one read may start even if its result will be
+    // larger than the budget: a file over the budget is still served, one at a time.
+    if (load.running === 0) return load.unsent < perConnection && totalLoad < total;
+    const next = load.typical ?? perConnection;
+    return load.running < readsPerConnection && load.load(perConnection) + next <= perConnection && totalLoad + (load.typical ?? 0) <= total;
+  }
+
+  /** Resolve once `load` may start a read (then counted as running), or reject after `waitMs`. */
+  #admit(load: ConnectionLoad, uri: unknown): Promise<void> {
+    // Reads of a connection start in the order they came; other connections need not wait.
+    if (load.waiting === 0 && this.#hasRoom(load, this.load)) {
+      load.running++;
+      return Promise.resolve();
+    }
+    const what = typeof uri === 'string' ? ` of ${uri.slice(0, 200)}` : '';
+    const { waitMs, perConnection, total } = this.#limits;
+    return new Promise((resolve, reject) => {
+      load.waiting++;
+      this.#waiting.add({
+        load,
+        deadline: Date.now() + waitMs,
+        resolve,
+        fail: () =>
+          reject(
+            new SkillProtocolError(
+              SERVER_BUSY,
+              load.closed
+                ? `Connection closed: the read${what} was not run because the client went away`
+                : `Server busy: the read${what} waited ${waitMs} ms for the client to read earlier responses (at most ${perConnection} bytes may wait per connection, ${total} in all); read the responses already sent, or send fewer reads at once`,
+            ),
+          ),
+      });
+      this.#timer ??= setInterval(() => this.#wake(), RECHECK_MS).unref();
+    });
+  }
+
+  /** Start the waiting reads that now have room, oldest first; fail those out of time. */
+  #wake(): void {
+    if (this.#waiting.size === 0) return;
+    const now = Date.now();
+    let totalLoad = this.load;
+    for (const waiter of this.#waiting) {
+      const { load } = waiter;
+      const out = load.closed || now >= waiter.deadline;
+      if (!out && !this.#hasRoom(load, totalLoad)) continue;
+      this.#waiting.delete(waiter);
+      load.waiting--;
+      if (out) waiter.fail();
+      else {
+        load.running++;
+        totalLoad += load.typical ?? 0;
+        waiter.resolve();
+      }
+    }
+    if (this.#waiting.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+}
+
+/** Bytes a `resources/read` result puts on the wire, near enough: its texts and blobs. */
+function resultBytes(result: unknown): number {
+  const contents = (result as { contents?: unknown } | null)?.contents;
+  if (!Array.isArray(contents)) return 0;
+  let bytes = 0;
+  for (const item of contents as { text?: unknown; blob?: unknown }[]) {
+    if (typeof item?.text === 'string') bytes += item.text.length;
+    else if (typeof item?.blob === 'string') bytes += item.blob.length;
+  }
+  return bytes;
+}
