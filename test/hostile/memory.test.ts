@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
+import net from 'node:net';
 import { connectClient } from '../support/client.js';
 import { bigFileTree, openSession, peakRss, readBatch, rssOf, sendUnread, startCli } from './attacks.js';
 import { FRAMEWORKS } from './servers.js';
@@ -60,5 +61,69 @@ for (const framework of FRAMEWORKS) {
     }
     t.diagnostic(`RSS after the sockets closed ${Math.round(after / MiB)} MiB`);
     assert.ok(after - baseline < 150 * MiB, `RSS stayed ${Math.round((after - baseline) / MiB)} MiB above its baseline after the sockets closed`);
+  });
+}
+
+/** One protocol 2026-07-28 read of `uri`: a self-contained POST, no session. */
+function modernRead(target: URL, uri: string, id: number): string {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'resources/read',
+    params: { uri, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+  });
+  return [
+    `POST ${target.pathname} HTTP/1.1`,
+    `Host: ${target.host}`,
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    'MCP-Protocol-Version: 2026-07-28',
+    'Mcp-Method: resources/read',
+    `Mcp-Name: ${uri}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    '',
+    body,
+  ].join('\r\n');
+}
+
+for (const framework of FRAMEWORKS) {
+  test(`${framework}: protocol 2026-07-28 reads of a 4 MiB file pipelined on connections that never read: memory stays bounded`, { timeout: 180_000 }, async (t) => {
+    const { root, uri } = await bigFileTree(FILE_BYTES);
+    const server = await startCli([root, '--framework', framework, '--stateless']);
+    t.after(async () => {
+      await server.stop();
+      await rm(root, { recursive: true, force: true });
+    });
+    const pid = server.child.pid!;
+    const warm = await connectClient(server.url);
+    assert.equal(((await warm.client.readResource({ uri })).contents[0] as { text: string }).text.length, FILE_BYTES);
+    await warm.close();
+    const baseline = rssOf(pid);
+
+    // 10 connections × 32 pipelined reads: about 1.3 GB of answers asked for, none read.
+    const target = new URL(server.url);
+    const sockets = await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        const socket = net.connect(Number(target.port), target.hostname);
+        socket.on('error', () => {});
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.pause();
+        socket.write(Array.from({ length: BATCH }, (_, i) => modernRead(target, uri, i + 1)).join(''));
+        return socket;
+      }),
+    );
+    const peak = await peakRss(pid, 8000);
+    for (const socket of sockets) socket.destroy();
+    t.diagnostic(`RSS baseline ${Math.round(baseline / MiB)} MiB, peak under attack ${Math.round(peak / MiB)} MiB`);
+    assert.ok(peak - baseline < 300 * MiB, `RSS grew by ${Math.round((peak - baseline) / MiB)} MiB under the attack`);
+
+    // The server still answers a modern read in full once the attackers are gone.
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': uri },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    });
+    const message = (await answer.json()) as { result?: { contents: { text: string }[] } };
+    assert.equal(message.result?.contents[0]!.text.length, FILE_BYTES);
   });
 }
