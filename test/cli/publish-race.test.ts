@@ -44,7 +44,7 @@ test('publish under a symlink-swap race never checks, hashes or uploads a file f
     }
     for (const [file, bytes] of uploaded) assert.ok(!hasSecret(bytes), `${file}: the outside bytes were uploaded`);
   });
-  assert.ok(runs > 5, `the race ran (${runs} publishes)`);
+  assert.ok(runs >= 3, `the race ran (${runs} publishes)`);
   assert.ok(published > 0, `some publishes went through (${published} of ${runs}, ${refused} refused)`);
   assert.ok(uploaded.has(`skill-${SKILLS - 1}/SKILL.md`));
 });
