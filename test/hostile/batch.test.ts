@@ -31,12 +31,17 @@ for (const framework of FRAMEWORKS) {
       try {
         const session: Record<string, string> = sessions ? { 'mcp-session-id': await openSession(served.url, '2025-03-26') } : {};
 
-        for (const version of ['2025-06-18', '2025-11-25', '2026-07-28']) {
+        for (const version of ['2025-06-18', '2025-11-25']) {
           const answer = refusal(await send(served.url, { headers: { ...session, 'mcp-protocol-version': version }, body: readBatch(URI, 2) }));
           assert.equal(answer.status, 400);
           assert.equal(answer.code, -32600);
           assert.match(answer.message, new RegExp(`protocol version "${version}" has no JSON-RPC batches.*send one message per request`));
         }
+        // A 2026-07-28 request takes the modern path, which refuses batches with the same code.
+        const modern = refusal(await send(served.url, { headers: { ...session, 'mcp-protocol-version': '2026-07-28' }, body: readBatch(URI, 2) }));
+        assert.equal(modern.status, 400);
+        assert.equal(modern.code, -32600);
+        assert.match(modern.message, /protocol 2026-07-28 has no JSON-RPC batches; send one request per HTTP POST/);
 
         // No header means 2025-03-26, as the spec says: batches up to the cap are served.
         for (const headers of [{}, { 'mcp-protocol-version': '2025-03-26' }]) {

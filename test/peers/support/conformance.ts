@@ -3,7 +3,7 @@
  * Node 22 it needs, from the `node` package), installed from its lock file on first use.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPO } from './serve.js';
@@ -15,6 +15,34 @@ const SUITE_DIR = path.join(TOOLS, 'node_modules/@modelcontextprotocol/conforman
 const SUITE_CLI = path.join(SUITE_DIR, 'dist/index.js');
 /** MCP Inspector's launcher (its `--cli` mode), installed beside the suite. */
 export const INSPECTOR_CLI = path.join(TOOLS, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+
+const run = promisify(execFile);
+const installed = () => existsSync(SUITE_CLI) && existsSync(NODE22) && existsSync(INSPECTOR_CLI);
+
+/**
+ * Install test/peers/tools from its lock file. Test files run in parallel processes, so one
+ * installs (holding a lock folder) while the others wait for it.
+ */
+async function installOnce(): Promise<void> {
+  const lock = path.join(TOOLS, '.installing');
+  try {
+    mkdirSync(lock);
+  } catch {
+    for (const end = Date.now() + 600_000; existsSync(lock) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 500));
+    if (installed()) return;
+    throw new Error(`another test process was installing ${TOOLS} and did not finish; delete ${lock} and run again`);
+  }
+  try {
+    // `npm install` keeps to the lock file too; `npm ci` refuses this one, because a dependency
+    // of the inspector names an optional package the registry does not have.
+    await run('npm', ['install', '--prefix', TOOLS, '--no-audit', '--no-fund', '--no-save'], { cwd: REPO, timeout: 600_000, maxBuffer: 64 << 20 });
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    throw new Error(`installing the conformance suite into ${TOOLS} failed; run "npm install --prefix test/peers/tools --no-save" by hand to see why\n${e.stderr ?? e.message}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
 
 export type CheckStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
 
@@ -35,26 +63,18 @@ export interface ScenarioRun {
   ms: number;
 }
 
-const run = promisify(execFile);
 
 /** Install the suite, MCP Inspector and Node 22 into test/peers/tools when they are missing; return the Node 22 path. */
 export async function ensureSuite(): Promise<string> {
-  if (!existsSync(SUITE_CLI) || !existsSync(NODE22) || !existsSync(INSPECTOR_CLI)) {
-    try {
-      await run('npm', ['ci', '--prefix', TOOLS, '--no-audit', '--no-fund'], { cwd: REPO, timeout: 600_000, maxBuffer: 64 << 20 });
-    } catch (error) {
-      const e = error as { stderr?: string; message: string };
-      throw new Error(`installing the conformance suite into ${TOOLS} failed; run "npm ci --prefix test/peers/tools" by hand to see why\n${e.stderr ?? e.message}`);
-    }
-  }
+  if (!installed()) await installOnce();
   for (const [file, what] of [[NODE22, 'the Node 22 binary (package "node")'], [SUITE_CLI, '@modelcontextprotocol/conformance'], [INSPECTOR_CLI, '@modelcontextprotocol/inspector']] as const) {
     if (!existsSync(file)) throw new Error(`${what} is missing at ${file}; delete test/peers/tools/node_modules and run again`);
   }
   const { stdout } = await run(NODE22, ['-v'], { timeout: 15_000 });
   if (!/^v2[2-9]\./.test(stdout.trim())) throw new Error(`${NODE22} is ${stdout.trim()}, the conformance suite needs Node 22 or later`);
-  const installed = JSON.parse(readFileSync(path.join(SUITE_DIR, 'package.json'), 'utf8')).version;
-  if (installed !== SUITE_VERSION) {
-    throw new Error(`test/peers/tools holds conformance ${installed}, expected ${SUITE_VERSION}; delete test/peers/tools/node_modules and run again`);
+  const version = JSON.parse(readFileSync(path.join(SUITE_DIR, 'package.json'), 'utf8')).version;
+  if (version !== SUITE_VERSION) {
+    throw new Error(`test/peers/tools holds conformance ${version}, expected ${SUITE_VERSION}; delete test/peers/tools/node_modules and run again`);
   }
   return NODE22;
 }
