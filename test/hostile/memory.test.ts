@@ -3,7 +3,7 @@
  * server's memory up without bound, and what it did take comes back once its sockets close.
  * Measured on a `skillmount serve` child process, through /proc.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -17,20 +17,24 @@ const FILE_BYTES = 4 * MiB;
 const BATCH = 32;
 const CONNECTIONS = 10;
 
+/** `skillmount serve` of a folder holding one 4 MiB file, read once (and cached) as any first reader would; its RSS then. */
+async function warmServer(t: TestContext, args: string[]) {
+  const { root, uri } = await bigFileTree(FILE_BYTES);
+  const server = await startCli([root, '--framework', ...args]);
+  t.after(async () => {
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+  const pid = server.child.pid!;
+  const warm = await connectClient(server.url);
+  assert.equal(((await warm.client.readResource({ uri })).contents[0] as { text: string }).text.length, FILE_BYTES);
+  await warm.close();
+  return { server, uri, pid, baseline: rssOf(pid) };
+}
+
 for (const framework of FRAMEWORKS) {
   test(`${framework}: ${CONNECTIONS} connections × ${BATCH} reads of a 4 MiB file, never read: memory stays bounded and comes back`, { timeout: 180_000 }, async (t) => {
-    const { root, uri } = await bigFileTree(FILE_BYTES);
-    const server = await startCli([root, '--framework', framework]);
-    t.after(async () => {
-      await server.stop();
-      await rm(root, { recursive: true, force: true });
-    });
-    const pid = server.child.pid!;
-    // Warm: the file is read and cached once, as any first reader would.
-    const warm = await connectClient(server.url);
-    assert.equal(((await warm.client.readResource({ uri })).contents[0] as { text: string }).text.length, FILE_BYTES);
-    await warm.close();
-    const baseline = rssOf(pid);
+    const { server, uri, pid, baseline } = await warmServer(t, [framework]);
 
     const session = await openSession(server.url, '2025-03-26');
     // About 1.3 GB of answers asked for; before the response budget this took the server to gigabytes.
@@ -88,17 +92,7 @@ function modernRead(target: URL, uri: string, id: number): string {
 
 for (const framework of FRAMEWORKS) {
   test(`${framework}: protocol 2026-07-28 reads of a 4 MiB file pipelined on connections that never read: memory stays bounded`, { timeout: 180_000 }, async (t) => {
-    const { root, uri } = await bigFileTree(FILE_BYTES);
-    const server = await startCli([root, '--framework', framework, '--stateless']);
-    t.after(async () => {
-      await server.stop();
-      await rm(root, { recursive: true, force: true });
-    });
-    const pid = server.child.pid!;
-    const warm = await connectClient(server.url);
-    assert.equal(((await warm.client.readResource({ uri })).contents[0] as { text: string }).text.length, FILE_BYTES);
-    await warm.close();
-    const baseline = rssOf(pid);
+    const { server, uri, pid, baseline } = await warmServer(t, [framework, '--stateless']);
 
     // 10 connections × 32 pipelined reads: about 1.3 GB of answers asked for, none read.
     const target = new URL(server.url);
