@@ -22,7 +22,18 @@ export type {
   SkillsClientOptions,
   SkillVerificationReason,
 } from './types.js';
-export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILL_DIGEST_PATTERN, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+export { SKILL_LIMITS } from '../protocol/limits.js';
+export { serverSupportsSkills, skillsCapability, skillsCapabilityOf, type SkillsCapabilitySettings, type SkillsServerCapabilities } from '../protocol/capability.js';
+export {
+  DigestSchema,
+  GetSkillResultSchema,
+  ListSkillsResultSchema,
+  MetaSchema,
+  SkillEntrySchema,
+  SkillFrontmatterSchema,
+  SkillResourceSchema,
+} from '../protocol/schemas.js';
 export {
   MAX_FRONTMATTER_ALIASES,
   MAX_FRONTMATTER_BYTES,
