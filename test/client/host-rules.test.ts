@@ -107,10 +107,15 @@ describe('strict base64', () => {
     skills = new SkillsClient(await connect(lying.url('blobs')));
   });
 
-  test('a well-formed blob reads verified', async () => {
+  test('well-formed blobs read verified: every padding case, every byte value', async () => {
     const good = await skills.read(badBlobs, 'good.dat');
     assert.deepEqual([...good.bytes], [0, 1, 2, 3, 4]);
     assert.equal(good.verified, true);
+    for (const n of [0, 1, 2, 3, 4, 5, 256, 4099]) {
+      const file = await skills.read(badBlobs, `sized-${n}.bin`);
+      assert.equal(file.verified, true);
+      assert.deepEqual([...file.bytes], Array.from({ length: n }, (_, i) => (i * 167 + 13) % 256), `sized-${n}.bin`);
+    }
   });
 
   for (const [name, blob] of Object.entries(BAD_BLOBS)) {

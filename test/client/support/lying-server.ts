@@ -132,6 +132,8 @@ export const badBlobs = skill('bad-blobs', { name: 'bad-blobs', description: 'Da
   'SKILL.md': md('bad-blobs', 'Damaged base64.'),
   'good.dat': { bytes: BLOB_BYTES, blob: true, mimeType: 'application/octet-stream' },
   ...blobFiles,
+  // Every padding case (0, 1 and 2 "="), every byte value, and a long one.
+  ...Object.fromEntries([0, 1, 2, 3, 4, 5, 256, 4099].map((n) => [`sized-${n}.bin`, { bytes: Uint8Array.from({ length: n }, (_, i) => (i * 167 + 13) % 256), blob: true, mimeType: 'application/octet-stream' }])),
 });
 export const liveBadBlob = dynamic(skill('live-bad-blob', noFrontmatter, { 'SKILL.md': md('live-bad-blob', 'Live, damaged.'), ...blobFiles }), { name: 'live-bad-blob', description: 'Live, damaged.' });
 for (const prefix of ['skill://bad-blobs', 'skill://live-bad-blob']) {
