@@ -28,7 +28,8 @@ describe('construction', () => {
   const client = new Client({ name: 'host', version: '1.0.0' });
 
   test('bad options fail at once, naming the package and the option', () => {
-    assert.throws(() => new SkillsClient(client, { maxPages: 0 }), /^TypeError: skillmount: the maxPages option must be a positive integer/);
+    assert.throws(() => new SkillsClient(client, { maxPages: -1 }), /^TypeError: skillmount: the maxPages option must be a positive integer, or 0 for no cap, not -1/);
+    assert.doesNotThrow(() => new SkillsClient(client, { maxPages: 0 }), 'maxPages: 0 turns the cap off');
     assert.throws(() => new SkillsClient(client, { maxPages: 1.5 }), /maxPages/);
     assert.throws(() => new SkillsClient(client, { skipInvalid: 'yes' as never }), /skipInvalid option must be true or false/);
     assert.throws(() => new SkillsClient(client, { parseFrontmatter: 'yaml' as never }), /parseFrontmatter option must be a function/);

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -204,17 +205,29 @@ describe('SkillsClient against our server: names that need percent-encoding', ()
   });
 });
 
-test('the client entry point loads no server code', () => {
+test('the client entry point loads no server code and no Node.js built-in', () => {
   const dist = path.dirname(path.resolve(import.meta.dirname, '../../packages/core/dist/client.js'));
   const specifiers = new Set<string>();
+  const reached: string[] = [];
   const visit = (file: string) => {
-    for (const [, spec] of readFileSync(path.join(dist, file), 'utf8').matchAll(/\bfrom\s+"([^"]+)"/g)) {
+    if (reached.includes(file)) return;
+    reached.push(file);
+    const code = readFileSync(path.join(dist, file), 'utf8');
+    for (const [, spec] of code.matchAll(/\b(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
       if (spec!.startsWith('./')) visit(spec!.slice(2));
       else specifiers.add(spec!);
     }
+    assert.doesNotMatch(code, /\brequire\s*\(/, `${file} calls require()`);
+    // Node's globals are not in a browser or a worker: the client uses WebCrypto, TextDecoder and its own base64.
+    assert.doesNotMatch(code, /\bBuffer\b/, `${file} uses Buffer`);
+    assert.doesNotMatch(code, /\bprocess\./, `${file} uses process`);
   };
   visit('client.js');
   const external = [...specifiers].sort();
   assert.ok(external.length > 0);
-  for (const spec of external) assert.ok(['crypto', 'node:crypto', 'yaml', 'zod'].includes(spec), `client.js imports ${spec}`);
+  const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+  for (const spec of external) {
+    assert.ok(!builtins.has(spec) && !spec.startsWith('node:'), `client.js imports the Node.js built-in ${spec}`);
+    assert.ok(['yaml', 'zod'].includes(spec), `client.js imports ${spec}`);
+  }
 });

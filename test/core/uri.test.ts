@@ -57,6 +57,31 @@ describe('buildSkillUri: percent-encoding', () => {
   });
 });
 
+describe('any scheme, and an empty authority, as RFC 3986 allows', () => {
+  test('file:///srv/skills/demo/SKILL.md parses with an empty first segment and keeps its spelling', () => {
+    assert.deepEqual(parseUri('file:///srv/skills/demo/SKILL.md'), { ok: true, scheme: 'file', segments: ['', 'srv', 'skills', 'demo', 'SKILL.md'] });
+    assert.equal(canonicalUri('file:///srv/skills/demo/SKILL.md'), 'file:///srv/skills/demo/SKILL.md');
+    assert.equal(canonicalUri('FILE:///srv/%73kills/demo/SKILL.md'), 'file:///srv/skills/demo/SKILL.md');
+    assert.equal(buildSkillUri(['', 'srv', 'SKILL.md'], 'file'), 'file:///srv/SKILL.md');
+  });
+
+  test('an empty authority is never the same URI as a named one', () => {
+    assert.notEqual(canonicalUri('file:///srv/a/SKILL.md'), canonicalUri('file://srv/a/SKILL.md'));
+    assert.deepEqual(parseUri('file://srv/a/SKILL.md'), { ok: true, scheme: 'file', segments: ['srv', 'a', 'SKILL.md'] });
+  });
+
+  test('github:// parses like skill://', () => {
+    assert.deepEqual(parseUri('github://owner/repo/skills/refunds/SKILL.md'), { ok: true, scheme: 'github', segments: ['owner', 'repo', 'skills', 'refunds', 'SKILL.md'] });
+  });
+
+  test('the path rules hold after an empty authority', () => {
+    for (const uri of ['file:///a/../b', 'file:///a/%2e%2e/b', 'file:///a//b', 'file:///a/b%2Fc', 'file:///a/b?x', 'file:///..']) {
+      assert.equal(parseUri(uri).ok, false, uri);
+      assert.equal(canonicalUri(uri), undefined, uri);
+    }
+  });
+});
+
 describe('parseUri and canonicalUri: one key per file, whatever the spelling', () => {
   test('decodes segments and lower-cases the scheme, keeping the authority case', () => {
     assert.deepEqual(parseUri('SKILL://Acme/x.md'), { ok: true, scheme: 'skill', segments: ['Acme', 'x.md'] });
@@ -115,7 +140,9 @@ describe('parseUri refuses URIs that could name something else', () => {
     ['skill://a/b#', /query|fragment/],
     ['skill://a//b', /empty/],
     ['skill://a/b/', /empty/],
-    ['skill:///a', /empty/],
+    ['file:///', /path/],
+    ['file:////a', /empty/],
+    ['skill:///', /path/],
     ['skill://', /path/],
     ['skill://a/%zz', /malformed/],
     ['skill://a/%', /malformed/],

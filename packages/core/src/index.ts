@@ -30,9 +30,20 @@ export {
   METHOD_DIRECTORY_READ,
   METHOD_SKILLS_GET,
   METHOD_SKILLS_LIST,
+  SKILL_DIGEST_PATTERN,
   SKILLS_EXTENSION_ID,
 } from './protocol/constants.js';
-export { SkillEntrySchema, SkillResourceSchema } from './protocol/schemas.js';
+export { SKILL_LIMITS } from './protocol/limits.js';
+export { serverSupportsSkills, skillsCapability, skillsCapabilityOf, type SkillsCapabilitySettings, type SkillsServerCapabilities } from './protocol/capability.js';
+export {
+  DigestSchema,
+  GetSkillResultSchema,
+  ListSkillsResultSchema,
+  MetaSchema,
+  SkillEntrySchema,
+  SkillFrontmatterSchema,
+  SkillResourceSchema,
+} from './protocol/schemas.js';
 export { CatalogError, SkillNotFoundError, SkillProtocolError, StorageError } from './errors.js';
 export { parseFrontmatter } from './skillmd/parse.js';
 export {

@@ -31,17 +31,21 @@ const noFrontmatter = {} as Frontmatter; // for entries whose frontmatter is set
 
 /** What the server really serves, by canonical URI, and how it answers reads of some of them. */
 const files = new Map<string, Served>();
-const replies = new Map<string, (uri: string) => { uri: string; text: string }[]>();
+const replies = new Map<string, (uri: string) => ({ uri: string; text: string } | { uri: string; blob: string })[]>();
 
-/** Serve the files of a skill and return an honest entry for them (`spell` chooses each URI's spelling). */
+/**
+ * Serve the files of a skill and return an honest entry for them (`spell` chooses each URI's
+ * spelling). `path` is the skill path under `skill://`, or a whole folder URI of another scheme.
+ */
 function skill(path: string, frontmatter: Frontmatter, content: Record<string, string | Served>, spell = (rel: string) => rel): Entry {
+  const folder = path.includes('://') ? path : `skill://${path}`;
   const resources = Object.entries(content).map(([rel, value]) => {
     const served = typeof value === 'string' ? { bytes: utf8(value), mimeType: rel.endsWith('.md') ? 'text/markdown' : 'text/plain' } : value;
-    const uri = `skill://${path}/${spell(rel)}`;
+    const uri = `${folder}/${spell(rel)}`;
     files.set(canonicalUri(uri)!, served);
     return { uri, digest: sha(served.bytes), size: served.bytes.byteLength };
   });
-  return { uri: `skill://${path}/SKILL.md`, frontmatter, resources };
+  return { uri: `${folder}/SKILL.md`, frontmatter, resources };
 }
 
 const relist = (entry: Entry, rel: string, change: (r: { uri: string; digest: string; size: number }) => object): Entry => ({
@@ -111,6 +115,49 @@ const paintedUri: Entry = {
   resources: [{ uri: 'skill://acme\x1b]0;pwned\x07\x1b[2J/painted-uri/SKILL.md', digest: sha(PAINTED_URI_MD), size: PAINTED_URI_MD.byteLength }],
 };
 
+// Blobs that a forgiving decoder (atob, Buffer) would turn into the listed bytes anyway: each
+// entry is honest about the bytes, and the server sends them as damaged base64.
+const BLOB_BYTES = new Uint8Array([0, 1, 2, 3, 4]); // base64 AAECAwQ=
+export const BAD_BLOBS: Record<string, string> = {
+  'junk-char.dat': 'AAE!CAwQ=',
+  'space.dat': 'AAEC AwQ=',
+  'newline.dat': 'AAEC\nAwQ=',
+  'unpadded.dat': 'AAECAwQ',
+  'inner-padding.dat': 'AA==ECAwQ=',
+  'not-canonical.dat': 'AAECAwR=',
+  'non-ascii.dat': 'AAECAwQé',
+};
+const blobFiles = Object.fromEntries(Object.keys(BAD_BLOBS).map((name) => [name, { bytes: BLOB_BYTES, blob: true, mimeType: 'application/octet-stream' }]));
+export const badBlobs = skill('bad-blobs', { name: 'bad-blobs', description: 'Damaged base64.' }, {
+  'SKILL.md': md('bad-blobs', 'Damaged base64.'),
+  'good.dat': { bytes: BLOB_BYTES, blob: true, mimeType: 'application/octet-stream' },
+  ...blobFiles,
+  // Every padding case (0, 1 and 2 "="), every byte value, and a long one.
+  ...Object.fromEntries([0, 1, 2, 3, 4, 5, 256, 4099].map((n) => [`sized-${n}.bin`, { bytes: Uint8Array.from({ length: n }, (_, i) => (i * 167 + 13) % 256), blob: true, mimeType: 'application/octet-stream' }])),
+});
+export const liveBadBlob = dynamic(skill('live-bad-blob', noFrontmatter, { 'SKILL.md': md('live-bad-blob', 'Live, damaged.'), ...blobFiles }), { name: 'live-bad-blob', description: 'Live, damaged.' });
+for (const prefix of ['skill://bad-blobs', 'skill://live-bad-blob']) {
+  for (const [name, blob] of Object.entries(BAD_BLOBS)) replies.set(`${prefix}/${name}`, (uri) => [{ uri, blob }]);
+}
+
+// Skills under other schemes: a domain scheme with an authority, and file:/// with an empty one.
+export const githubSkill = skill('github://owner/repo/skills/refunds', { name: 'refunds', description: 'Refunds, from a repository.' }, {
+  'SKILL.md': md('refunds', 'Refunds, from a repository.'),
+  'examples/email.md': '# Email\n',
+  'assets/logo.bin': { bytes: new Uint8Array([137, 80, 78, 71, 0, 255]), blob: true, mimeType: 'application/octet-stream' },
+});
+export const fileSkill = skill('file:///srv/skills/daily', { name: 'daily', description: 'A daily report, from a folder.' }, {
+  'SKILL.md': md('daily', 'A daily report, from a folder.'),
+  'templates/report.md': '# Report\n',
+});
+files.set('file:///srv/skills/secret.txt', { bytes: utf8('beside the skill, not in it\n') });
+const githubOutside = relist(skill('github://owner/repo/skills/leaky', { name: 'leaky', description: 'Lists another repository.' }, { 'SKILL.md': md('leaky', 'Lists another repository.'), 'x.md': 'x' }), 'x.md', () => ({ uri: 'github://owner/other/skills/leaky/x.md' }));
+const fileNamedAuthority = relist(skill('file:///srv/skills/mixed', { name: 'mixed', description: 'Lists a file under a named authority.' }, { 'SKILL.md': md('mixed', 'Lists a file under a named authority.'), 'y.md': 'y' }), 'y.md', () => ({ uri: 'file://srv/skills/mixed/y.md' }));
+const otherScheme = relist(skill('github://owner/repo/skills/switch', { name: 'switch', description: 'Lists a skill:// file.' }, { 'SKILL.md': md('switch', 'Lists a skill:// file.'), 'z.md': 'z' }), 'z.md', () => ({ uri: 'skill://owner/repo/skills/switch/z.md' }));
+const climbing = relist(skill('file:///srv/skills/climb', { name: 'climb', description: 'Lists a file above its folder.' }, { 'SKILL.md': md('climb', 'Lists a file above its folder.'), 'w.md': 'w' }), 'w.md', () => ({ uri: 'file:///srv/skills/climb/../secret.txt' }));
+export const SCHEME_SKILLS = [githubSkill, fileSkill];
+export const SCHEME_LIES = [githubOutside, fileNamedAuthority, otherScheme, climbing];
+
 export const READ_SKILLS = [honest, wrongSize, wrongDigest, otherUri, twoItems, frontmatterLie, notUtf8, live, liveLie];
 
 /**
@@ -138,6 +185,8 @@ const cache = { ttlMs: 1000, cacheScope: 'private' as const };
 
 interface Scenario {
   extension?: Record<string, unknown>;
+  /** Declare the extension without the `resources` capability it requires. */
+  noResources?: boolean;
   list?(cursor: string | undefined): object;
   get?(uri: string): object;
   directory?(uri: string): object;
@@ -176,6 +225,9 @@ export const SCENARIOS: Record<string, Scenario> = {
     directory: (uri) => ({ resources: [{ uri: `${uri}/ok.md`, name: 'ok.md', mimeType: 'text/markdown' }, { uri: 'skill://elsewhere/evil.md', name: 'evil.md' }] }),
   },
   hostile: { extension: {}, list: () => ({ skills: allHostile(), ...cache }), get: (uri) => getFrom(allHostile())(uri) },
+  blobs: { extension: {}, list: () => ({ skills: [badBlobs, liveBadBlob], ...cache }), get: getFrom([badBlobs, liveBadBlob]) },
+  schemes: { extension: {}, list: () => ({ skills: [...SCHEME_SKILLS, ...SCHEME_LIES], ...cache }), get: getFrom([...SCHEME_SKILLS, ...SCHEME_LIES]) },
+  'no-resources': { extension: {}, noResources: true, list: () => ({ skills: [bravo], ...cache }), get: getFrom([bravo]) },
   plain: {},
 };
 
@@ -185,13 +237,14 @@ const GetSkill = z.object({ method: z.literal('skills/get'), params: Loose });
 const ReadDirectory = z.object({ method: z.literal('resources/directory/read'), params: Loose });
 
 function buildServer(scenario: Scenario): Server {
-  const capabilities = scenario.extension ? { resources: {}, extensions: { [EXTENSION]: scenario.extension } } : { resources: {} };
+  const resources = scenario.noResources ? {} : { resources: {} };
+  const capabilities = scenario.extension ? { ...resources, extensions: { [EXTENSION]: scenario.extension } } : resources;
   const server = new Server({ name: 'lying-skills', version: '0.0.0' }, { capabilities });
   const param = (request: { params?: unknown }, key: string) => (request.params as Record<string, string> | undefined)?.[key];
   if (scenario.list) server.setRequestHandler(ListSkills, async (r) => ({ resultType: 'complete', ...scenario.list!(param(r, 'cursor')) }));
   if (scenario.get) server.setRequestHandler(GetSkill, async (r) => ({ resultType: 'complete', ...scenario.get!(param(r, 'uri')!) }));
   if (scenario.directory) server.setRequestHandler(ReadDirectory, async (r) => ({ resultType: 'complete', ...scenario.directory!(param(r, 'uri')!) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
+  if (!scenario.noResources) server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
     const key = canonicalUri(uri) ?? uri;
     const reply = replies.get(key);
     if (reply) return { contents: reply(uri) };

@@ -9,11 +9,23 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-export function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-}
-
-/** Bytes the text takes as UTF-8, without encoding it. */
+/**
+ * Bytes the text takes as UTF-8, without encoding it (a lone surrogate counts as the 3 bytes of
+ * U+FFFD, as TextEncoder writes it). Standard JavaScript only, so the client runs in a browser.
+ */
 export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) {
+      bytes += 1;
+    } else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 2 units, 4 bytes
+      i++;
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
 }

@@ -1,4 +1,5 @@
-import { decodeUtf8, toBase64 } from './text.js';
+import { toBase64 } from './encode.js';
+import { decodeUtf8 } from './text.js';
 
 /** A file's content as `resources/read` sends it: the text when it is UTF-8, else base64. */
 export type EncodedContent = { text: string } | { blob: string };

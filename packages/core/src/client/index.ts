@@ -1,5 +1,6 @@
 /**
- * `@skillmount/core/client`: the host side of the MCP Skills extension. Loads no server code.
+ * `@skillmount/core/client`: the host side of the MCP Skills extension. Loads no server code and
+ * no Node.js built-in (WebCrypto, TextDecoder and its own base64 decoder), so it runs in browsers too.
  */
 export { SkillsClient } from './skills-client.js';
 export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
@@ -22,7 +23,18 @@ export type {
   SkillsClientOptions,
   SkillVerificationReason,
 } from './types.js';
-export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILL_DIGEST_PATTERN, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+export { SKILL_LIMITS } from '../protocol/limits.js';
+export { serverSupportsSkills, skillsCapability, skillsCapabilityOf, type SkillsCapabilitySettings, type SkillsServerCapabilities } from '../protocol/capability.js';
+export {
+  DigestSchema,
+  GetSkillResultSchema,
+  ListSkillsResultSchema,
+  MetaSchema,
+  SkillEntrySchema,
+  SkillFrontmatterSchema,
+  SkillResourceSchema,
+} from '../protocol/schemas.js';
 export {
   MAX_FRONTMATTER_ALIASES,
   MAX_FRONTMATTER_BYTES,

@@ -23,15 +23,17 @@ export function checkLimits(skill: SkillEntry, limits: Partial<SkillLimits> = {}
 }
 
 /**
- * Bytes fetched per `"dynamic"` skill, counted per file (a re-read replaces that file's count),
- * so the total-size limit applies to what was actually retrieved.
+ * Bytes fetched per `"dynamic"` skill entry, counted per file (a re-read replaces that file's
+ * count), so the total-size limit applies to what was retrieved under the entry the host holds.
+ * Keyed by the entry object that `list()` or `get()` returned: a fresh listing starts afresh, and a
+ * tally goes away with its entry, so a long-lived client neither grows nor ends up refusing every read.
  */
 export class DynamicReadTally {
-  readonly #skills = new Map<string, Map<string, number>>();
+  readonly #entries = new WeakMap<object, Map<string, number>>();
 
   /** Record a fetched file; returns the problem instead when it would take the skill over `max` bytes. */
-  add(skillKey: string, fileKey: string, size: number, max: number): SkillLimitProblem | undefined {
-    const files = this.#skills.get(skillKey) ?? new Map<string, number>();
+  add(entry: SkillEntry, fileKey: string, size: number, max: number): SkillLimitProblem | undefined {
+    const files = this.#entries.get(entry) ?? new Map<string, number>();
     let total = size;
     for (const [key, bytes] of files) if (key !== fileKey) total += bytes;
     if (total > max) {
@@ -39,11 +41,11 @@ export class DynamicReadTally {
         limit: 'bytes',
         actual: total,
         max,
-        message: `${fileKey} would bring the dynamic skill ${skillKey} to ${total} bytes read; the limit is ${max} per skill, so the file was not used`,
+        message: `${fileKey} would bring the dynamic skill ${entry.uri} to ${total} bytes read under this entry; the limit is ${max} per skill, so the file was not used. Refresh the entry with list() or get() to start a new count`,
       };
     }
     files.set(fileKey, size);
-    this.#skills.set(skillKey, files);
+    this.#entries.set(entry, files);
     return undefined;
   }
 }

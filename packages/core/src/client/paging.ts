@@ -1,8 +1,8 @@
 import { SkillResultError } from './errors.js';
 
 /**
- * Fetch every page of a paginated method, at most `maxPages`, refusing a server whose cursors
- * repeat (its paging loops and would never end).
+ * Fetch every page of a paginated method, at most `maxPages` (`0`: no cap), refusing a server
+ * whose cursors repeat (its paging loops and would never end).
  */
 export async function walkPages<P extends { nextCursor?: string | undefined }>(
   method: string,
@@ -13,8 +13,8 @@ export async function walkPages<P extends { nextCursor?: string | undefined }>(
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    if (pages.length >= maxPages) {
-      throw new SkillResultError(method, `${method} has more than ${maxPages} pages; stopped there. Raise the maxPages option if the server really serves that many`);
+    if (maxPages !== 0 && pages.length >= maxPages) {
+      throw new SkillResultError(method, `${method} has more than ${maxPages} pages; stopped there. Raise the maxPages option (0 for no cap) if the server really serves that many`);
     }
     const page = await fetchPage(cursor);
     pages.push(page);

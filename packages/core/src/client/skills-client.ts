@@ -3,13 +3,15 @@ import type * as z from 'zod';
 import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
 import { entryProblems } from '../entry/validate.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
-import { GetSkillResultSchema, ListSkillsResultSchema, ReadDirectoryResultSchema } from '../protocol/schemas.js';
+import { GetSkillEnvelopeSchema, ListSkillsEnvelopeSchema, ReadDirectoryResultSchema, ReadResourceEnvelopeSchema } from '../protocol/schemas.js';
 import { canonicalUri } from '../uri/canonical.js';
 import { checkCacheFields, mergeCacheFields } from './cache.js';
 import { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
 import { partitionEntries } from './entries.js';
 import { checkLimits, DEFAULT_LIMITS, DynamicReadTally } from './limits.js';
 import { walkPages } from './paging.js';
+import { serverSupportsSkills, skillsCapabilityOf } from '../protocol/capability.js';
+import { enforcesStrictCapabilities, negotiatedProtocolVersion } from './sdk-client.js';
 import { resolveRef, skillFolderOf } from './relative.js';
 import type {
   DirectoryListing,
@@ -63,7 +65,7 @@ export class SkillsClient {
     if (parseFrontmatter !== undefined && typeof parseFrontmatter !== 'function') {
       throw new TypeError('skillmount: the parseFrontmatter option must be a function (yaml: string) => Record<string, unknown>');
     }
-    if (!Number.isSafeInteger(maxPages) || maxPages < 1) throw new TypeError(`skillmount: the maxPages option must be a positive integer, not ${String(maxPages)}`);
+    if (!Number.isSafeInteger(maxPages) || maxPages < 0) throw new TypeError(`skillmount: the maxPages option must be a positive integer, or 0 for no cap, not ${String(maxPages)}`);
     for (const [name, value] of Object.entries(limits)) {
       if (!(name in DEFAULT_LIMITS)) throw new TypeError(`skillmount: unknown limit "${name}"; use files or bytes`);
       if (typeof value !== 'number' || !(value > 0)) throw new TypeError(`skillmount: the limits.${name} option must be a positive number, not ${String(value)}`);
@@ -77,22 +79,22 @@ export class SkillsClient {
     this.#protocolVersion = protocolVersion;
   }
 
-  /** The server declared the skills extension. `false` before connect. */
+  /**
+   * The server declared the skills extension (and `resources`, when the SDK client was created with
+   * `enforceStrictCapabilities`, as the SDK v2 client checks). `false` before connect.
+   */
   get supported(): boolean {
-    return this.#capability() !== undefined;
+    return serverSupportsSkills(this.#client.getServerCapabilities(), { enforceStrictCapabilities: this.#strict });
   }
 
-  /** The server declared `directoryRead: true` (it serves `resources/directory/read`). */
+  /** The extension is supported and declares `directoryRead: true` (it serves `resources/directory/read`). */
   get directoryRead(): boolean {
-    return this.#capability()?.directoryRead === true;
+    return this.supported && skillsCapabilityOf(this.#client.getServerCapabilities())?.directoryRead === true;
   }
 
   /** The protocol revision result rules are applied for: the option, else what the client negotiated. */
   get protocolVersion(): string | undefined {
-    if (this.#protocolVersion !== undefined) return this.#protocolVersion;
-    const client = this.#client as unknown as { getNegotiatedProtocolVersion?: () => string | undefined };
-    const negotiated = typeof client.getNegotiatedProtocolVersion === 'function' ? client.getNegotiatedProtocolVersion() : undefined;
-    return negotiated ?? (this.#client.transport as { protocolVersion?: string } | undefined)?.protocolVersion;
+    return this.#protocolVersion ?? negotiatedProtocolVersion(this.#client);
   }
 
   /**
@@ -107,13 +109,17 @@ export class SkillsClient {
    * The server's skills: every page (at most `maxPages`), or only the page at `cursor` with its
    * `nextCursor`. Every entry is validated; by default an invalid entry, or any copy of a URI
    * listed more than once, throws a `SkillResultError` naming each; with `skipInvalid` they are
-   * returned in `invalid`. A server without the extension gives an empty listing, unasked.
+   * returned in `invalid`. A server without the extension gives an empty listing, unasked; with
+   * `enforceStrictCapabilities` on the SDK client, a `SkillsUnsupportedError` instead (as the SDK v2).
    */
   async list(params: { cursor?: string } = {}, options?: RequestOptions): Promise<SkillListing> {
-    if (!this.supported) return { skills: [], invalid: [] };
+    if (!this.supported) {
+      if (this.#strict) this.#requireExtension(METHOD_SKILLS_LIST);
+      return { skills: [], invalid: [] };
+    }
     const version = this.protocolVersion;
     const fetchPage = (cursor: string | undefined) =>
-      this.#request(METHOD_SKILLS_LIST, cursor === undefined ? {} : { cursor }, ListSkillsResultSchema, options);
+      this.#request(METHOD_SKILLS_LIST, cursor === undefined ? {} : { cursor }, ListSkillsEnvelopeSchema, options);
     const pages = params.cursor === undefined ? await walkPages(METHOD_SKILLS_LIST, fetchPage, this.#maxPages) : [await fetchPage(params.cursor)];
     pages.forEach((page, i) => checkCacheFields(METHOD_SKILLS_LIST, page, version, pages.length > 1 ? `page ${i + 1}` : 'the result'));
     const { skills, invalid } = partitionEntries(pages.flatMap((page) => page.skills));
@@ -135,7 +141,7 @@ export class SkillsClient {
   async get(uri: string, options?: RequestOptions): Promise<SkillLookup> {
     if (typeof uri !== 'string') throw new TypeError('get(uri) needs the SKILL.md URI of a skill as a string');
     this.#requireExtension(METHOD_SKILLS_GET);
-    const result = await this.#request(METHOD_SKILLS_GET, { uri }, GetSkillResultSchema, options);
+    const result = await this.#request(METHOD_SKILLS_GET, { uri }, GetSkillEnvelopeSchema, options);
     checkCacheFields(METHOD_SKILLS_GET, result, this.protocolVersion);
     const problems = entryProblems(result.skill);
     if (problems.length > 0) {
@@ -154,8 +160,9 @@ export class SkillsClient {
    * folder (`references/FORMS.md`, `./a.md#part`) or an absolute URI; default: the skill's own
    * SKILL.md. The file must be listed (checked before any request) and is requested by the entry's
    * spelling; its size and SHA-256 must match; the skill's own SKILL.md must carry the entry's
-   * frontmatter. `"dynamic"` skills skip listing, size and digest (`verified: false`) but not the
-   * frontmatter, and may read at most `limits.bytes` in total.
+   * frontmatter. A blob must be valid base64. `"dynamic"` skills skip listing, size and digest
+   * (`verified: false`) but not the frontmatter, and may read at most `limits.bytes` in total under
+   * one entry object (counted afresh for each entry `list()` or `get()` returns).
    *
    * @throws {TypeError} for an invalid entry (before any request).
    * @throws {SkillVerificationError} when a check fails; the content is not returned.
@@ -174,7 +181,7 @@ export class SkillsClient {
     const target = this.#target(skill, ref);
     if (target.skillMd && target.listed) checkSkillMdSize(skill, target.listed.uri, target.listed.size, 'listed');
 
-    const result = await this.#client.readResource({ uri: target.requestUri }, options);
+    const result = await this.#request(READ_METHOD, { uri: target.requestUri }, ReadResourceEnvelopeSchema, options);
     const matching = (result.contents as ContentItem[]).filter((item) => typeof item.uri === 'string' && canonicalUri(item.uri) === target.key);
     if (matching.length !== 1) {
       const got = result.contents.map((item) => item.uri).join(', ') || 'no contents';
@@ -184,12 +191,11 @@ export class SkillsClient {
       );
     }
     const item = matching[0]!;
-    const bytes = contentBytes(item);
+    const bytes = contentBytes(item, target.requestUri, skill.uri);
     if (target.listed) {
-      checkListedFile(target.listed, bytes, skill.uri);
+      await checkListedFile(target.listed, bytes, skill.uri);
     } else {
-      const skillKey = canonicalUri(skill.uri) ?? skill.uri;
-      const over = this.#dynamicReads.add(skillKey, target.key, bytes.byteLength, this.#limits.bytes);
+      const over = this.#dynamicReads.add(skill, target.key, bytes.byteLength, this.#limits.bytes);
       if (over) throw new SkillLimitError(skill.uri, over);
     }
     const file: SkillFile = { uri: target.requestUri, bytes, verified: target.listed !== undefined };
@@ -231,17 +237,18 @@ export class SkillsClient {
     return { resources, ...mergeCacheFields(pages) };
   }
 
-  #capability(): { directoryRead?: unknown } | undefined {
-    const extensions = (this.#client.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions;
-    const declared = extensions?.[SKILLS_EXTENSION_ID];
-    return declared !== null && typeof declared === 'object' ? (declared as { directoryRead?: unknown }) : undefined;
+  get #strict(): boolean {
+    return enforcesStrictCapabilities(this.#client);
   }
 
   #requireExtension(method: string): void {
     if (this.supported) return;
+    const declared = skillsCapabilityOf(this.#client.getServerCapabilities()) !== undefined;
     throw new SkillsUnsupportedError(
       method,
-      `The server did not declare the ${SKILLS_EXTENSION_ID} extension (or the client is not connected), so ${method} is not used for skills; check supported first`,
+      declared
+        ? `The server declared the ${SKILLS_EXTENSION_ID} extension but not the resources capability it requires, and the SDK client enforces strict capabilities, so ${method} is not used for skills; check supported first`
+        : `The server did not declare the ${SKILLS_EXTENSION_ID} extension (or the client is not connected), so ${method} is not used for skills; check supported first`,
     );
   }
 

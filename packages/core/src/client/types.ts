@@ -17,9 +17,15 @@ export interface SkillsClientOptions {
    * core schema (`yes`, `no`, `on` stay strings; duplicate keys are an error).
    */
   parseFrontmatter?: (yaml: string) => Record<string, unknown>;
-  /** The most pages `list()` and `readDirectory()` follow before giving up. Default 1000. */
+  /**
+   * The most pages `list()` and `readDirectory()` follow before giving up. Default 1000; `0` turns
+   * the cap off (as the SDK v2's `listMaxPages: 0`). A cursor the server repeats is refused either way.
+   */
   maxPages?: number;
-  /** Per-skill limits a skill may reach before `read()` refuses it. Default 512 files, 16 MiB. */
+  /**
+   * Per-skill limits a skill may reach before `read()` refuses it. Default 512 files, 16 MiB. For a
+   * `"dynamic"` skill, `bytes` bounds what is read under one entry object (one `list()` or `get()`).
+   */
   limits?: Partial<SkillLimits>;
   /**
    * The protocol revision to apply result rules for (`2026-07-28` requires `ttlMs` and
@@ -86,7 +92,11 @@ export interface DirectoryListing extends CacheFields {
   resources: DirectoryResource[];
 }
 
-export type SkillVerificationReason = 'unlisted' | 'size' | 'digest' | 'frontmatter';
+/**
+ * Why a file failed verification: not listed in the held entry, a different size or digest, a
+ * blob that is not valid base64 (`encoding`), or SKILL.md frontmatter that differs from the entry.
+ */
+export type SkillVerificationReason = 'unlisted' | 'size' | 'digest' | 'encoding' | 'frontmatter';
 
 /** Why a skill is over a per-skill limit, found from its entry (or, for `"dynamic"`, from what was read). */
 export interface SkillLimitProblem {

@@ -1,5 +1,6 @@
-import { sha256Digest } from '../bytes/digest.js';
+import { decodeBase64Strict } from '../bytes/base64.js';
 import { decodeUtf8, utf8Length } from '../bytes/text.js';
+import { sha256DigestWeb } from '../bytes/web-digest.js';
 import { frontmatterSizeProblem, skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter as parseSkillMd } from '../skillmd/parse.js';
 import { splitFrontmatter } from '../skillmd/split.js';
@@ -17,17 +18,30 @@ export interface ContentItem {
   blob?: string;
 }
 
-/** The exact bytes a content item carries: the UTF-8 of its text, or its decoded blob. */
-export function contentBytes(item: ContentItem): Uint8Array {
-  if (typeof item.text === 'string') return encoder.encode(item.text);
-  // Copied out of the Buffer, which may share a pooled ArrayBuffer with unrelated data.
-  return new Uint8Array(Buffer.from(item.blob ?? '', 'base64'));
-}
-
 const refresh = (skillUri: string) => `refresh the entry with get(${JSON.stringify(skillUri)}) and read again`;
 
+/**
+ * The exact bytes a content item carries: the UTF-8 of its text, or its blob decoded as strict
+ * base64. A blob that is not canonical base64 is a verification failure: forgiving decoders skip
+ * what they do not know, so damaged content would otherwise be checked (and used) as other bytes.
+ */
+export function contentBytes(item: ContentItem, uri: string, skillUri: string): Uint8Array {
+  if (typeof item.text === 'string') return encoder.encode(item.text);
+  if (typeof item.blob !== 'string') {
+    throw new SkillVerificationError('encoding', uri, skillUri, `${uri} arrived with neither text nor a blob; nothing was used. ${refresh(skillUri)}, or report the server`);
+  }
+  const decoded = decodeBase64Strict(item.blob);
+  if (decoded.ok) return decoded.bytes;
+  throw new SkillVerificationError(
+    'encoding',
+    uri,
+    skillUri,
+    `${uri} arrived as a blob that is not valid base64: ${decoded.error}; the content was not used. A server must send standard padded base64; ${refresh(skillUri)}, or report the server`,
+  );
+}
+
 /** Size first (cheap, and enough on its own), then the SHA-256 digest. */
-export function checkListedFile(listed: SkillResource, bytes: Uint8Array, skillUri: string): void {
+export async function checkListedFile(listed: SkillResource, bytes: Uint8Array, skillUri: string): Promise<void> {
   if (bytes.byteLength !== listed.size) {
     throw new SkillVerificationError(
       'size',
@@ -36,7 +50,7 @@ export function checkListedFile(listed: SkillResource, bytes: Uint8Array, skillU
       `${listed.uri} arrived as ${bytes.byteLength} bytes but the skill entry lists ${listed.size}; the content was not used. The file changed or the entry is stale: ${refresh(skillUri)}`,
     );
   }
-  const digest = sha256Digest(bytes);
+  const digest = await sha256DigestWeb(bytes);
   if (digest !== listed.digest) {
     throw new SkillVerificationError(
       'digest',

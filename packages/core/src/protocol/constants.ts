@@ -14,6 +14,9 @@ export const DIRECTORY_MIME = 'inode/directory';
 export const MAX_FILES_PER_SKILL = 512;
 export const MAX_BYTES_PER_SKILL = 16 * 1024 * 1024;
 
+/** A file digest on the wire: `sha256:` and 64 lowercase hex digits. */
+export const SKILL_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
 /** Agent Skills: a description is at most this many characters. */
 export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_NAME_LENGTH = 64;

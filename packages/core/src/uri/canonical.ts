@@ -6,8 +6,10 @@ export type ParsedUri = { ok: true; scheme: string; segments: string[] } | { ok:
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
 
 /**
- * Parse a hierarchical URI (`scheme://a/b/c`) into its lower-cased scheme and decoded segments.
- * Refuses a query or fragment, empty segments, `.`/`..` in any spelling (`%2e%2e`), encoded
+ * Parse a hierarchical URI (`scheme://a/b/c`, any scheme) into its lower-cased scheme and decoded
+ * segments, the first being the authority. An empty authority (`file:///srv/a/SKILL.md`) is legal
+ * and comes back as a first segment `''`, so its URIs never compare equal to `file://srv/…`.
+ * Refuses a query or fragment, empty path segments, `.`/`..` in any spelling (`%2e%2e`), encoded
  * slashes, backslashes, NUL and malformed escapes, so a URI can never name anything outside the
  * tree it appears to name.
  */
@@ -18,9 +20,11 @@ export function parseUri(uri: string): ParsedUri {
   const rest = uri.slice(scheme[0].length);
   if (rest.includes('?') || rest.includes('#')) return { ok: false, error: 'a query or fragment is not allowed' };
   if (rest.includes('\\')) return { ok: false, error: 'backslashes are not allowed' };
-  if (rest.length === 0) return { ok: false, error: 'no path' };
-  const segments: string[] = [];
-  for (const raw of rest.split('/')) {
+  const emptyAuthority = rest.startsWith('/');
+  const named = emptyAuthority ? rest.slice(1) : rest;
+  if (named.length === 0) return { ok: false, error: 'no path' };
+  const segments: string[] = emptyAuthority ? [''] : [];
+  for (const raw of named.split('/')) {
     let decoded: string;
     try {
       decoded = decodeURIComponent(raw);
@@ -34,10 +38,14 @@ export function parseUri(uri: string): ParsedUri {
   return { ok: true, scheme: scheme[1]!.toLowerCase(), segments };
 }
 
-/** `parseUri`, accepting only `skill://` URIs. */
+/**
+ * `parseUri`, accepting only the `skill://` URIs a catalog serves: a first segment (the authority)
+ * that is not empty, since a catalog maps every segment onto a storage path.
+ */
 export function parseSkillUri(uri: string): ParsedUri {
   const parsed = parseUri(uri);
   if (parsed.ok && parsed.scheme !== SKILL_SCHEME) return { ok: false, error: `not a ${SKILL_SCHEME}:// URI` };
+  if (parsed.ok && parsed.segments[0] === '') return { ok: false, error: `an empty authority (${SKILL_SCHEME}:///…); a ${SKILL_SCHEME}:// URI starts with a name` };
   return parsed;
 }
 
