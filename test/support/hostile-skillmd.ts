@@ -50,6 +50,6 @@ export const HOSTILE_SKILL_MDS: Record<string, HostileSkillMd> = {
   lateDuplicate: {
     label: 'a duplicate key after 4000 others',
     text: (name) => `${head(name)}metadata:\n${keys(4000, '  ')}  k0: again\n${end}`,
-    refusal: /at line 4005: duplicate key "k0", first given at line 5/,
+    refusal: /duplicate key "k0" at SKILL\.md line 4005 \(first given at line 5\)/,
   },
 };
