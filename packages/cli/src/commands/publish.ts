@@ -5,8 +5,7 @@ import { checkFolder } from '../publish/local.js';
 import { postgresTarget } from '../publish/postgres-target.js';
 import { runPublish } from '../publish/run.js';
 import { integerOption, parseWithPositionals, UsageError } from '../usage.js';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { plural } from '../terminal/words.js';
 
 /**
  * `skillmount publish <folder> <s3://bucket/prefix | postgres://…[#namespace]>`: check the folder
