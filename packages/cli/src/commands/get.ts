@@ -21,7 +21,7 @@ export async function get(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const [url, ref, file, ...extra] = parsed.positionals;
-  if (!url || !ref || extra.length > 0) throw new UsageError('expected <url> <name | skill-path | skill-uri> [file]');
+  if (!url || !ref || extra.length > 0) throw new UsageError('expected <url> <skill> [file], where <skill> is a name, a skill path or a URI');
   // An invalid entry elsewhere in the listing must not stop getting a valid one; the chosen entry is checked again by get().
   const { skills, close } = await connectSkills(url, headerOptions(parsed.values.header), { skipInvalid: true });
   try {
