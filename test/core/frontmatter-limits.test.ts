@@ -126,9 +126,9 @@ describe('the limits, exactly', () => {
     let depth = 1;
     while (Array.isArray(value)) [value, depth] = [value[0], depth + 1];
     assert.equal(depth, 32);
-    assert.match(refusal(flowNesting(33)).error, /more than 32 levels deep \(the limit\) at line 3/);
+    assert.match(refusal(flowNesting(33)).error, /more than 32 levels deep \(the limit\) at SKILL\.md line 3/);
     accepted(blockNesting(32));
-    assert.match(refusal(blockNesting(33)).error, /more than 32 levels deep \(the limit\) at line 35/);
+    assert.match(refusal(blockNesting(33)).error, /more than 32 levels deep \(the limit\) at SKILL\.md line 35/);
   });
 
   test(`nodes: ${MAX_FRONTMATTER_NODES} are parsed, one more is refused`, () => {
