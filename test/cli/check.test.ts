@@ -13,7 +13,7 @@ test('check: the examples are clean', () => {
   const r = cli('check', EXAMPLES);
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /3 skills valid, 0 problems/);
-  assert.match(r.stdout, /ok skill:\/\/acme\/billing\/refunds\/SKILL\.md \(5 files, \d+ bytes\)/);
+  assert.match(r.stdout, /ok skill:\/\/acme\/billing\/refunds\/SKILL\.md \(5 files, 1\.7 KiB\)/);
 });
 
 test('check: every problem is printed with its path, and the exit code is 1', async (t) => {
@@ -45,6 +45,84 @@ test('check: every problem is printed with its path, and the exit code is 1', as
   const parsed = JSON.parse(json.stdout);
   assert.deepEqual(parsed.skills.map((s: { uri: string }) => s.uri), ['skill://good/SKILL.md']);
   assert.equal(parsed.problems.length, 5);
+});
+
+test('check: each message says what breaks which rule and where, in human sizes and proper plurals; --json has the same fields', async (t) => {
+  const root = await mkdtemp(path.join(tmpdir(), 'skillmount-check-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const put = async (rel: string, content: string | Uint8Array) => {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), content);
+  };
+  const md = (name: string, description = 'Fine.') => `---\nname: ${name}\ndescription: ${description}\n---\n`;
+  await put('one/SKILL.md', md('one'));
+  await put('big/SKILL.md', md('big'));
+  await put('big/assets/video.bin', new Uint8Array(20_000_000));
+  await put('big/assets/poster.png', new Uint8Array(300_000));
+  await put('many/SKILL.md', md('many'));
+  for (let i = 0; i < 520; i++) await put(`many/pages/p${i}.md`, 'x');
+  const long = 'a'.repeat(75);
+  await put(`${long}/SKILL.md`, md(long));
+  await put('dup/SKILL.md', '---\nname: dup\ndescription: x\nname: dup\n---\n');
+  await put('cased/skill.md', md('cased'));
+  // 1024 emoji are 1024 characters (2048 UTF-16 units): within the limit; 1025 are over it.
+  await put('emoji/SKILL.md', md('emoji', '😀'.repeat(1024)));
+  await put('emoji-over/SKILL.md', md('emoji-over', '😀'.repeat(1025)));
+
+  const r = cli('check', root);
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  const line = (start: string) => lines.find((l) => l.startsWith(start)) ?? assert.fail(`no line for ${start}:\n${r.stdout}`);
+  assert.equal(
+    line('big:'),
+    'big: skill skipped: skill has 19.4 MiB in 3 files; the limit is 16 MiB per skill. The largest: big/assets/video.bin (19.1 MiB), big/assets/poster.png (293.0 KiB), big/SKILL.md (37 B). Move large files out of the skill folder or make them smaller [limit]',
+  );
+  assert.equal(
+    line('many:'),
+    'many: skill skipped: skill has 521 files (nested folders included); the limit is 512 files per skill. The most are in many/pages (520 files): move files out of the skill folder or split it into smaller skills [limit]',
+  );
+  assert.equal(line(`${long}/SKILL.md:`), `${long}/SKILL.md: skill skipped: frontmatter name is 75 characters long; at most 64 [frontmatter]`);
+  assert.equal(
+    line('dup/SKILL.md:'),
+    'dup/SKILL.md: skill skipped: invalid YAML frontmatter: duplicate key "name" at SKILL.md line 4 (first given at line 2); keys of a mapping must be unique, keep one [frontmatter]',
+  );
+  assert.equal(line('cased/skill.md:'), 'cased/skill.md: found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill [skill-md-case]');
+  assert.equal(line('emoji-over/SKILL.md:'), 'emoji-over/SKILL.md: skill skipped: frontmatter "description" is 1025 characters long; at most 1024 [frontmatter]');
+  assert.equal(line('ok skill://one/'), 'ok skill://one/SKILL.md (1 file, 37 B)');
+  assert.match(line('ok skill://emoji/'), /^ok skill:\/\/emoji\/SKILL\.md \(1 file, 4\.0 KiB\)$/);
+  assert.equal(lines.at(-1), `2 skills valid, 6 problems in ${root}`);
+
+  const json = cli('check', root, '--json');
+  assert.equal(json.status, 1);
+  const parsed = JSON.parse(json.stdout) as { problems: Record<string, unknown>[] };
+  const big = parsed.problems.find((p) => p.path === 'big')!;
+  assert.deepEqual(
+    { ...big, message: undefined },
+    { code: 'limit', path: 'big', uri: 'skill://big/SKILL.md', message: undefined, files: 3, bytes: 20_300_037, limit: { bytes: 16 * 1024 * 1024 } },
+  );
+  assert.match(big.message as string, /19\.4 MiB/);
+  assert.deepEqual(
+    (({ code, files, limit }) => ({ code, files, limit }))(parsed.problems.find((p) => p.path === 'many')!),
+    { code: 'limit', files: 521, limit: { files: 512 } },
+  );
+  assert.deepEqual(parsed.problems.find((p) => p.code === 'skill-md-case'), {
+    code: 'skill-md-case',
+    path: 'cased/skill.md',
+    message: 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill',
+  });
+});
+
+test('check: one valid skill and one problem are counted in the singular', async (t) => {
+  const root = await mkdtemp(path.join(tmpdir(), 'skillmount-check-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await mkdir(path.join(root, 'a'));
+  await writeFile(path.join(root, 'a/SKILL.md'), '---\nname: a\ndescription: A.\n---\n');
+  await mkdir(path.join(root, 'b'));
+  await writeFile(path.join(root, 'b/SKILL.md'), '---\nname: c\ndescription: B.\n---\n');
+  const r = cli('check', root);
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /^ok skill:\/\/a\/SKILL\.md \(1 file, 32 B\)$/m);
+  assert.match(r.stdout, /^1 skill valid, 1 problem in /m);
 });
 
 test('usage mistakes exit 2 with a pointer to --help', () => {

@@ -30,7 +30,7 @@ async function serve(args: string[]) {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 20_000);
     child.stdout.on('data', (d) => {
       stdout += d;
-      const m = /serving \d+ skills at (http:\/\/\S+)/.exec(stdout);
+      const m = /serving \d+ skills? at (http:\/\/\S+)/.exec(stdout);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

@@ -139,5 +139,5 @@ test('serve: warnings about names with control characters reach stderr escaped',
   assertInert(out, 'stdout');
   assertInert(err, 'stderr');
   assert.match(err, /warning: named\/evil\\x1b\]0;pwned\\x07\\x1b\[2J\.md: .*control character/);
-  assert.match(out, /serving 1 skills/);
+  assert.match(out, /serving 1 skill at/);
 });

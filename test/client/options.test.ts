@@ -57,6 +57,8 @@ describe('limits from the entry alone', () => {
     assert.match(files!.message, /lists 513 files; the limit is 512/);
     const bytes = checkLimits(entryWith(2, MAX_BYTES_PER_SKILL + 1));
     assert.deepEqual([bytes?.limit, bytes?.actual], ['bytes', MAX_BYTES_PER_SKILL + 1]);
+    // Human sizes, and the exact count where rounding would hide the difference.
+    assert.match(bytes!.message, /lists 16\.0 MiB of files \(16777217 bytes\); the limit is 16 MiB per skill/);
     assert.equal(checkLimits({ ...entryWith(1, 0), resources: 'dynamic' }), undefined, 'nothing to count');
   });
 

@@ -4,8 +4,9 @@
  * relative refs, percent-encoding, limits.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -202,6 +203,48 @@ describe('SkillsClient against our server: names that need percent-encoding', ()
     const md = await skills.read(entry);
     assert.deepEqual(md.frontmatter, entry.frontmatter);
     assert.ok(md.body!.includes('[the FAQ](references/Q&A.md)'));
+  });
+});
+
+describe('SkillsClient against our server: lengths in characters (code points), the same rules as the catalog', () => {
+  let root: string;
+  let served: Served;
+  let client: Client;
+  let skills: SkillsClient;
+  let entry: SkillEntry;
+  const EMOJI = '😀';
+
+  before(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'skillmount-lengths-'));
+    mkdirSync(path.join(root, 'emoji'));
+    // 1024 emoji and 500 combining marks on letters: at the limits as characters, twice them in UTF-16 units.
+    const md = `---\nname: emoji\ndescription: ${EMOJI.repeat(1024)}\ncompatibility: ${'e\u0301'.repeat(250)}\n---\n# Emoji\n`;
+    writeFileSync(path.join(root, 'emoji/SKILL.md'), md);
+    served = await serveOurFolder(root);
+    client = await connectV1(served.url);
+    skills = new SkillsClient(client);
+    [entry] = (await skills.list()).skills as [SkillEntry];
+  });
+  after(async () => {
+    await client.close();
+    await served.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('a skill at the limits is served, listed, read and its SKILL.md frontmatter agrees', async () => {
+    assert.equal(entry.uri, 'skill://emoji/SKILL.md');
+    assert.equal(entry.frontmatter.description.length, 2048, 'UTF-16 units');
+    const md = await skills.read(entry);
+    assert.equal(md.verified, true);
+    assert.deepEqual(md.frontmatter, entry.frontmatter);
+  });
+
+  test('one character over is refused by the client with the length in characters, before any request', async () => {
+    const before = served.methods.length;
+    const over = (field: string, value: string) => ({ ...entry, frontmatter: { ...entry.frontmatter, [field]: value } });
+    await assert.rejects(skills.read(over('description', EMOJI.repeat(1025))), (error: unknown) => error instanceof TypeError && /"description" is 1025 characters long; at most 1024/.test(error.message));
+    await assert.rejects(skills.read(over('compatibility', `${'e\u0301'.repeat(250)}!`)), (error: unknown) => error instanceof TypeError && /"compatibility" is 501 characters long; at most 500/.test(error.message));
+    assert.equal(served.methods.length, before, 'nothing was requested');
   });
 });
 

@@ -292,13 +292,62 @@ for (const kind of ['memory', 'fs'] as const) {
       const none = await SkillCatalog.load(storageOf(kind, t, files), { limits: { bytes: 10 }, onWarning: tiny.onWarning });
       assert.equal(none.entries.length, 0);
       assert.deepEqual(tiny.list.map((x) => [x.code, x.path]).sort(), [['limit', 'three'], ['limit', 'two']]);
-      assert.match(tiny.list[0]!.message, /bytes.*limit is 10/);
+      const three = tiny.list.find((x) => x.path === 'three')!;
+      // Human sizes in the message, with the largest files named; exact counts in fields.
+      assert.match(three.message, /skill has \d+ B in 3 files; the limit is 10 B per skill\. The largest: three\/SKILL\.md \(\d+ B\), three\/a\.md \(1 B\), three\/b\.md \(1 B\)/);
+      assert.equal(three.files, 3);
+      assert.equal(three.bytes, byteLength(files['three/SKILL.md']) + 2);
+      assert.deepEqual(three.limit, { bytes: 10 });
+      assert.deepEqual([w.list[0]!.files, w.list[0]!.limit], [3, { files: 2 }]);
 
       const exact = byteLength(files['two/SKILL.md']) + 1;
       const fits = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact }, onWarning: () => {} });
       assert.equal(fits.entries.length, 1);
       const over = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact - 1 }, onWarning: () => {} });
       assert.equal(over.entries.length, 0);
+    });
+
+    test('limits: the file-count warning names the fullest folder; the byte warning the largest files, in human sizes', async (t) => {
+      const files: Record<string, string> = { 'many/SKILL.md': skillMd('many'), 'many/notes.md': 'n' };
+      for (let i = 0; i < 4; i++) files[`many/data/f${i}.txt`] = 'x'.repeat(i * 700);
+      const w = warnings();
+      await SkillCatalog.load(storageOf(kind, t, files), { limits: { files: 3, bytes: 4000 }, onWarning: w.onWarning });
+      const [count, size] = ['files', 'bytes'].map((limit) => w.list.find((x) => x.limit && limit in x.limit)!);
+      assert.match(count!.message, /^skill skipped: skill has 6 files \(nested folders included\); the limit is 3 files per skill\. The most are in many\/data \(4 files\)/);
+      const total = Object.values(files).reduce((n, text) => n + byteLength(text), 0);
+      assert.deepEqual([count!.files, count!.bytes, count!.limit], [6, total, { files: 3 }]);
+      assert.match(size!.message, /skill has 4\.\d KiB in 6 files; the limit is 3\.9 KiB per skill\. The largest: many\/data\/f3\.txt \(2\.1 KiB\), many\/data\/f2\.txt \(1\.4 KiB\), many\/data\/f1\.txt \(700 B\)\./);
+      assert.deepEqual([size!.files, size!.bytes, size!.limit], [6, total, { bytes: 4000 }]);
+      assert.equal(w.list.length, 2);
+    });
+
+    test('a SKILL.md written in another case is warned about (skill-md-case), not left out in silence', async (t) => {
+      const files = {
+        'lower/skill.md': skillMd('lower'),
+        'title/Skill.md': skillMd('title'),
+        'upper/SKILL.MD': skillMd('upper'),
+        'good/SKILL.md': skillMd('good'),
+        // Inside a skill too: a folder meant as a nested skill.
+        'good/inner/skill.md': skillMd('inner'),
+        '.hidden/skill.md': skillMd('hidden'),
+      };
+      const w = warnings();
+      const catalog = await SkillCatalog.load(storageOf(kind, t, files), { onWarning: w.onWarning });
+      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://good/SKILL.md']);
+      assert.deepEqual(
+        w.list.map((x) => [x.code, x.path, x.message]).sort(),
+        [
+          ['skill-md-case', 'good/inner/skill.md', 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+          ['skill-md-case', 'lower/skill.md', 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+          ['skill-md-case', 'title/Skill.md', 'found Skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+          ['skill-md-case', 'upper/SKILL.MD', 'found SKILL.MD; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+        ],
+      );
+      // strict refuses it like any other skill that is left out.
+      await assert.rejects(
+        SkillCatalog.load(storageOf(kind, t, { 'lower/skill.md': skillMd('lower') }), { strict: true, onWarning: () => {} }),
+        (error: unknown) => error instanceof CatalogError && error.problems.some((p) => p.code === 'skill-md-case' && p.path === 'lower/skill.md'),
+      );
     });
 
     test('strict: one CatalogError lists every problem, and nothing is reported as a warning', async (t) => {

@@ -161,6 +161,48 @@ describe('entryProblems', () => {
     assert.ok(entryProblems({ ...base(), frontmatter: { name: 'a', description: 'x'.repeat(1025) } }).some((p) => /1024/.test(p)));
   });
 
+  describe('lengths are counted in characters (Unicode code points), as the Agent Skills spec counts them', () => {
+    const EMOJI = '😀'; // one code point, two UTF-16 units
+    const ACUTE = '\u0301'; // a combining mark: a code point of its own
+    const withFrontmatter = (frontmatter: Record<string, unknown>) => entryProblems({ ...base(), frontmatter: { name: 'a', description: 'd', ...frontmatter } });
+
+    test('description: 1024 emoji are within the limit, 1025 are over it and counted as 1025', () => {
+      assert.equal(EMOJI.length, 2);
+      assert.deepEqual(withFrontmatter({ description: EMOJI.repeat(1024) }), []);
+      assert.deepEqual(withFrontmatter({ description: EMOJI.repeat(1025) }), ['frontmatter "description" is 1025 characters long; at most 1024']);
+      // 600 emoji are 1200 UTF-16 units, but 600 characters.
+      assert.deepEqual(withFrontmatter({ description: EMOJI.repeat(600) }), []);
+    });
+
+    test('compatibility: 500 emoji are within the limit, 501 are over it', () => {
+      assert.deepEqual(withFrontmatter({ compatibility: EMOJI.repeat(500) }), []);
+      assert.deepEqual(withFrontmatter({ compatibility: EMOJI.repeat(501) }), ['frontmatter "compatibility" is 501 characters long; at most 500']);
+      assert.deepEqual(withFrontmatter({ compatibility: '' }), ['frontmatter "compatibility" must be a string of 1-500 characters']);
+    });
+
+    test('each combining mark counts as a character of its own', () => {
+      // "é" written as e + U+0301 is two characters: 512 of them are 1024, 513 are 1026.
+      assert.deepEqual(withFrontmatter({ description: `e${ACUTE}`.repeat(512) }), []);
+      assert.deepEqual(withFrontmatter({ description: `e${ACUTE}`.repeat(513) }), ['frontmatter "description" is 1026 characters long; at most 1024']);
+      // The precomposed é is one.
+      assert.deepEqual(withFrontmatter({ description: '\u00e9'.repeat(1024) }), []);
+    });
+
+    test('a lone surrogate counts as one character', () => {
+      assert.deepEqual(withFrontmatter({ description: '\ud83d'.repeat(1024) }), []);
+      assert.deepEqual(withFrontmatter({ description: `${'\ud83d'.repeat(1024)}x` }), ['frontmatter "description" is 1025 characters long; at most 1024']);
+    });
+
+    test('a name over 64 characters is called too long, not only invalid', () => {
+      const long = 'a'.repeat(75);
+      const problems = entryProblems({ ...base(), uri: `skill://acme/${long}/SKILL.md`, frontmatter: { name: long, description: 'd' }, resources: 'dynamic' });
+      assert.deepEqual(problems, ['frontmatter name is 75 characters long; at most 64']);
+      // Too long and with characters a name cannot have: both are said, the name cut short.
+      const both = entryProblems({ ...base(), uri: `skill://acme/${'A'.repeat(70)}/SKILL.md`, frontmatter: { name: 'A'.repeat(70), description: 'd' }, resources: 'dynamic' });
+      assert.deepEqual(both, ['frontmatter name is 70 characters long; at most 64', `frontmatter name "${'A'.repeat(64)}…" is invalid: use 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`]);
+    });
+  });
+
   test('flags entries of the wrong shape', () => {
     for (const bad of [null, 42, {}, { uri: 'skill://a/SKILL.md' }, { ...base(), resources: 'static' }, { ...base(), frontmatter: { name: 'a' } }, { ...base(), resources: [{ uri: 'skill://acme/a/SKILL.md' }] }]) {
       assert.ok(entryProblems(bad).length > 0, JSON.stringify(bad));

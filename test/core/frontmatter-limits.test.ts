@@ -126,9 +126,9 @@ describe('the limits, exactly', () => {
     let depth = 1;
     while (Array.isArray(value)) [value, depth] = [value[0], depth + 1];
     assert.equal(depth, 32);
-    assert.match(refusal(flowNesting(33)).error, /more than 32 levels deep \(the limit\) at line 3/);
+    assert.match(refusal(flowNesting(33)).error, /more than 32 levels deep \(the limit\) at SKILL\.md line 3/);
     accepted(blockNesting(32));
-    assert.match(refusal(blockNesting(33)).error, /more than 32 levels deep \(the limit\) at line 35/);
+    assert.match(refusal(blockNesting(33)).error, /more than 32 levels deep \(the limit\) at SKILL\.md line 35/);
   });
 
   test(`nodes: ${MAX_FRONTMATTER_NODES} are parsed, one more is refused`, () => {
@@ -151,9 +151,13 @@ describe('the limits, exactly', () => {
 
 describe('duplicate keys, found in one pass', () => {
   test('the message names the key and both lines of SKILL.md', () => {
-    assert.match(refusal('---\nname: a\ndescription: d\nname: b\n---\n').error, /^invalid YAML frontmatter at line 4: duplicate key "name", first given at line 2; keys of a mapping must be unique, keep one$/);
-    assert.match(refusal('---\nname: a\nmetadata:\n  owner: x\n  team: y\n  owner: z\n---\n').error, /line 6: duplicate key "owner", first given at line 4/);
-    assert.match(refusal('---\nname: a\nx: [{k: 1, k: 2}]\n---\n').error, /line 3: duplicate key "k", first given at line 3/);
+    assert.match(
+      refusal('---\nname: a\ndescription: d\nname: b\n---\n').error,
+      /^invalid YAML frontmatter: duplicate key "name" at SKILL\.md line 4 \(first given at line 2\); keys of a mapping must be unique, keep one$/,
+    );
+    assert.match(refusal('---\nname: a\nmetadata:\n  owner: x\n  team: y\n  owner: z\n---\n').error, /duplicate key "owner" at SKILL\.md line 6 \(first given at line 4\)/);
+    // Two on one line are told apart by column.
+    assert.match(refusal('---\nname: a\nx: [{k: 1, k: 2}]\n---\n').error, /duplicate key "k" at SKILL\.md line 3, column 12 \(first given at column 6\)/);
   });
 
   test('keys are compared as YAML 1.2 core values: 1 and 1.0, null and ~, 0x1f and 31 are the same key', () => {
@@ -171,7 +175,18 @@ describe('duplicate keys, found in one pass', () => {
   });
 
   test('other YAML errors name their line too', () => {
-    assert.match(refusal('---\nname: a\n\tdescription: d\n---\n').error, /^invalid YAML frontmatter at line 3: .*[Tt]ab/);
-    assert.match(refusal('---\nname: a\n...\nb: 2\n---\n').error, /^invalid YAML frontmatter at line 4: a second YAML document starts there/);
+    assert.match(refusal('---\nname: a\n\tdescription: d\n---\n').error, /^invalid YAML frontmatter at SKILL\.md line 3, column 1: .*[Tt]ab/);
+    assert.match(refusal('---\nname: a\n...\nb: 2\n---\n').error, /^invalid YAML frontmatter at SKILL\.md line 4: a second YAML document starts there/);
+  });
+
+  test('a YAML error inside a field names the field', () => {
+    // The error is in the value of description (line 3 of SKILL.md, line 2 of the frontmatter).
+    assert.match(
+      refusal('---\nname: a\ndescription: x\n  bad: indent\n---\n').error,
+      /^invalid YAML frontmatter at SKILL\.md line 3, column 14 \(in "description"\): Nested mappings/,
+    );
+    assert.match(refusal('---\nname: a\nmetadata:\n  owner: [x\n  b: c\n---\n').error, /at SKILL\.md line 5, column 3 \(in "metadata"\)/);
+    // Lines count from the file's first line even after a BOM and CRLF line ends.
+    assert.match(refusal('\uFEFF---\r\nname: a\r\nname: b\r\n---\r\n').error, /duplicate key "name" at SKILL\.md line 3 \(first given at line 2\)/);
   });
 });

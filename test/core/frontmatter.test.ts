@@ -200,6 +200,33 @@ describe('description length, checked by the catalog', () => {
     assert.match(warning.message, /1024/);
   });
 
+  test('lengths are code points: 1024 emoji load, 1025 are refused as 1025 characters', async () => {
+    const w = warnings();
+    const catalog = await SkillCatalog.load(
+      memoryStorage({
+        'emoji/SKILL.md': skillMd('emoji', '😀'.repeat(1024)),
+        'more/SKILL.md': skillMd('more', '😀'.repeat(1025)),
+        'compat/SKILL.md': `---\nname: compat\ndescription: d\ncompatibility: ${'🧪'.repeat(501)}\n---\n`,
+      }),
+      { onWarning: w.onWarning },
+    );
+    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://emoji/SKILL.md']);
+    assert.deepEqual(
+      w.list.map((x) => [x.path, x.message]).sort(),
+      [
+        ['compat/SKILL.md', 'skill skipped: frontmatter "compatibility" is 501 characters long; at most 500'],
+        ['more/SKILL.md', 'skill skipped: frontmatter "description" is 1025 characters long; at most 1024'],
+      ],
+    );
+  });
+
+  test('a 75-character name is called too long', async () => {
+    const name = 'a'.repeat(75);
+    const w = warnings();
+    await SkillCatalog.load(memoryStorage({ [`${name}/SKILL.md`]: skillMd(name) }), { onWarning: w.onWarning });
+    assert.deepEqual(w.list.map((x) => [x.code, x.message]), [['frontmatter', 'skill skipped: frontmatter name is 75 characters long; at most 64']]);
+  });
+
   test('an empty or blank description is refused', async () => {
     const w = warnings();
     const catalog = await SkillCatalog.load(

@@ -76,7 +76,7 @@ export async function startServe(location: string, args: string[] = [], env: Nod
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => fail('printed no URL within 15 s'), 15_000);
     const onData = () => {
-      const m = /skillmount: serving \d+ skills at (http:\/\/\S+)/.exec(stdout);
+      const m = /skillmount: serving \d+ skills? at (http:\/\/\S+)/.exec(stdout);
       if (!m) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);

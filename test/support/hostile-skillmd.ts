@@ -24,7 +24,7 @@ const keys = (count: number, indent = '') => {
 
 const FRONTMATTER_SIZE = /the frontmatter is \d+ bytes; the limit is 64 KiB \(65536 bytes\)/;
 const SKILL_MD_SIZE = /SKILL\.md is \d+ bytes; the limit is 1 MiB \(1048576 bytes\)/;
-const TOO_DEEP = /nests mappings and lists more than 32 levels deep \(the limit\) at line \d+/;
+const TOO_DEEP = /nests mappings and lists more than 32 levels deep \(the limit\) at SKILL\.md line \d+/;
 
 export const HOSTILE_SKILL_MDS: Record<string, HostileSkillMd> = {
   keys40k: { label: '40 000 keys', text: (name) => head(name) + keys(40_000) + end, refusal: FRONTMATTER_SIZE },
@@ -44,12 +44,12 @@ export const HOSTILE_SKILL_MDS: Record<string, HostileSkillMd> = {
   flowSeqNesting: { label: '3000-level flow sequences', text: (name) => `${head(name)}x: ${'['.repeat(3000)}${']'.repeat(3000)}\n${end}`, refusal: TOO_DEEP },
   flowMapNesting: { label: '3000-level flow mappings', text: (name) => `${head(name)}x: ${'{a: '.repeat(3000)}${'}'.repeat(3000)}\n${end}`, refusal: TOO_DEEP },
   // 60 KiB: within the size limits, 30 000 list items.
-  manyNodes: { label: '30 000 list items', text: (name) => `${head(name)}x: [${'1,'.repeat(30_000)}]\n${end}`, refusal: /more than 10000 YAML nodes .*by line \d+/ },
+  manyNodes: { label: '30 000 list items', text: (name) => `${head(name)}x: [${'1,'.repeat(30_000)}]\n${end}`, refusal: /more than 10000 YAML nodes .*by SKILL\.md line \d+/ },
   scalar15MiB: { label: 'a 15 MiB scalar', text: (name) => `---\nname: ${name}\ndescription: ${'a'.repeat(15 * 1024 * 1024)}\n${end}`, refusal: SKILL_MD_SIZE },
   // 4000 keys in one mapping, the first repeated last: fence, name, description and "metadata:" take lines 1-4, the keys 5-4004.
   lateDuplicate: {
     label: 'a duplicate key after 4000 others',
     text: (name) => `${head(name)}metadata:\n${keys(4000, '  ')}  k0: again\n${end}`,
-    refusal: /at line 4005: duplicate key "k0", first given at line 5/,
+    refusal: /duplicate key "k0" at SKILL\.md line 4005 \(first given at line 5\)/,
   },
 };

@@ -1,11 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SkillsClient } from '@skillmount/core/client';
+import { SkillsClient, type SkillsClientOptions } from '@skillmount/core/client';
 import { VERSION } from '@skillmount/core';
 import { UsageError } from './usage.js';
 
 /** Connect to a Streamable HTTP MCP endpoint and wrap the client for skills. */
-export async function connectSkills(url: string, headers: Record<string, string>): Promise<{ skills: SkillsClient; close(): Promise<void> }> {
+export async function connectSkills(url: string, headers: Record<string, string>, options: SkillsClientOptions = {}): Promise<{ skills: SkillsClient; close(): Promise<void> }> {
   let endpoint: URL;
   try {
     endpoint = new URL(url);
@@ -19,7 +19,7 @@ export async function connectSkills(url: string, headers: Record<string, string>
   } catch (error) {
     throw new Error(`cannot connect to ${url}: ${(error as Error).message}`);
   }
-  return { skills: new SkillsClient(client), close: () => client.close() };
+  return { skills: new SkillsClient(client, options), close: () => client.close() };
 }
 
 /** `--header "Name: value"` options as a header record. */

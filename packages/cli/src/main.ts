@@ -10,7 +10,9 @@ Usage:
   skillmount publish <folder> <location> [options]
                                             upload a skills folder to S3 or PostgreSQL
   skillmount ls <url> [--json]              list the skills an MCP server serves
-  skillmount get <url> <skill-uri> [file]   print one verified file of a skill (default SKILL.md)
+  skillmount get <url> <skill> [file]       print one verified file of a skill (default SKILL.md);
+                                            <skill> is a name (git-workflow), a skill path
+                                            (acme/billing/invoice-rules) or a URI (skill://…/SKILL.md)
 
 Locations:
   ./skills                                  a folder
@@ -38,7 +40,10 @@ serve options:
 check options:
   --prefix <segments>   as for serve
   --table <name>        as for serve
-  --json                print the result as JSON
+  --json                print the result as JSON (exact byte counts; limit problems carry files, bytes, limit)
+  Each problem is printed as "<path>: <message> [<code>]", as serve prints its warnings; codes:
+  frontmatter, name-mismatch, limit, skill-md-case, bad-name, unsupported, root-skill, portability,
+  reserved-metadata. Lengths are counted in characters (Unicode code points).
 
 publish options:
   --delete              remove stored files that are no longer in the folder
@@ -49,6 +54,7 @@ publish options:
 
 ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
+  A name that several skills share is refused by get, with the path and URI of each: give one of those.
 
 Run "skillmount <command> --help" for this text.`;
 

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { plural } from './terminal/words.js';
 
 /** A mistake on the command line: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {}
@@ -22,7 +23,7 @@ export function parseWithPositionals<O extends Options>(argv: string[], options:
   }
   if (parsed.positionals.length !== names.length) {
     const expected = names.length === 1 ? `exactly one ${names[0]}` : names.map((n) => `<${n}>`).join(' ');
-    throw new UsageError(`expected ${expected}, got ${parsed.positionals.length} argument${parsed.positionals.length === 1 ? '' : 's'}`);
+    throw new UsageError(`expected ${expected}, got ${plural(parsed.positionals.length, 'argument')}`);
   }
   return { values: parsed.values as Values<O>, positionals: parsed.positionals };
 }

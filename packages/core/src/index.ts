@@ -57,6 +57,7 @@ export { isValidSkillName } from './skillmd/rules.js';
 export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
 export { sha256Digest } from './bytes/digest.js';
 export { escapeControls } from './text/escape.js';
+export { formatBytes } from './text/size.js';
 export { SkillCatalog } from './catalog/catalog.js';
 export { OptionError, consoleWarning } from './catalog/options.js';
 export { buildSkillEntry } from './entry/build.js';

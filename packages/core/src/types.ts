@@ -218,6 +218,12 @@ export interface SkillWarning {
   path?: string;
   /** Skill or file URI the warning is about, when there is one. */
   uri?: string;
+  /** A `limit` warning about a whole skill: how many files it has, SKILL.md and nested folders included. */
+  files?: number;
+  /** A `limit` warning about a whole skill: the sum of its file sizes, in bytes. */
+  bytes?: number;
+  /** A `limit` warning about a whole skill: the one limit it is over, `{ files: 512 }` or `{ bytes: 16777216 }`. */
+  limit?: Partial<SkillLimits>;
 }
 
 export interface SkillLimits {

@@ -218,7 +218,7 @@ export const SCENARIOS: Record<string, Scenario> = {
       return getFrom([painted, paintedLie])(uri);
     },
   },
-  'terminal-uri': { extension: {}, list: () => ({ skills: [painted, paintedUri], ...cache }) },
+  'terminal-uri': { extension: {}, list: () => ({ skills: [painted, paintedUri], ...cache }), get: getFrom([painted]) },
   'get-invalid': { extension: {}, get: () => ({ skill: badName, ...cache }) },
   'dir-lie': {
     extension: { directoryRead: true },

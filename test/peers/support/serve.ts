@@ -11,7 +11,7 @@ export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const CLI_BIN = path.join(REPO, 'packages/cli/dist/bin.js');
 export const EXAMPLES = path.join(REPO, 'examples/skills');
 
-const READY = /^skillmount: serving (\d+) skills at (https?:\/\/\S+)/m;
+const READY = /^skillmount: serving (\d+) skills? at (https?:\/\/\S+)/m;
 const START_TIMEOUT_MS = 20_000;
 
 export interface ServeOptions {

@@ -2,6 +2,7 @@ import { CatalogError, SkillCatalog, type SkillWarning } from '@skillmount/core'
 import { openStorage, parseLocation } from '../location.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
+import { formatBytes, plural, warningText } from '../terminal/words.js';
 
 /**
  * `skillmount check <location>`: load the tree (a folder, an S3 prefix or a PostgreSQL namespace)
@@ -31,9 +32,9 @@ export async function check(argv: string[]): Promise<number> {
     if (values.json) {
       sayJson({ location: opened.label, skills, problems });
     } else {
-      for (const p of problems) say(`${field(p.path ?? p.uri ?? opened.label)}: ${p.message}`);
-      for (const s of skills) say(`ok ${field(s.uri)} (${s.files} files, ${s.bytes} bytes)`);
-      say(`${skills.length} skill${skills.length === 1 ? '' : 's'} valid, ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${opened.label}`);
+      for (const p of problems) say(warningText(p, opened.label));
+      for (const s of skills) say(`ok ${field(s.uri)} (${plural(s.files, 'file')}, ${formatBytes(s.bytes)})`);
+      say(`${plural(skills.length, 'skill')} valid, ${plural(problems.length, 'problem')} in ${opened.label}`);
     }
     return problems.length > 0 ? 1 : 0;
   } catch (error) {

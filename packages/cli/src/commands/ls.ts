@@ -2,6 +2,7 @@ import { checkLimits } from '@skillmount/core/client';
 import { connectSkills, headerOptions } from '../connect.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
+import { formatBytes, plural } from '../terminal/words.js';
 
 /** `skillmount ls <url>`: every skill a server lists, with its file count and size. */
 export async function ls(argv: string[]): Promise<number> {
@@ -32,15 +33,14 @@ export async function ls(argv: string[]): Promise<number> {
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
     for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
     for (const r of rows) if (r.overLimit) complain(`skillmount: ${field(r.uri)}: ${r.overLimit}`);
-    complain(`${rows.length} skill${rows.length === 1 ? '' : 's'}`);
+    complain(plural(rows.length, 'skill'));
     return 0;
   } finally {
     await close();
   }
 }
 
-const size = (bytes: number | 'dynamic') =>
-  bytes === 'dynamic' ? 'dynamic' : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const size = (bytes: number | 'dynamic') => (bytes === 'dynamic' ? 'dynamic' : formatBytes(bytes));
 
 /** Escaped first, so the width counts what is shown. */
 const oneLine = (text: string) => {

@@ -5,8 +5,7 @@ import { checkFolder } from '../publish/local.js';
 import { postgresTarget } from '../publish/postgres-target.js';
 import { runPublish } from '../publish/run.js';
 import { integerOption, parseWithPositionals, UsageError } from '../usage.js';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { plural, warningText } from '../terminal/words.js';
 
 /**
  * `skillmount publish <folder> <s3://bucket/prefix | postgres://…[#namespace]>`: check the folder
@@ -41,7 +40,7 @@ export async function publish(argv: string[]): Promise<number> {
   const folder = await openStorage(source);
   if (folder.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${folder.label}" is not one`);
   const checked = await checkFolder(folder.storage);
-  for (const p of checked.problems) complain(`${field(p.path ?? p.uri ?? folder.label)}: ${p.message}`);
+  for (const p of checked.problems) complain(warningText(p, folder.label));
   if (checked.problems.length > 0) {
     if (values.force !== true) {
       complain(

@@ -3,10 +3,11 @@ import type { Server as HttpServer } from 'node:http';
 import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
-import { complain, field, say } from '../terminal/print.js';
+import { complain, say } from '../terminal/print.js';
 import { integerOption, parseCommand, UsageError } from '../usage.js';
+import { plural, warningText } from '../terminal/words.js';
 
-const warn = (w: SkillWarning) => complain(`skillmount: warning: ${field(w.path ?? w.uri ?? '')}${w.path || w.uri ? ': ' : ''}${w.message}`);
+const warn = (w: SkillWarning) => complain(`skillmount: warning: ${warningText(w)}`);
 
 /**
  * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
@@ -95,7 +96,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const mode = [framework, sessions ? 'sessions' : 'stateless', watch ? 'watching' : undefined].filter(Boolean).join(', ');
   const polling = watch && opened.kind === 's3' ? `, polled every ${pollIntervalMs ?? 30_000} ms` : '';
-  const what = 'catalog' in served ? `${served.catalog.entries.length} skills` : `each tenant's skills (header ${tenantHeader})`;
+  const what = 'catalog' in served ? plural(served.catalog.entries.length, 'skill') : `each tenant's skills (header ${tenantHeader})`;
   say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
   if (tenantHeader !== undefined && !isLoopback(address.address)) {
     complain(

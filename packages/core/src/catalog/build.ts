@@ -9,6 +9,8 @@ import { segmentProblem } from '../uri/segment.js';
 import { escapeControls } from '../text/escape.js';
 import type { SkillEntry, SkillFileEntry, SkillFileListing, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 import { mapLimit } from './limit.js';
+import { misnamedSkillMds } from './misnamed.js';
+import { limitProblems } from './over-limit.js';
 import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord, type ListedState, type ParsedSkillMd } from './snapshot.js';
 import { isPlainName, joinPath, listAllOf, treeFromListing, walkStorage, type StorageTree } from './walk.js';
 import { deepFreeze } from './freeze.js';
@@ -98,6 +100,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     for (const p of subtree.problems) problems.push(p);
     candidates.push({ dir, subtree, problems });
   }
+  for (const w of misnamedSkillMds(tree, isHidden)) warnings.push(w);
   const candidateDirs = new Set(candidates.map((c) => c.dir));
   const insideCandidate = (dir: string): boolean => {
     for (let d = dir; d !== ''; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) if (candidateDirs.has(d)) return true;
@@ -203,18 +206,9 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     }
     let resources: SkillResource[] = [];
     if (skillProblems.length === 0) {
-      let bytes = 0;
-      resources = subtree.files.map((path) => {
-        const { resource } = records.get(path)!;
-        bytes += resource.size;
-        return resource;
-      });
-      if (resources.length > options.limits.files) {
-        skillProblems.push({ code: 'limit', path: dir, message: `skill has ${resources.length} files; the limit is ${options.limits.files}` });
-      }
-      if (bytes > options.limits.bytes) {
-        skillProblems.push({ code: 'limit', path: dir, message: `skill has ${bytes} bytes; the limit is ${options.limits.bytes}` });
-      }
+      resources = subtree.files.map((path) => records.get(path)!.resource);
+      const sized = subtree.files.map((path, i) => ({ path, size: resources[i]!.size }));
+      for (const p of limitProblems(dir, sized, options.limits)) skillProblems.push(p);
     }
     if (skillProblems.length > 0) {
       for (const p of skillProblems) problems.push({ ...p, uri: skillUri, message: `skill skipped: ${p.message}` });
@@ -231,8 +225,10 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     }
   }
 
-  if (options.strict && (problems.length > 0 || warnings.some((w) => w.code === 'root-skill'))) {
-    throw new CatalogError([...warnings.filter((w) => w.code === 'root-skill'), ...problems]);
+  // A SKILL.md at the root or in the wrong case is a skill left out: strict refuses it like any other problem.
+  const leftOut = warnings.filter((w) => w.code === 'root-skill' || w.code === 'skill-md-case');
+  if (options.strict && (problems.length > 0 || leftOut.length > 0)) {
+    throw new CatalogError([...leftOut, ...problems]);
   }
 
   built.sort((a, b) => compare(a.entry.uri, b.entry.uri));

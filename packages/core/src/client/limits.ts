@@ -1,4 +1,5 @@
 import { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from '../protocol/constants.js';
+import { formatBytes } from '../text/size.js';
 import type { SkillEntry, SkillLimitProblem, SkillLimits } from './types.js';
 
 export const DEFAULT_LIMITS: SkillLimits = { files: MAX_FILES_PER_SKILL, bytes: MAX_BYTES_PER_SKILL };
@@ -17,7 +18,7 @@ export function checkLimits(skill: SkillEntry, limits: Partial<SkillLimits> = {}
   }
   const bytes = skill.resources.reduce((sum, r) => sum + r.size, 0);
   if (bytes > max.bytes) {
-    return { limit: 'bytes', actual: bytes, max: max.bytes, message: `${skill.uri} lists ${bytes} bytes of files; the limit is ${max.bytes} per skill, so it is not loaded` };
+    return { limit: 'bytes', actual: bytes, max: max.bytes, message: `${skill.uri} lists ${formatBytes(bytes)} of files (${bytes} bytes); the limit is ${formatBytes(max.bytes)} per skill, so it is not loaded` };
   }
   return undefined;
 }
@@ -41,7 +42,7 @@ export class DynamicReadTally {
         limit: 'bytes',
         actual: total,
         max,
-        message: `${fileKey} would bring the dynamic skill ${entry.uri} to ${total} bytes read under this entry; the limit is ${max} per skill, so the file was not used. Refresh the entry with list() or get() to start a new count`,
+        message: `${fileKey} would bring the dynamic skill ${entry.uri} to ${formatBytes(total)} read under this entry (${total} bytes); the limit is ${formatBytes(max)} per skill, so the file was not used. Refresh the entry with list() or get() to start a new count`,
       };
     }
     files.set(fileKey, size);

@@ -1,12 +1,28 @@
 import { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../protocol/constants.js';
+import { codePointLength } from '../text/length.js';
 import type { SkillFrontmatter } from '../types.js';
 
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Agent Skills naming rule: 1–64 of `a-z0-9-`, no leading, trailing or doubled hyphen. */
 export function isValidSkillName(name: unknown): name is string {
+  // Only ASCII passes NAME, so UTF-16 units are code points here.
   return typeof name === 'string' && name.length >= 1 && name.length <= MAX_NAME_LENGTH && NAME.test(name);
 }
+
+/**
+ * Why a field is longer than the Agent Skills specification allows; undefined when it is not.
+ * Lengths are in characters as the specification counts them: Unicode code points (text/length.ts).
+ */
+function tooLong(field: string, text: string, max: number): string | undefined {
+  // A code point is one or two UTF-16 units: most strings are decided without counting.
+  if (text.length <= max) return undefined;
+  const length = codePointLength(text);
+  return length > max ? `frontmatter ${field} is ${length} characters long; at most ${max}` : undefined;
+}
+
+/** A value quoted for a message, cut short when long (the rest is in the file). */
+const quoted = (text: string) => JSON.stringify(text.length > MAX_NAME_LENGTH ? `${text.slice(0, MAX_NAME_LENGTH)}…` : text);
 
 /** Problems with a frontmatter object under the Agent Skills rules; empty when it is valid. */
 export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string): string[] {
@@ -15,16 +31,21 @@ export function frontmatterProblems(frontmatter: Record<string, unknown>, folder
   if (typeof name !== 'string') {
     problems.push('frontmatter "name" is required and must be a string');
   } else if (!isValidSkillName(name)) {
-    problems.push(
-      `frontmatter name "${name}" is invalid: use 1-${MAX_NAME_LENGTH} lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
-    );
+    const long = tooLong('name', name, MAX_NAME_LENGTH);
+    if (long) problems.push(long);
+    if (!NAME.test(name)) {
+      problems.push(
+        `frontmatter name ${quoted(name)} is invalid: use 1-${MAX_NAME_LENGTH} lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+      );
+    }
   } else if (folderName !== undefined && name !== folderName) {
     problems.push(`frontmatter name "${name}" must equal its folder name "${folderName}"; rename one of them`);
   }
   if (typeof description !== 'string' || description.trim().length === 0) {
     problems.push('frontmatter "description" is required and must be a non-empty string');
-  } else if (description.length > MAX_DESCRIPTION_LENGTH) {
-    problems.push(`frontmatter "description" is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}`);
+  } else {
+    const long = tooLong('"description"', description, MAX_DESCRIPTION_LENGTH);
+    if (long) problems.push(long);
   }
   const { metadata, compatibility } = frontmatter;
   if (
@@ -33,8 +54,13 @@ export function frontmatterProblems(frontmatter: Record<string, unknown>, folder
   ) {
     problems.push('frontmatter "metadata" must map keys to string values (Agent Skills); quote numbers and write a list as one string');
   }
-  if (compatibility !== undefined && (typeof compatibility !== 'string' || compatibility.length === 0 || compatibility.length > MAX_COMPATIBILITY_LENGTH)) {
-    problems.push(`frontmatter "compatibility" must be a string of 1-${MAX_COMPATIBILITY_LENGTH} characters`);
+  if (compatibility !== undefined) {
+    if (typeof compatibility !== 'string' || compatibility.length === 0) {
+      problems.push(`frontmatter "compatibility" must be a string of 1-${MAX_COMPATIBILITY_LENGTH} characters`);
+    } else {
+      const long = tooLong('"compatibility"', compatibility, MAX_COMPATIBILITY_LENGTH);
+      if (long) problems.push(long);
+    }
   }
   return problems;
 }
