@@ -10,6 +10,7 @@ const run = (code: string, type: 'module' | 'commonjs') =>
 // What each package must export by name, from both module systems.
 const EXPORTS: Record<string, string[]> = {
   '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError'],
+  '@skillmount/core/storage-kit': ['StorageError', 'storageError', 'mapLimit', 'isPlainPath', 'isSkillMdPath', 'isSkillFile'],
   '@skillmount/core': ['SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext'],
   '@skillmount/storage-fs': ['fsStorage'],
   '@skillmount/storage-postgres': ['postgresStorage', 'migrate'],
