@@ -5,7 +5,6 @@ import {
   isHiddenPath,
   isPlainPath,
   isPlainSegment,
-  isSingleSegment,
   isSkillFile,
   isSkillMdPath,
   mapLimit,
@@ -30,11 +29,6 @@ describe('storage kit: path rules', () => {
     assert.equal(plainPathProblem('a\\b'), 'a backslash');
     assert.equal(plainPathProblem(''), 'the root "" is not a file');
     assert.match(plainPathProblem(7)!, /must be a string, not number/);
-  });
-
-  test('a listing name is one segment; a backslash in it is for the catalog to report, not to split on', () => {
-    assert.equal(isSingleSegment('a\\b'), true);
-    for (const bad of ['', '.', '..', 'a/b']) assert.equal(isSingleSegment(bad), false);
   });
 });
 

@@ -6,7 +6,7 @@
 
 /**
  * Why `segment` cannot be one segment of a relative path, or undefined when it can: empty, `.` or
- * `..`, or containing `/`, a backslash or NUL. The phrase fits after "has" or in parentheses.
+ * `..`, or containing `/`, a backslash or NUL. A phrase to put in parentheses after the path.
  */
 export function plainSegmentProblem(segment: string): string | undefined {
   if (segment.length === 0) return 'empty path segment';

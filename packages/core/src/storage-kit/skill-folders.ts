@@ -6,8 +6,6 @@
  * Storages use these to decide what to read, hash or bring along while listing; the catalog uses
  * the same ones to decide what to serve, so the two never disagree.
  */
-import { joinPath } from './paths.js';
-
 export const SKILL_MD = 'SKILL.md';
 
 /** `SKILL.md`, or a path ending in `/SKILL.md`. */
@@ -56,6 +54,3 @@ export function isSkillFile(path: string, folders: ReadonlySet<string>): boolean
   for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) if (folders.has(path.slice(0, i))) return true;
   return false;
 }
-
-/** The path of a folder's `SKILL.md`. */
-export const skillMdOf = (dir: string): string => joinPath(dir, SKILL_MD);

@@ -61,7 +61,7 @@ export interface ListAllOptions {
    * The change token the caller holds for a file from an earlier listing, or undefined. For a
    * file whose listed token equals `known(path)`, a storage may leave out `size`, `digest` and
    * `content`: the caller already has them. Every other file is listed as it would be without
-   * `known`. Every file is listed either way, with its token.
+   * `known`. Every file is listed either way, with its token when it has one.
    */
   known?(path: string): string | undefined;
 }
