@@ -131,6 +131,7 @@ for (const folder of ['esm', 'cjs']) {
     assert.ok(existsSync(built), `${built} was not compiled`);
     const report = JSON.parse((await sh(process.execPath, [built, 'skills'], 120_000)).trim().split('\n').at(-1)!);
     assert.equal(report.version, ourVersion);
+    assert.deepEqual(report.kit, { plain: true, sameError: true }, 'the storage kit loads, and its StorageError is the root\'s');
     const expected = [...exampleSkills()].sort(([a], [b]) => a.localeCompare(b));
     for (const adapter of ['fastify', 'express']) {
       const { sum, skills } = report[adapter] as { sum: string; skills: { name: string; files: number; verified: boolean }[] };

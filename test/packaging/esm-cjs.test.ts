@@ -10,6 +10,7 @@ const run = (code: string, type: 'module' | 'commonjs') =>
 // What each package must export by name, from both module systems.
 const EXPORTS: Record<string, string[]> = {
   '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'serverSupportsSkills', 'skillsCapability', 'skillsCapabilityOf'],
+  '@skillmount/core/storage-kit': ['StorageError', 'storageError', 'mapLimit', 'isPlainPath', 'isSkillMdPath', 'isSkillFile'],
   '@skillmount/core': ['serverSupportsSkills', 'skillsCapability', 'SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext'],
   '@skillmount/storage-fs': ['fsStorage'],
   '@skillmount/storage-postgres': ['postgresStorage', 'migrate'],

@@ -16,6 +16,9 @@ runStorageBattery('postgresStorage', {
     await putTree(storage, files);
     return storage;
   },
+  rewrite: async (storage, path, bytes) => void (await (storage as PostgresStorage).put(path, bytes)),
+  optional: { listAll: true, inMemory: false, watch: true, close: true },
+  listed: { digests: true, contents: true },
   async cleanup() {
     await Promise.all(opened.map((s) => s.close()));
     await pool.end();

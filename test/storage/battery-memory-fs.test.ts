@@ -1,11 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { memoryStorage } from '@skillmount/core';
-import { fsStorage } from '@skillmount/storage-fs';
+import { memoryStorage, type MemoryStorage } from '@skillmount/core';
+import { fsStorage, type FsStorage } from '@skillmount/storage-fs';
 import { runStorageBattery } from '../support/storage-battery.js';
 
-runStorageBattery('memoryStorage', { open: async (files) => memoryStorage(files) });
+runStorageBattery('memoryStorage', {
+  open: async (files) => memoryStorage(files),
+  rewrite: async (storage, rel, bytes) => (storage as MemoryStorage).write(rel, bytes),
+  optional: { listAll: false, inMemory: true, watch: true, close: false },
+});
 
 const roots: string[] = [];
 runStorageBattery('fsStorage', {
@@ -18,6 +22,9 @@ runStorageBattery('fsStorage', {
     }
     return fsStorage(root);
   },
+  rewrite: async (storage, rel, bytes) => writeFile(path.join((storage as FsStorage).root, rel), bytes),
+  optional: { listAll: true, inMemory: false, watch: true, close: false },
+  listed: { digests: true, contents: true },
   cleanup: async () => {
     await Promise.all(roots.map((r) => rm(r, { recursive: true, force: true })));
   },

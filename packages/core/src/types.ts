@@ -4,91 +4,9 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 // ---------------------------------------------------------------------------
-// Storage
+// Storage: the contract is documented once, with the storage kit that storages build on.
 
-/** What a storage reports for one directory entry. */
-export type SkillFileKind = 'file' | 'directory' | 'unsupported';
-
-export interface SkillFileEntry {
-  /** One path segment: never empty, never contains `/`. */
-  name: string;
-  kind: SkillFileKind;
-  /**
-   * Optional cheap change token (size + mtime, an ETag, a stored hash). When a storage reports
-   * tokens, a reload re-reads only the files whose token changed.
-   */
-  token?: string;
-  /**
-   * Optional, files only: the size and `sha256:<hex>` digest of the content, vouched for by the
-   * storage (for example computed by the database from the stored bytes). A catalog then skips
-   * reading the body at load time (SKILL.md is still read for its frontmatter); every read is
-   * still checked against them before it is served.
-   */
-  size?: number;
-  digest?: string;
-  /**
-   * Optional, files only: the exact bytes, when the storage had them at hand while listing (a
-   * SKILL.md read in the same pass or query). A catalog uses them as it would a `read`: hashed,
-   * checked, and not kept.
-   */
-  content?: Uint8Array;
-}
-
-/** One entry of a whole-tree listing: a path relative to the root, `/`-separated. */
-export interface SkillFileListing {
-  path: string;
-  kind: SkillFileKind;
-  token?: string;
-  size?: number;
-  digest?: string;
-  content?: Uint8Array;
-}
-
-/** What a catalog tells `listAll` when it lists again for a reload. */
-export interface ListAllOptions {
-  /**
-   * The change token the caller holds for a file from an earlier listing, or undefined. A storage
-   * may leave out `size`, `digest` and `content` of a file whose token is the same: the caller
-   * already has them.
-   */
-  known?(path: string): string | undefined;
-}
-
-/** What a catalog tells `read` about the file it expects. */
-export interface SkillFileReadOptions {
-  /**
-   * The largest file the caller accepts, in bytes: the size the file was listed or published with.
-   * A storage reads at most `maxBytes + 1` bytes and throws a `StorageError` naming the path, the
-   * limit and the size it saw, with `code: 'too-large'`, when the file is larger (it was replaced
-   * since it was listed), so a giant replacement is never read whole. A storage may ignore it: the caller still checks the
-   * size and digest of what it gets.
-   */
-  maxBytes?: number;
-}
-
-/**
- * The two-method storage interface. Paths are relative, `/`-separated, with `''` as the root.
- * `list` returns the direct children of a directory; `read` returns a file's exact bytes.
- */
-export interface SkillFiles {
-  list(dir: string): Promise<SkillFileEntry[]>;
-  read(path: string, options?: SkillFileReadOptions): Promise<Uint8Array>;
-  /**
-   * Optional: every entry below the root in one call (an S3 prefix listed flat, one SQL query).
-   * When present, a catalog load calls it once instead of `list` per folder. Folders implied by
-   * file paths may be left out.
-   */
-  listAll?(options?: ListAllOptions): Promise<SkillFileListing[]>;
-  /**
-   * Optional: true when the storage holds every file's bytes in memory already (`memoryStorage`).
-   * A catalog then keeps no second copy unless `cacheBytes` asks for one.
-   */
-  readonly inMemory?: boolean;
-  /** Optional: subscribe to changes; returns a function that stops watching. */
-  watch?(onChange: () => void): () => void;
-  /** Optional: release what the storage owns (connections, watchers). */
-  close?(): Promise<void>;
-}
+export type { ListAllOptions, SkillFileEntry, SkillFileKind, SkillFileListing, SkillFileReadOptions, SkillFiles } from './storage-kit/types.js';
 
 // ---------------------------------------------------------------------------
 // Wire data (SEP-2640)

@@ -1,7 +1,7 @@
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing, type SkillFiles } from '@skillmount/core';
+import { isPlainSegment, joinPath, storageError as kitError, StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing, type SkillFiles } from '@skillmount/core/storage-kit';
 import { isAt, listPath, openChecked, OUTSIDE, realRootOf, under, type EntryKind } from './confine.js';
 import { tokenOf } from './tree/jobs.js';
 import { listTree } from './tree/list.js';
@@ -52,7 +52,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     if (relative === '') return [];
     const segments = relative.split('/');
     for (const segment of segments) {
-      if (segment === '' || segment === '.' || segment === '..' || segment.includes('\\') || segment.includes('\0')) {
+      if (!isPlainSegment(segment)) {
         throw new StorageError(`"${relative}" is not a relative path inside ${absolute}; paths use "/" and no "", "." or ".." segments`, relative);
       }
     }
@@ -78,7 +78,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       throw storageError(action, relative, full, error);
     }
     if ('gone' in opening) throw storageError(action, relative, full, opening.cause);
-    if ('refused' in opening) throw new StorageError(`${action} "${relative || '(root)'}" (${full}): ${opening.refused}`, relative, { cause: opening.cause });
+    if ('refused' in opening) throw kitError({ action, path: relative, where: `(${full})`, reason: opening.refused, cause: opening.cause });
     return { handle: opening.fd, stat: opening.stat, full, checked };
   };
 
@@ -115,7 +115,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
         let dirents;
         try {
           dirents = await readdir(at.path, { withFileTypes: true, encoding: 'buffer' });
-          if (at.checkAfter && !(await isAt(handle.fd, checked, stat))) throw new StorageError(`cannot list "${dir || '(root)'}" (${full}): ${OUTSIDE}`, dir);
+          if (at.checkAfter && !(await isAt(handle.fd, checked, stat))) throw kitError({ action: 'cannot list', path: dir, where: `(${full})`, reason: OUTSIDE });
         } catch (error) {
           throw error instanceof StorageError ? error : storageError('cannot list', dir, full, error);
         }
@@ -134,7 +134,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
         const stats = await Promise.allSettled(files.map((name) => lstat(path.join(at.path, name))));
         stats.forEach((result, i) => {
           const name = files[i]!;
-          if (result.status === 'rejected') throw storageError('cannot stat', dir === '' ? name : `${dir}/${name}`, path.join(full, name), result.reason);
+          if (result.status === 'rejected') throw storageError('cannot stat', joinPath(dir, name), path.join(full, name), result.reason);
           entries.push(result.value.isFile() ? { name, kind: 'file', token: tokenOf(result.value) } : { name, kind: 'unsupported' });
         });
       } finally {
@@ -159,7 +159,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
           if (bytesRead < want || size === buffer.byteLength) break;
         }
         if (size > maxBytes) throw tooLarge(relative, full, maxBytes, `at least ${size} bytes`);
-        if (size > stat.size) throw new StorageError(`cannot read "${relative}" (${full}): it grew past the ${stat.size} bytes it had when opened, while it was read (a file being written); read it again once it is written`, relative);
+        if (size > stat.size) throw kitError({ action: 'cannot read', path: relative, where: `(${full})`, reason: `it grew past the ${stat.size} bytes it had when opened, while it was read (a file being written); read it again once it is written` });
         return new Uint8Array(buffer.buffer, 0, size);
       } catch (error) {
         throw error instanceof StorageError ? error : storageError('cannot read', relative, full, error);
@@ -191,14 +191,15 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
 }
 
 function tooLarge(relative: string, full: string, maxBytes: number, seen: string): StorageError {
-  return new StorageError(`cannot read "${relative}" (${full}): it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); if that is the size it was listed with, it changed since: reload to serve it`, relative, { code: 'too-large' });
+  const reason = `it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); if that is the size it was listed with, it changed since: reload to serve it`;
+  return kitError({ action: 'cannot read', path: relative, where: `(${full})`, reason, code: 'too-large' });
 }
 
 function storageError(action: string, relative: string, full: string, error: unknown): StorageError {
   const code = (error as NodeJS.ErrnoException)?.code;
   const hint =
     code === 'ENOENT' ? 'no such file or folder' : code === 'ELOOP' ? 'it is a symlink, which is not served' : code === 'ENOTDIR' ? 'a parent is not a folder' : (error as Error)?.message ?? String(error);
-  return new StorageError(`${action} "${relative || '(root)'}" (${full}): ${hint}`, relative, { cause: error });
+  return kitError({ action, path: relative, where: `(${full})`, reason: hint, cause: error });
 }
 
 

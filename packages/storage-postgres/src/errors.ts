@@ -1,4 +1,4 @@
-import { StorageError } from '@skillmount/core';
+import { storageError as kitError, StorageError } from '@skillmount/core/storage-kit';
 
 /** Which table and namespace an error is about. */
 export interface Scope {
@@ -8,8 +8,7 @@ export interface Scope {
 
 /** A StorageError naming the table, namespace and path, e.g. `cannot read "a/b.md" in PostgreSQL table t, namespace "x": …`. */
 export function storageError(scope: Scope, action: string, path: string, reason: string, cause?: unknown, code?: string): StorageError {
-  const message = `${action} "${path || '(root)'}" in PostgreSQL table ${scope.display}, namespace ${JSON.stringify(scope.namespace)}: ${reason}`;
-  return new StorageError(message, path, { ...(cause === undefined ? {} : { cause }), ...(code === undefined ? {} : { code }) });
+  return kitError({ action, path, where: `in PostgreSQL table ${scope.display}, namespace ${JSON.stringify(scope.namespace)}`, reason, cause, code });
 }
 
 /** A StorageError about the table and namespace as a whole (watching, pooled connections). */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { StorageError } from '@skillmount/core';
+import type { StorageError } from '@skillmount/core/storage-kit';
 import { tableError, type Scope } from './errors.js';
 import type { TableNames } from './table.js';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StorageError } from '@skillmount/core';
+import { StorageError } from '@skillmount/core/storage-kit';
 import { PACKAGE, type TableNames } from './table.js';
 
 const COLUMNS = ['namespace', 'path', 'content', 'size', 'sha256', 'updated_at'];

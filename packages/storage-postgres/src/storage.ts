@@ -1,9 +1,8 @@
 import type { Pool } from 'pg';
-import type { SkillFileEntry, SkillFileListing } from '@skillmount/core';
+import { isPlainPath, isPlainSegment, isSkillMdPath, type SkillFileEntry, type SkillFileListing } from '@skillmount/core/storage-kit';
 import { queryError, storageError, tableError, type Scope } from './errors.js';
 import { listen } from './listen.js';
 import { normalizeOptions } from './options.js';
-import { isPlainPath, isPlainSegment } from './paths.js';
 import { runMigration } from './schema.js';
 import { tableNames } from './table.js';
 import type { MigrateOptions, PostgresStorage, PostgresStorageOptions } from './types.js';
@@ -16,7 +15,6 @@ interface FileRow {
 
 // SKILL.md bodies fetched with the listing, this many paths per query.
 const SKILL_MD_BATCH = 1000;
-const isSkillMdPath = (path: string) => path === 'SKILL.md' || path.endsWith('/SKILL.md');
 
 interface ChildRow {
   name: string;

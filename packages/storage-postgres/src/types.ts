@@ -1,7 +1,7 @@
 /**
  * Public types of @skillmount/storage-postgres. Everything a user names in their own code is declared here.
  */
-import type { ListAllOptions, SkillFileListing, SkillFiles, StorageError } from '@skillmount/core';
+import type { ListAllOptions, SkillFileListing, SkillFiles, StorageError } from '@skillmount/core/storage-kit';
 import type { Pool } from 'pg';
 
 /** Options of `postgresStorage(options)`. Give exactly one of `pool` or `connectionString`. */

@@ -1,17 +1,9 @@
-import { StorageError, type SkillFileListing } from '@skillmount/core';
+import { isPlainSegment, plainPathProblem, StorageError, type SkillFileListing } from '@skillmount/core/storage-kit';
 
-/**
- * Why a path segment cannot be part of a relative path, or undefined when it can. S3 keys are
- * opaque strings: `a//b`, `a/./b` and `a/../b` are all distinct, legal keys, so every listed key
- * is checked before it becomes a path.
+/*
+ * S3 keys are opaque strings: `a//b`, `a/./b` and `a/../b` are all distinct, legal keys, so every
+ * listed key is checked (`isPlainSegment` on each segment) before it becomes a path.
  */
-export function badSegment(segment: string): string | undefined {
-  if (segment === '') return 'an empty segment';
-  if (segment === '.' || segment === '..') return `a "${segment}" segment`;
-  if (segment.includes('\\')) return 'a backslash';
-  if (segment.includes('\0')) return 'a NUL character';
-  return undefined;
-}
 
 /** Throws unless `path` is a relative path of plain segments (`''`, the root, only when `allowRoot`). */
 export function checkPath(path: string, where: string, allowRoot: boolean): void {
@@ -20,12 +12,8 @@ export function checkPath(path: string, where: string, allowRoot: boolean): void
     if (allowRoot) return;
     throw new StorageError(`"" is not a file path in ${where}; give a path such as "my-skill/SKILL.md"`, path);
   }
-  for (const segment of path.split('/')) {
-    const problem = badSegment(segment);
-    if (problem) {
-      throw new StorageError(`"${path}" is not a relative path inside ${where}: it has ${problem}; paths use "/" between plain names`, path);
-    }
-  }
+  const problem = plainPathProblem(path);
+  if (problem) throw new StorageError(`"${path}" is not a relative path inside ${where} (${problem}); paths use "/" between plain names`, path);
 }
 
 /** A change token from what a listing says about an object: its ETag and size. */
@@ -55,9 +43,9 @@ export function classifyObject(object: ListedObject, prefix: string): SkillFileL
   }
   if (rest.endsWith('/')) {
     const folder = rest.slice(0, -1);
-    const plain = folder.split('/').every((s) => badSegment(s) === undefined);
+    const plain = folder.split('/').every(isPlainSegment);
     return plain && size === 0 ? { path: folder, kind: 'directory' } : { path: rest, kind: 'unsupported' };
   }
-  if (rest.split('/').some((s) => badSegment(s) !== undefined)) return { path: rest, kind: 'unsupported' };
+  if (!rest.split('/').every(isPlainSegment)) return { path: rest, kind: 'unsupported' };
   return { path: rest, kind: 'file', token: tokenOf(object.ETag, object.Size), size };
 }

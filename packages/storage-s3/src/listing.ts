@@ -1,5 +1,5 @@
 import { ListObjectsV2Command, type ListObjectsV2CommandOutput, type S3Client } from '@aws-sdk/client-s3';
-import { StorageError } from '@skillmount/core';
+import { StorageError } from '@skillmount/core/storage-kit';
 import { describeS3Error, s3Url } from './errors.js';
 
 export interface ListTarget {

@@ -1,4 +1,4 @@
-import type { SkillFileListing } from '@skillmount/core';
+import { isSkillFile, isSkillMdPath, skillFoldersIn, type SkillFileListing } from '@skillmount/core/storage-kit';
 import { z } from 'zod';
 
 /**
@@ -35,18 +35,13 @@ export interface ManifestFile {
   content?: Uint8Array;
 }
 
-export const isSkillMd = (path: string) => path === 'SKILL.md' || path.endsWith('/SKILL.md');
-
-/** Any segment starting with ".": never served by a catalog, so never worth vouching for. */
-export const isHiddenPath = (path: string) => path.split('/').some((segment) => segment.startsWith('.'));
-
 /** The manifest's bytes: paths sorted and keys in a fixed order, so the same files always give the same bytes. */
 export function encodeManifest(files: Iterable<ManifestFile>): Uint8Array {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const entries: Record<string, ManifestEntry> = {};
   for (const file of sorted) {
     const entry: ManifestEntry = { etag: file.etag, size: file.size, sha256: file.sha256 };
-    if (file.content && isSkillMd(file.path)) entry.content = Buffer.from(file.content).toString('base64');
+    if (file.content && isSkillMdPath(file.path)) entry.content = Buffer.from(file.content).toString('base64');
     entries[file.path] = entry;
   }
   return new TextEncoder().encode(JSON.stringify({ version: MANIFEST_VERSION, files: entries }));
@@ -85,7 +80,7 @@ export function vouch(entry: ManifestEntry | undefined, etag: string | undefined
   if (!entry) return undefined;
   if (etag === undefined || bareEtag(entry.etag) !== bareEtag(etag) || entry.size !== size) return 'stale';
   const vouched: Pick<SkillFileListing, 'size' | 'digest' | 'content'> = { size, digest: entry.sha256 };
-  if (entry.content !== undefined && isSkillMd(path)) {
+  if (entry.content !== undefined && isSkillMdPath(path)) {
     const content = new Uint8Array(Buffer.from(entry.content, 'base64'));
     // Base64 that does not decode to the object's size is damaged: leave it out and let the catalog read the file.
     if (content.byteLength === size) vouched.content = content;
@@ -99,13 +94,6 @@ export function vouch(entry: ManifestEntry | undefined, etag: string | undefined
  * holds from its previous listing.
  */
 export function filesToVouch(listing: readonly SkillFileListing[], known?: (path: string) => string | undefined): SkillFileListing[] {
-  const skillDirs = new Set<string>();
-  for (const item of listing) {
-    if (item.kind === 'file' && isSkillMd(item.path) && item.path !== 'SKILL.md') skillDirs.add(item.path.slice(0, -'/SKILL.md'.length));
-  }
-  const inSkill = (path: string) => {
-    for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) if (skillDirs.has(path.slice(0, i))) return true;
-    return false;
-  };
-  return listing.filter((item) => item.kind === 'file' && !isHiddenPath(item.path) && inSkill(item.path) && (!known || known(item.path) !== item.token));
+  const skillFolders = skillFoldersIn(listing);
+  return listing.filter((item) => item.kind === 'file' && isSkillFile(item.path, skillFolders) && (!known || known(item.path) !== item.token));
 }

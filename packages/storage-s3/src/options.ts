@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { StorageError } from '@skillmount/core';
-import { badSegment } from './keys.js';
+import type { StorageError } from '@skillmount/core/storage-kit';
+import { isPlainSegment } from '@skillmount/core/storage-kit';
 import type { S3StorageOptions } from './types.js';
 
 const NAME = '@skillmount/storage-s3';
@@ -30,8 +30,7 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   if (typeof prefix !== 'string') fail('"prefix" must be a string such as "skills/"');
   const folder = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
   if (folder !== '') {
-    const bad = folder.split('/').find((segment) => badSegment(segment));
-    if (bad !== undefined) {
+    if (!folder.split('/').every(isPlainSegment)) {
       fail(`"prefix" must be a folder of plain "/"-separated names, without a leading "/" or "", ".", ".." segments (got "${prefix}")`);
     }
   }

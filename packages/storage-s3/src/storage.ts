@@ -1,11 +1,12 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getBounded, type BoundedBody } from './bounded.js';
-import { escapeControls, sha256Digest, StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing } from '@skillmount/core';
+import { escapeControls, sha256Digest } from '@skillmount/core';
+import { isHiddenPath, isPlainSegment, isSkillMdPath, mapLimit, storageError, StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing } from '@skillmount/core/storage-kit';
 import { createClient } from './client.js';
 import { describeS3Error, isMissingKey, s3Url } from './errors.js';
-import { badSegment, checkPath, classifyObject, tokenOf } from './keys.js';
+import { checkPath, classifyObject, tokenOf } from './keys.js';
 import { listPages } from './listing.js';
-import { decodeManifest, encodeManifest, filesToVouch, isHiddenPath, isSkillMd, MANIFEST_PATH, vouch, type ManifestEntry, type ManifestFile } from './manifest.js';
+import { decodeManifest, encodeManifest, filesToVouch, MANIFEST_PATH, vouch, type ManifestEntry, type ManifestFile } from './manifest.js';
 import { normalizeOptions } from './options.js';
 import { indexByFolder, type FolderIndex } from './tree.js';
 import type { S3Storage, S3StorageOptions } from './types.js';
@@ -130,12 +131,9 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       // The response's ETag, not the listing's: it goes with exactly these bytes, even if the object changed in between.
       if (object.etag === undefined) return undefined;
       const { bytes, etag } = object;
-      return { path, etag, size: bytes.byteLength, sha256: sha256Digest(bytes), ...(isSkillMd(path) ? { content: bytes } : {}) };
+      return { path, etag, size: bytes.byteLength, sha256: sha256Digest(bytes), ...(isSkillMdPath(path) ? { content: bytes } : {}) };
     };
-    const entries: ManifestFile[] = [];
-    for (let i = 0; i < files.length; i += MANIFEST_READS) {
-      for (const file of await Promise.all(files.slice(i, i + MANIFEST_READS).map(record))) if (file) entries.push(file);
-    }
+    const entries = (await mapLimit(files, MANIFEST_READS, record)).filter((file) => file !== undefined);
     const body = encodeManifest(entries);
     try {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: manifestKey, Body: body, ContentType: 'application/json' }));
@@ -156,7 +154,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
         found = true;
         const rest = common.Prefix.slice(folderPrefix.length);
         const name = rest.slice(0, -1);
-        entries.set(badSegment(name) ? rest : name, badSegment(name) ? { name: rest, kind: 'unsupported' } : { name, kind: 'directory' });
+        entries.set(isPlainSegment(name) ? name : rest, isPlainSegment(name) ? { name, kind: 'directory' } : { name: rest, kind: 'unsupported' });
       }
       for (const object of page.Contents ?? []) {
         if (!object.Key?.startsWith(folderPrefix)) continue;
@@ -164,11 +162,11 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
         const name = object.Key.slice(folderPrefix.length);
         if (name === '') continue; // the folder's own marker
         if (entries.get(name)?.kind === 'directory') continue;
-        entries.set(name, badSegment(name) ? { name, kind: 'unsupported' } : { name, kind: 'file', token: tokenOf(object.ETag, object.Size), size: object.Size ?? 0 });
+        entries.set(name, isPlainSegment(name) ? { name, kind: 'file', token: tokenOf(object.ETag, object.Size), size: object.Size ?? 0 } : { name, kind: 'unsupported' });
       }
     }
     if (!found && dir !== '') {
-      throw new StorageError(`cannot list "${dir}" (${s3Url(bucket, folderPrefix)}): no such folder (no key starts with "${folderPrefix}")`, dir);
+      throw storageError({ action: 'cannot list', path: dir, where: `(${s3Url(bucket, folderPrefix)})`, reason: `no such folder (no key starts with "${folderPrefix}")` });
     }
     return [...entries.values()];
   };
@@ -207,16 +205,19 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
         if (maxBytes === undefined) return (await getObject(key)).bytes;
         bounded = await getBounded(client, bucket, key, maxBytes);
       } catch (error) {
-        throw new StorageError(`cannot read "${path}" (${s3Url(bucket, key)}): ${describeS3Error(error)}`, path, { cause: error });
+        throw storageError({ action: 'cannot read', path, where: `(${s3Url(bucket, key)})`, reason: describeS3Error(error), cause: error });
       }
       if ('bytes' in bounded) return bounded.bytes;
       const seen = bounded.tooLarge === undefined ? `more than ${maxBytes}` : String(bounded.tooLarge);
-      throw new StorageError(
-        `cannot read "${path}" (${s3Url(bucket, key)}): the object is ${seen} bytes, larger than the ${maxBytes} it was listed with (it was replaced since); ` +
-          `only the first ${maxBytes + 1} bytes were fetched. Reload the catalog (a watch does it on its next poll) to publish the new object`,
+      throw storageError({
+        action: 'cannot read',
         path,
-        { code: 'too-large' },
-      );
+        where: `(${s3Url(bucket, key)})`,
+        reason:
+          `the object is ${seen} bytes, larger than the ${maxBytes} it was listed with (it was replaced since); ` +
+          `only the first ${maxBytes + 1} bytes were fetched. Reload the catalog (a watch does it on its next poll) to publish the new object`,
+        code: 'too-large',
+      });
     },
 
     watch(onChange) {

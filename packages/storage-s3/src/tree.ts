@@ -1,5 +1,4 @@
-import type { SkillFileEntry, SkillFileListing } from '@skillmount/core';
-import { badSegment } from './keys.js';
+import { isPlainSegment, type SkillFileEntry, type SkillFileListing } from '@skillmount/core/storage-kit';
 
 /** Folder path (`''` = root) → its direct children, rebuilt from one flat listing. */
 export type FolderIndex = Map<string, SkillFileEntry[]>;
@@ -33,7 +32,7 @@ export function indexByFolder(listing: readonly SkillFileListing[]): FolderIndex
     const segments = item.path.split('/');
     if (item.kind === 'unsupported') {
       let plain = 0;
-      while (plain < segments.length - 1 && badSegment(segments[plain]!) === undefined) plain++;
+      while (plain < segments.length - 1 && isPlainSegment(segments[plain]!)) plain++;
       addFolders(segments.slice(0, plain));
       const name = segments.slice(plain).join('/');
       folder(segments.slice(0, plain).join('/')).set(name, { name, kind: 'unsupported' });

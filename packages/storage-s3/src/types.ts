@@ -2,7 +2,7 @@
  * Public types of @skillmount/storage-s3.
  */
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import type { SkillFiles, StorageError } from '@skillmount/core';
+import type { SkillFiles, StorageError } from '@skillmount/core/storage-kit';
 
 export interface S3StorageOptions {
   /**

@@ -1,4 +1,4 @@
-import { StorageError, type SkillFileListing } from '@skillmount/core';
+import { StorageError, type SkillFileListing } from '@skillmount/core/storage-kit';
 
 /** What a listing says about every path, to compare two polls: kind and change token. */
 export type ListingState = Map<string, string>;

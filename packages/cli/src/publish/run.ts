@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Digest } from '@skillmount/core';
+import { isSkillMdPath, mapLimit } from '@skillmount/core/storage-kit';
 import type { FsStorage } from '@skillmount/storage-fs';
 import type { Progress } from '../progress.js';
 import type { LocalFile } from './local.js';
@@ -32,8 +33,6 @@ export interface PublishResult {
   /** Stored paths that no longer exist in the folder, left in place because `delete` was off. */
   kept: string[];
 }
-
-const isSkillMd = (p: string) => p === 'SKILL.md' || p.endsWith('/SKILL.md');
 
 /**
  * Upload what changed and, with `delete`, remove what is gone. Each SKILL.md is written after the
@@ -74,7 +73,7 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
       if (!run.dryRun) await run.target.put(file.path, bytes);
       result.uploaded.push(file.path);
     }
-    held.push(isSkillMd(file.path) ? { ...file, bytes } : file);
+    held.push(isSkillMdPath(file.path) ? { ...file, bytes } : file);
     progress.step(file.path);
   };
   const remove = async (storedPath: string) => {
@@ -84,10 +83,10 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
   };
 
   try {
-    await eachLimit(run.files.filter((f) => !isSkillMd(f.path)), run.concurrency, upload);
-    await eachLimit(run.files.filter((f) => isSkillMd(f.path)), run.concurrency, upload);
-    await eachLimit(removals.filter(isSkillMd), run.concurrency, remove);
-    await eachLimit(removals.filter((p) => !isSkillMd(p)), run.concurrency, remove);
+    await mapLimit(run.files.filter((f) => !isSkillMdPath(f.path)), run.concurrency, upload);
+    await mapLimit(run.files.filter((f) => isSkillMdPath(f.path)), run.concurrency, upload);
+    await mapLimit(removals.filter(isSkillMdPath), run.concurrency, remove);
+    await mapLimit(removals.filter((p) => !isSkillMdPath(p)), run.concurrency, remove);
     if (!run.dryRun) await run.target.finish?.(held);
   } catch (error) {
     progress.end('failed');
@@ -109,20 +108,3 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-/** `fn` over `items` with at most `limit` in flight; the first failure stops new calls and is thrown once the others settle. */
-async function eachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await fn(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (failure) throw failure.error;
-}

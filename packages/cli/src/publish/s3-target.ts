@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DeleteObjectCommand, PutObjectCommand, paginateListObjectsV2 } from '@aws-sdk/client-s3';
 import { encodeManifest, MANIFEST_PATH, type ManifestFile, type S3Storage } from '@skillmount/storage-s3';
-import { isPlainPath, type PublishTarget, type RemoteFile, type StoredFile } from './target.js';
+import { isPlainPath } from '@skillmount/core/storage-kit';
+import type { PublishTarget, RemoteFile, StoredFile } from './target.js';
 
 /**
  * Publishing into the prefix of an S3 storage, with the storage's own client (so the same

@@ -26,7 +26,3 @@ export interface PublishTarget {
   finish?(stored: StoredFile[]): Promise<void>;
 }
 
-/** A relative path of plain segments: the only names publish compares, writes or removes. */
-export function isPlainPath(path: string): boolean {
-  return path.length > 0 && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && !/[\\\0]/.test(s));
-}

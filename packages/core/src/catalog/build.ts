@@ -1,4 +1,4 @@
-import { CatalogError, StorageError } from '../errors.js';
+import { CatalogError } from '../errors.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { decodeUtf8 } from '../bytes/text.js';
 import { DIRECTORY_MIME, SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.js';
@@ -8,7 +8,9 @@ import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { segmentProblem } from '../uri/segment.js';
 import { escapeControls } from '../text/escape.js';
 import type { SkillEntry, SkillFileEntry, SkillFileListing, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
-import { mapLimit } from './limit.js';
+import { mapLimit } from '../storage-kit/limit.js';
+import { toStorageError } from '../storage-kit/errors.js';
+import { canBeSkillFolder, isHiddenName, isHiddenPath, isSkillMdPath } from '../storage-kit/skill-folders.js';
 import { misnamedSkillMds } from './misnamed.js';
 import { limitProblems } from './over-limit.js';
 import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord, type ListedState, type ParsedSkillMd } from './snapshot.js';
@@ -32,8 +34,6 @@ interface Subtree {
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-// Names starting with "." (.git, .DS_Store) are not part of a skill, as in the Agent Skills tooling and the SDK v2.
-const isHidden = (name: string) => name.startsWith('.');
 
 /**
  * Walk a storage and build a validated snapshot. Content problems skip the skill with a warning
@@ -59,7 +59,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     if (known) return known;
     const result: Subtree = { files: [], dirs: [dir], problems: [] };
     for (const child of tree.get(dir) ?? []) {
-      if (isHidden(child.name)) continue;
+      if (isHiddenName(child.name)) continue;
       const path = joinPath(dir, child.name);
       const problem = isPlainName(child.name) ? segmentProblem(child.name) : 'a name that is not a single path segment';
       if (problem) {
@@ -89,8 +89,8 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       warnings.push({ code: 'root-skill', path: SKILL_MD, message: 'a SKILL.md at the storage root has no skill path; move it into a folder named after the skill' });
       continue;
     }
+    if (!canBeSkillFolder(dir)) continue;
     const segments = dir.split('/');
-    if (segments.some(isHidden)) continue;
     const problems: SkillWarning[] = [];
     segments.forEach((segment, i) => {
       const problem = segmentProblem(segment);
@@ -100,7 +100,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     for (const p of subtree.problems) problems.push(p);
     candidates.push({ dir, subtree, problems });
   }
-  for (const w of misnamedSkillMds(tree, isHidden)) warnings.push(w);
+  for (const w of misnamedSkillMds(tree, isHiddenName)) warnings.push(w);
   const candidateDirs = new Set(candidates.map((c) => c.dir));
   const insideCandidate = (dir: string): boolean => {
     for (let d = dir; d !== ''; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) if (candidateDirs.has(d)) return true;
@@ -108,9 +108,9 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   };
   for (const [dir, children] of tree) {
     // Unsupported entries outside any skill are ignored, but say so once.
-    if (dir.split('/').some(isHidden) || insideCandidate(dir)) continue;
+    if (isHiddenPath(dir) || insideCandidate(dir)) continue;
     for (const child of children) {
-      if (child.kind === 'unsupported' && (!isPlainName(child.name) || !isHidden(child.name))) {
+      if (child.kind === 'unsupported' && (!isPlainName(child.name) || !isHiddenName(child.name))) {
         warnings.push({ code: 'unsupported', path: joinPath(dir, child.name), message: 'not a regular file or folder (a symlink, a special file, or a name that cannot be a relative path); ignored' });
       }
     }
@@ -166,8 +166,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
       const size = listedSize(listedFiles.get(path));
       bytes = size === undefined ? await files.read(path) : await files.read(path, { maxBytes: size });
     } catch (error) {
-      if (error instanceof StorageError) throw error;
-      throw new StorageError(`cannot read "${path}": ${(error as Error)?.message ?? error}`, path, { cause: error });
+      throw toStorageError(error, 'cannot read', path);
     }
     records.set(path, recordOf(path, bytes.byteLength, sha256Digest(bytes), listedFiles.get(path)?.token));
     if (isSkillMdPath(path)) skillMds.set(path, frontmatterOf(bytes));
@@ -311,7 +310,6 @@ function flatCopy(text: string): string {
   return text.length < 2 ? text : [text.slice(0, 1), text.slice(1)].join('');
 }
 
-const isSkillMdPath = (path: string) => path === SKILL_MD || path.endsWith('/' + SKILL_MD);
 
 /** Both lists sorted by URI: the same files with the same digests and sizes. */
 function sameResources(before: SkillEntry['resources'], after: readonly SkillResource[]): boolean {
@@ -353,7 +351,7 @@ function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
 function directoryItems(tree: StorageTree, dir: string, uris: UriTable, fileIndex: ReadonlyMap<string, FileRecord | undefined>): DirectoryItem[] {
   const items: DirectoryItem[] = [];
   for (const child of tree.get(dir) ?? []) {
-    if (isHidden(child.name)) continue;
+    if (isHiddenName(child.name)) continue;
     const path = joinPath(dir, child.name);
     if (child.kind === 'directory') items.push({ uri: uris.folderUri(path), name: child.name });
     else if (child.kind === 'file') items.push(fileIndex.get(path)!);

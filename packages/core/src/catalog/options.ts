@@ -1,4 +1,5 @@
 import { DEFAULT_CACHE_HINT, DEFAULT_PAGE_SIZE, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from '../protocol/constants.js';
+import { isHiddenName } from '../storage-kit/skill-folders.js';
 import { segmentProblem } from '../uri/segment.js';
 import { escapeControls } from '../text/escape.js';
 import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
@@ -88,7 +89,7 @@ function normalizePrefix(prefix: string | undefined): string[] {
   if (typeof prefix !== 'string') fail('prefix', 'must be a string such as "acme" or "acme/billing"');
   const segments = prefix.replace(/^\/+|\/+$/g, '').split('/');
   for (const segment of segments) {
-    const problem = segmentProblem(segment) ?? (segment.startsWith('.') ? 'a leading "."' : undefined);
+    const problem = segmentProblem(segment) ?? (isHiddenName(segment) ? 'a leading "."' : undefined);
     if (problem) fail('prefix', `"${prefix}" is not a valid skill path prefix: ${problem}`);
   }
   return segments;

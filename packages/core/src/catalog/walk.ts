@@ -1,15 +1,13 @@
 import { StorageError } from '../errors.js';
+import { toStorageError } from '../storage-kit/errors.js';
+import { mapLimit } from '../storage-kit/limit.js';
+import { isSingleSegment, joinPath } from '../storage-kit/paths.js';
 import type { ListAllOptions, SkillFileEntry, SkillFileListing, SkillFiles } from '../types.js';
-import { mapLimit } from './limit.js';
+
+export { joinPath };
 
 /** Every directory of a storage, by relative path (`''` = root), with its children as listed. */
 export type StorageTree = Map<string, SkillFileEntry[]>;
-
-/**
- * `dir/name`. Built with join, which makes one flat string: a template literal makes a rope, and a
- * catalog keeps one path per file, where the rope would stay beside its flattened copy.
- */
-export const joinPath = (dir: string, name: string) => (dir === '' ? name : [dir, name].join('/'));
 
 /** The storage's whole-tree listing (`listAll`), or undefined when it has none. */
 export async function listAllOf(files: SkillFiles, options?: ListAllOptions): Promise<SkillFileListing[] | undefined> {
@@ -36,8 +34,7 @@ export async function walkStorage(files: SkillFiles, concurrency: number): Promi
       try {
         return await files.list(dir);
       } catch (error) {
-        if (error instanceof StorageError) throw error;
-        throw new StorageError(`cannot list "${dir || '(root)'}": ${(error as Error)?.message ?? error}`, dir, { cause: error });
+        throw toStorageError(error, 'cannot list', dir);
       }
     });
     const nextLevel: string[] = [];
@@ -54,9 +51,7 @@ export async function walkStorage(files: SkillFiles, concurrency: number): Promi
 }
 
 /** A name a storage may legitimately return as one path segment. */
-export function isPlainName(name: string): boolean {
-  return name.length > 0 && name !== '.' && name !== '..' && !name.includes('/');
-}
+export const isPlainName = isSingleSegment;
 
 /** Rebuild per-folder listings from a flat one, adding the folders that paths imply. */
 export function treeFromListing(listing: readonly SkillFileListing[]): StorageTree {

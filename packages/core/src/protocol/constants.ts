@@ -6,7 +6,7 @@ export const METHOD_SKILLS_GET = 'skills/get';
 export const METHOD_DIRECTORY_READ = 'resources/directory/read';
 
 export const SKILL_SCHEME = 'skill';
-export const SKILL_MD = 'SKILL.md';
+export { SKILL_MD } from '../storage-kit/skill-folders.js';
 export const SKILL_MD_MIME = 'text/markdown';
 export const DIRECTORY_MIME = 'inode/directory';
 

@@ -1,4 +1,5 @@
 import { StorageError } from '../errors.js';
+import { isPlainPath } from '../storage-kit/paths.js';
 import type { SkillFileEntry, SkillFiles } from '../types.js';
 
 export interface MemoryStorage extends SkillFiles {
@@ -19,8 +20,7 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
   const encoder = new TextEncoder();
 
   const check = (path: string) => {
-    const bad = typeof path !== 'string' || path.split('/').some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes('\0'));
-    if (bad) throw new StorageError(`memoryStorage: "${path}" is not a relative path of plain segments`, String(path));
+    if (!isPlainPath(path)) throw new StorageError(`memoryStorage: "${path}" is not a relative path of plain segments`, String(path));
   };
   const write = (path: string, content: string | Uint8Array) => {
     check(path);

@@ -1,17 +1,16 @@
+import { plainSegmentProblem } from '../storage-kit/paths.js';
 import { codePoint, controlCharacterIn } from '../text/escape.js';
 
 /**
- * One path segment of a skill URI, decoded. A segment is refused when no URI could carry it
- * unambiguously: empty, `.` or `..`, or containing `/`, `\` or NUL, or not valid Unicode; or
+ * One path segment of a skill URI, decoded. A segment is refused when it cannot be a segment of a
+ * storage path (`plainSegmentProblem`: empty, `.` or `..`, or containing `/`, `\` or NUL), or when
+ * no URI could carry it unambiguously: not valid Unicode; or
  * when it holds a control character or a bidirectional override, which would drive or garble a
  * terminal, a log or a prompt that shows the URI.
  */
 export function segmentProblem(segment: string): string | undefined {
-  if (segment.length === 0) return 'empty path segment';
-  if (segment === '.' || segment === '..') return `"${segment}" segment`;
-  if (segment.includes('/')) return 'a "/" inside a name';
-  if (segment.includes('\\')) return 'a backslash';
-  if (segment.includes('\0')) return 'a NUL character';
+  const plain = plainSegmentProblem(segment);
+  if (plain) return plain;
   if (!segment.isWellFormed()) return 'an unpaired UTF-16 surrogate';
   const control = controlCharacterIn(segment);
   if (control !== undefined) return `a control character (${codePoint(control)})`;

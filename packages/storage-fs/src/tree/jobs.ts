@@ -2,19 +2,19 @@
  * The two jobs behind `listAll`: listing folders (reading and hashing the files a catalog will
  * read as they are found), and reading and hashing given files. Synchronous on purpose: they run
  * in worker threads, where a blocking call is several times cheaper than a round trip through the
- * thread pool, or on the calling thread in short slices. Node built-ins only, so a worker loads
- * nothing else.
+ * thread pool, or on the calling thread in short slices. Node built-ins and the storage kit only
+ * (itself dependency-free), so a worker loads nothing else.
  *
  * Every folder and file is opened first and checked after opening (`confine.ts`): nothing is
  * listed, hashed or sent from a descriptor that is not inside the root, whatever was renamed
- * meanwhile. `root` is the root's real path.
+ * meanwhile. `root` is the root's real path. Which files a catalog reads is the storage kit's rule
+ * (`skill-folders`), so these jobs read exactly those.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { canBeSkillFolder, isHiddenName, isSkillMdPath, joinPath, SKILL_MD } from '@skillmount/core/storage-kit';
 import { isAtSync, listPath, openSyncChecked, readSizedSync, under } from '../confine.js';
-
-const SKILL_MD = 'SKILL.md';
 
 /** A change token from a file's metadata: any write, rename-over or copy changes one of these. */
 export const tokenOf = (stat: Stats): string => `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
@@ -43,8 +43,6 @@ export const ROOT: Folder = { dir: '', inSkill: false };
 export type Failure = Error & { code?: string; relative?: string; action?: 'cannot list' | 'cannot read' };
 
 const failure = (error: unknown, relative: string, action: 'cannot list' | 'cannot read'): Failure => Object.assign(error as Error, { relative, action });
-
-export const isSkillMd = (p: string) => p === SKILL_MD || p.endsWith(`/${SKILL_MD}`);
 
 /**
  * List `folders`: each folder's own entry (`directory`, or `unsupported` when what is there now is
@@ -95,19 +93,19 @@ function listFolder(root: string, { dir, inSkill }: Folder, read: boolean, items
     }
     if (dir !== '') items.push({ path: dir, kind: 'directory' });
     const names = dirents.map((d) => (d.name as unknown as Buffer).toString('utf8'));
-    const childrenInSkill = inSkill || (dir !== '' && dirents.some((d, i) => names[i] === SKILL_MD && d.isFile()));
+    const childrenInSkill = inSkill || (canBeSkillFolder(dir) && dirents.some((d, i) => names[i] === SKILL_MD && d.isFile()));
     dirents.forEach((d, i) => {
       const name = names[i]!;
-      const itemPath = dir === '' ? name : `${dir}/${name}`;
+      const itemPath = joinPath(dir, name);
       if (!Buffer.from(name, 'utf8').equals(d.name as unknown as Buffer)) items.push({ path: itemPath, kind: 'unsupported' });
       else if (d.isDirectory()) {
         // A folder entered lists itself once it is opened and checked; a hidden one is only named.
-        if (name.startsWith('.')) items.push({ path: itemPath, kind: 'directory' });
+        if (isHiddenName(name)) items.push({ path: itemPath, kind: 'directory' });
         else next.push({ dir: itemPath, inSkill: childrenInSkill });
       } else if (!d.isFile()) items.push({ path: itemPath, kind: 'unsupported' });
-      else if (!childrenInSkill || name.startsWith('.')) items.push({ path: itemPath, kind: 'file' });
+      else if (!childrenInSkill || isHiddenName(name)) items.push({ path: itemPath, kind: 'file' });
       else {
-        const item = read ? readOne(root, itemPath, isSkillMd(itemPath)) : statOne(path.join(at.path, name), itemPath);
+        const item = read ? readOne(root, itemPath, isSkillMdPath(itemPath)) : statOne(path.join(at.path, name), itemPath);
         if (item) items.push(item);
       }
     });

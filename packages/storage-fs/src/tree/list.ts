@@ -1,5 +1,5 @@
-import type { ListAllOptions, SkillFileListing } from '@skillmount/core';
-import { isSkillMd, ROOT, type Folder, type Listed } from './jobs.js';
+import { isSkillMdPath, type ListAllOptions, type SkillFileListing } from '@skillmount/core/storage-kit';
+import { ROOT, type Folder, type Listed } from './jobs.js';
 import type { FileToRead, TreeRunner } from './runner.js';
 
 // Per job: enough to make a message worth its cost, few enough to keep every thread busy.
@@ -37,7 +37,7 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
         add([item]);
         continue;
       }
-      toRead.push({ path: item.path, content: isSkillMd(item.path) });
+      toRead.push({ path: item.path, content: isSkillMdPath(item.path) });
       if (toRead.length === FILES_PER_JOB) sendReads();
     }
   };
