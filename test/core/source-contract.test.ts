@@ -12,6 +12,7 @@ import {
   buildSkillEntry,
   createSkillsEndpoint,
   memoryStorage,
+  tenantCatalogs,
   type SkillEntry,
   type SkillSource,
   type SkillsEndpointOptions,
@@ -131,6 +132,26 @@ describe('a SkillSource that answers undefined for what it does not serve', { ti
     } finally {
       await ours.close();
       await theirs.close();
+    }
+  });
+
+  test('a tenant whose loaded source answers undefined gets the catalog answer too', async () => {
+    const catalog = await SkillCatalog.load(memoryStorage({ 'notes/SKILL.md': skillMd('notes') }), { onWarning: () => {} });
+    const tenants = tenantCatalogs({ key: () => 'acme', load: async () => v2StyleSource() });
+    const ours = await serve({ source: tenants });
+    const theirs = await serve({ source: catalog });
+    try {
+      for (const [method, uri] of [['skills/get', 'skill://nowhere/SKILL.md'], ['resources/read', 'skill://notes/missing.md']] as const) {
+        const [legacy, modernAnswer] = (await ours.both(method, { uri })).map(errorOf);
+        const [catalogLegacy, catalogModern] = (await theirs.both(method, { uri })).map(errorOf);
+        assert.deepEqual(legacy, catalogLegacy, `${method} (2025-11-25)`);
+        assert.deepEqual(modernAnswer, catalogModern, `${method} (2026-07-28)`);
+      }
+      for (const outcome of await ours.both('resources/read', { uri: 'skill://notes/notes.md' })) assert.equal(resultOf(outcome).contents[0].text, NOTES);
+    } finally {
+      await ours.close();
+      await theirs.close();
+      await tenants.close();
     }
   });
 
