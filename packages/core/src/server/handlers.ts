@@ -5,9 +5,9 @@ import { changedFile, directoryNotFound, fileNotFound, internalError, skillNotFo
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT, METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import { canonicalUri } from '../uri/canonical.js';
-import { fileOfAnswer, pageProblem } from './source-answers.js';
+import { fileOfAnswer, kindOf, pageProblem, sortPageEntries } from './source-answers.js';
 import { warnOnce } from './warn-once.js';
-import type { CacheHint, SkillContext, SkillEntry, SkillSource, SkillWarning } from '../types.js';
+import type { CacheHint, SkillContext, SkillSource, SkillWarning } from '../types.js';
 
 /** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
 function cacheHintProblem(hint: unknown): string | undefined {
@@ -86,16 +86,8 @@ export class SkillHandlers {
     const next = page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {};
     // A catalog's pages were checked when it was built (valid, one entry per URI): nothing to redo per request.
     if (this.#trusted) return { ...this.envelope(ctx), skills: page.skills, ...next };
-    const kept: SkillEntry[] = [];
-    const seen = new Set<string>();
-    for (const entry of page.skills as unknown[]) {
-      const uri = typeof (entry as SkillEntry | null)?.uri === 'string' ? (entry as SkillEntry).uri : undefined;
-      const problem = this.#entryProblem(entry) ?? (seen.has(canonicalUri(uri!) ?? uri!) ? 'the same skill twice on one page' : undefined);
-      if (problem === undefined) {
-        seen.add(canonicalUri(uri!) ?? uri!);
-        kept.push(entry as SkillEntry);
-        continue;
-      }
+    const { kept, dropped } = sortPageEntries(page.skills);
+    for (const { uri, problem } of dropped) {
       if (this.#strict) this.#refuse('invalid-entry', METHOD_SKILLS_LIST, `an invalid entry (${problem}), and strict is on`, uri);
       this.#tell({ code: 'invalid-entry', ...(uri !== undefined ? { uri } : {}), message: `${METHOD_SKILLS_LIST}: the skill source returned an invalid entry, dropped from the page: ${problem}` });
     }
@@ -120,7 +112,7 @@ export class SkillHandlers {
 
   async listResources(ctx: SkillContext) {
     const listed = (await this.source.listResources?.(ctx)) ?? [];
-    if (!this.#trusted && !Array.isArray(listed)) this.#refuse('invalid-page', 'resources/list', `${listed === null ? 'null' : typeof listed} from listResources(), not an array`);
+    if (!this.#trusted && !Array.isArray(listed)) this.#refuse('invalid-page', 'resources/list', `${kindOf(listed)} from listResources(), not an array`);
     return listed;
   }
 

@@ -3,12 +3,14 @@
  * and the three shapes of a file (`Uint8Array`, `{ bytes }`, `{ text }`). Each check returns what
  * is wrong, for the warning, or the normalised value.
  */
-import type { PublishedFile, SkillFileContent } from '../types.js';
+import { entryProblems } from '../entry/validate.js';
+import { canonicalUri } from '../uri/canonical.js';
+import type { PublishedFile, SkillEntry, SkillFileContent } from '../types.js';
 
 const encoder = new TextEncoder();
 
 /** A value as a warning names it: its type, never its content (which may be large or secret). */
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value instanceof Uint8Array) return 'bytes';
@@ -22,6 +24,38 @@ export function pageProblem(page: unknown, items: 'skills' | 'resources'): strin
   if (!Array.isArray(list)) return `a page whose ${items} is ${kindOf(list)}, not an array`;
   if (nextCursor !== undefined && typeof nextCursor !== 'string') return `a page whose nextCursor is ${kindOf(nextCursor)}, not a string`;
   return undefined;
+}
+
+/** An entry of a page that may not be sent, and why. */
+export interface DroppedEntry {
+  uri?: string;
+  problem: string;
+}
+
+/**
+ * The entries of a `skills/list` page that may be sent, in order, and why each other one may not:
+ * it breaks the structural rules, or repeats a skill already on the page (the first copy stays).
+ */
+export function sortPageEntries(skills: readonly unknown[]): { kept: SkillEntry[]; dropped: DroppedEntry[] } {
+  const kept: SkillEntry[] = [];
+  const dropped: DroppedEntry[] = [];
+  const seen = new Set<string>();
+  for (const entry of skills) {
+    const uri = typeof (entry as { uri?: unknown } | null)?.uri === 'string' ? (entry as SkillEntry).uri : undefined;
+    const problems = entryProblems(entry);
+    if (problems.length > 0) {
+      dropped.push({ ...(uri !== undefined ? { uri } : {}), problem: problems.join('; ') });
+      continue;
+    }
+    const key = canonicalUri(uri!) ?? uri!; // a valid entry has a string uri
+    if (seen.has(key)) {
+      dropped.push({ uri: uri!, problem: 'the same skill twice on one page' });
+      continue;
+    }
+    seen.add(key);
+    kept.push(entry as SkillEntry);
+  }
+  return { kept, dropped };
 }
 
 function publishedProblem(published: unknown): string | undefined {
