@@ -28,12 +28,14 @@ const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(byte
 const SKILL_MD = '---\nname: release-notes\ndescription: Writes release notes from merged changes.\n---\n# Release notes\n\nFollow [the template](templates/notes.md).\n';
 const TEMPLATE = '# Version {version}\n\n## Added ✓\n\n- …\n';
 const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
+const SCRIPT = '#!/bin/sh\ngit log --merges --oneline "$1"..HEAD\n';
 
 /** Files by URI: text files answered as `{ text }`, the others as `{ bytes }`. */
 const FILES = new Map<string, { text: string; mimeType: string } | { bytes: Uint8Array }>([
   ['skill://team/release-notes/SKILL.md', { text: SKILL_MD, mimeType: 'text/markdown' }],
   ['skill://team/release-notes/templates/notes.md', { text: TEMPLATE, mimeType: 'text/markdown' }],
   ['skill://team/release-notes/assets/logo.png', { bytes: LOGO }],
+  ['skill://team/release-notes/scripts/merged.sh', { bytes: encoder.encode(SCRIPT) }],
 ]);
 const bytesOf = (file: { text: string } | { bytes: Uint8Array }) => ('text' in file ? encoder.encode(file.text) : file.bytes);
 
@@ -220,6 +222,15 @@ describe('one SDK v2-style SkillSource, served by skillmount and by the SDK v2',
         const [a, b] = await same('resources/read', { uri });
         assert.ok(contentBytes(a).equals(Buffer.from(LOGO)));
         assert.ok(contentBytes(b).equals(Buffer.from(LOGO)));
+        // Deliberate difference: bytes that are valid UTF-8 go out as text from skillmount (the
+        // extension's rule, and what its catalog does for every file); the SDK v2 sends { bytes }
+        // as a blob. The bytes a host decodes are the same.
+        const script = 'skill://team/release-notes/scripts/merged.sh';
+        const [s1, s2] = [await ask(ours, era, 'resources/read', { uri: script }), await ask(theirs, era, 'resources/read', { uri: script })];
+        assert.ok('result' in s1 && 'result' in s2);
+        assert.equal(s1.result.contents[0].text, SCRIPT);
+        assert.equal(typeof s2.result.contents[0].blob, 'string');
+        assert.ok(contentBytes(s1).equals(contentBytes(s2)));
         const missing = 'skill://team/release-notes/missing.md';
         const [m] = await same('resources/read', { uri: missing });
         assert.ok('error' in m);
