@@ -454,9 +454,10 @@ describe('invalid entries from a custom SkillSource are never sent', { timeout: 
     ['a bad digest', sourceOf(() => [{ ...good, frontmatter: { ...good.frontmatter, note: MARK }, resources: [{ uri: good.uri, digest: 'sha256:XYZ', size: 1 }] }], () => good), 'skills/list'],
   ];
   for (const [what, source, method] of bad) {
-    test(`${what} → -32603 and a warning`, async () => {
+    // skills/get of an invalid entry fails whatever the mode; on skills/list only under strict.
+    test(`${what} → -32603 and a warning${method === 'skills/list' ? ' (strict)' : ''}`, async () => {
       const w = warnings();
-      const served = await serveEndpoint({ source, attach: { onWarning: w.onWarning } });
+      const served = await serveEndpoint({ source, attach: { onWarning: w.onWarning, strict: method === 'skills/list' } });
       try {
         await withClient(served, async ({ call }) => {
           const error = await rpcError(method === 'skills/list' ? call('skills/list') : call('skills/get', { uri: good.uri }));
@@ -470,6 +471,27 @@ describe('invalid entries from a custom SkillSource are never sent', { timeout: 
         await served.close();
       }
     });
+    if (method !== 'skills/list') continue;
+    test(`${what} → dropped from the skills/list page with one warning, however often it is listed`, async () => {
+      const w = warnings();
+      const served = await serveEndpoint({ source, attach: { onWarning: w.onWarning } });
+      try {
+        await withClient(served, async ({ call }) => {
+          for (let i = 0; i < 3; i++) {
+            const page = await call('skills/list');
+            // The one copy of a skill that is valid stays (the first of two on a page), the bad one goes.
+            assert.deepEqual(page.skills.map((s: SkillEntry) => s.uri), what.includes('twice') ? [good.uri] : []);
+          }
+        });
+        assert.equal(w.list.length, 1, JSON.stringify(w.list));
+        assert.equal(w.list[0]!.code, 'invalid-entry');
+        assert.equal(w.list[0]!.uri, good.uri);
+        assert.match(w.list[0]!.message, /dropped from the page/);
+        assert.ok(!served.sent().includes(MARK), 'nothing of the bad entry reached the wire');
+      } finally {
+        await served.close();
+      }
+    });
   }
 
   test('the warning goes to the source.warn when no onWarning is given', async () => {
@@ -477,8 +499,9 @@ describe('invalid entries from a custom SkillSource are never sent', { timeout: 
     const source = { ...sourceOf(() => [{ ...good, frontmatter: { name: 'bad', description: 'd' } }], () => good), warn: (x: SkillWarning) => received.push(x) };
     const served = await serveEndpoint({ source });
     try {
-      await withClient(served, async ({ call }) => assert.equal(await errorCode(call('skills/list')), -32603));
+      await withClient(served, async ({ call }) => assert.deepEqual((await call('skills/list')).skills, []));
       assert.equal(received.length, 1);
+      assert.equal(received[0]!.code, 'invalid-entry');
     } finally {
       await served.close();
     }

@@ -206,6 +206,26 @@ test("a catalog or source the app passed in: served as is, and left open by clos
   assert.equal((await catalog.list()).skills.length, 2);
 });
 
+test('with a custom source, strict fails a skills/list page that holds an invalid entry; without it the entry is dropped', async (t) => {
+  const catalog = await SkillCatalog.load(memoryStorage({ 'greet/SKILL.md': '---\nname: greet\ndescription: Greets.\n---\nHello.\n' }));
+  const [greet] = catalog.entries;
+  const misnamed = { ...greet!, uri: 'skill://other/SKILL.md', resources: [{ ...(greet!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }] };
+  const source = { list: async () => ({ skills: [greet!, misnamed] }), get: async () => undefined, read: async () => undefined };
+  assert.throws(() => skillsMiddleware({ source: catalog, strict: true }), /option "strict" applies only with storage or a custom source; pass it to SkillCatalog.load/);
+  for (const strict of [undefined, true]) {
+    const warned: string[] = [];
+    const url = await mount(skillsMiddleware({ source, onWarning: (w: SkillWarning) => warned.push(`${w.code} ${w.uri}`), ...(strict ? { strict } : {}) }), t);
+    const { call, close } = await connectClient(url);
+    try {
+      if (strict) assert.equal(await errorCode(call('skills/list')), -32603);
+      else assert.deepEqual((await call('skills/list')).skills.map((s: { uri: string }) => s.uri), [greet!.uri]);
+      assert.deepEqual(warned, ['invalid-entry skill://other/SKILL.md']);
+    } finally {
+      await close();
+    }
+  }
+});
+
 test('option mistakes throw at creation, naming the package and the option', () => {
   const storage = fsStorage(EXAMPLES);
   const source = { list: async () => ({ skills: [] }), get: async () => Promise.reject(new Error('none')), read: async () => Promise.reject(new Error('none')) };
@@ -220,6 +240,7 @@ test('option mistakes throw at creation, naming the package and the option', () 
     [{ storage, limits: { files: -1 } }, /"limits.files"/],
     [{ storage, cacheHint: { cacheScope: 'shared' } }, /"cacheHint.cacheScope"/],
     [{ source, pageSize: 2 }, /option "pageSize" applies only with storage/],
+    [{ source, strict: 'yes' }, /option "strict" must be true or false, got yes/],
     [{ storage: { list: 'nope' } }, /option "storage" must be a SkillFiles storage/],
     [{ catalog: { list: async () => ({}) } }, /option "catalog" must be a SkillCatalog/],
     [{ source: { list: async () => ({}) } }, /option "source" must be a SkillSource/],

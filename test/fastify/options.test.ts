@@ -73,6 +73,27 @@ test('under strict, a catalog that cannot load fails ready() with the load error
   }
 });
 
+test('with a custom source, strict fails a skills/list page that holds an invalid entry; without it the entry is dropped', async () => {
+  const good = await SkillCatalog.load(skills());
+  const [hello] = good.entries;
+  const misnamed = { ...hello!, uri: 'skill://other/SKILL.md', resources: [{ ...(hello!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }] };
+  const source = { list: async () => ({ skills: [hello!, misnamed] }), get: async () => undefined, read: async () => undefined };
+  await refused({ source, strict: 'yes' }, /@skillmount\/fastify: option "strict" must be true or false; got "yes"/);
+  for (const strict of [undefined, false, true]) {
+    const warned: string[] = [];
+    const { app, url } = await startApp({ source, onWarning: (w) => warned.push(`${w.code} ${w.uri}`), ...(strict === undefined ? {} : { strict }) });
+    const { call, close } = await connectClient(url);
+    try {
+      if (strict) await assert.rejects(call('skills/list'), (error: { code: number }) => error.code === -32603);
+      else assert.deepEqual((await call('skills/list')).skills.map((s: { uri: string }) => s.uri), [hello!.uri]);
+      assert.deepEqual(warned, ['invalid-entry skill://other/SKILL.md']);
+    } finally {
+      await close();
+      await app.close();
+    }
+  }
+});
+
 test('registering twice in one context is refused', async () => {
   const app = Fastify();
   try {

@@ -24,6 +24,13 @@ export class SkillNotFoundError extends SkillProtocolError {
   }
 }
 
+/** What a catalog answers for a skill it does not serve; custom sources that return `undefined` get the same. */
+export const skillNotFound = (uri: string) => new SkillNotFoundError(`No skill is served at ${uri}`, uri);
+/** What a catalog answers for a file it does not serve. */
+export const fileNotFound = (uri: string) => new SkillNotFoundError(`Resource ${uri} not found`, uri);
+/** What a catalog answers for a folder it does not serve. */
+export const directoryNotFound = (uri: string) => new SkillNotFoundError(`No directory is served at ${uri}`, uri);
+
 export function invalidParams(message: string, data?: unknown): SkillProtocolError {
   return new SkillProtocolError(INVALID_PARAMS, message, data);
 }

@@ -90,7 +90,10 @@ export interface DirectoryPage {
   nextCursor?: string;
 }
 
-/** The bytes of one file, with what the source published for it. */
+/** What the source published for a file, to check its bytes against before they are sent. */
+export type PublishedFile = { size: number; digest: string } | 'dynamic';
+
+/** The bytes of one file, with what the source published for it (what a `SkillCatalog` returns). */
 export interface SkillFileContent {
   uri: string;
   bytes: Uint8Array;
@@ -99,18 +102,49 @@ export interface SkillFileContent {
    * What the entry published for this file. When given, every read is checked against it
    * and refused (`-32603`) if the bytes differ. `'dynamic'` skips the check.
    */
-  published?: { size: number; digest: string } | 'dynamic';
+  published?: PublishedFile;
+}
+
+/** A file as text: sent as its UTF-8 encoding, which is what `published` is checked against. */
+export interface SkillFileText {
+  text: string;
+  /** Default: the URI that was read. */
+  uri?: string;
+  mimeType?: string;
+  published?: PublishedFile;
+}
+
+/** A file as bytes, without the `uri` a `SkillFileContent` carries (the URI that was read). */
+export interface SkillFileBytes {
+  bytes: Uint8Array;
+  uri?: string;
+  mimeType?: string;
+  published?: PublishedFile;
 }
 
 /**
+ * What `SkillSource.read` may return for a file it serves: the bytes themselves, `{ bytes }`
+ * (a `SkillFileContent` is one) or `{ text }` (the SDK v2's `SkillReadResult` is either of these).
+ */
+export type SkillReadResult = Uint8Array | SkillFileBytes | SkillFileText;
+
+/**
  * Anything that can answer the skills methods. `SkillCatalog` is one; apps may write their own
- * for generated, per-user or `"dynamic"` skills. Throw `SkillNotFoundError` for unknown URIs.
+ * for generated, per-user or `"dynamic"` skills. For a URI it does not serve, a method returns
+ * `undefined` (or `null`), or throws `SkillNotFoundError`: the client gets `-32602` with
+ * `data: { uri }`, the same answer a catalog gives. Whatever else a source returns that breaks
+ * this contract is refused with `-32603` and reported through `onWarning`; see "Writing a
+ * SkillSource" in the README.
  */
 export interface SkillSource<C extends SkillContext = SkillContext> {
+  /** One page; an entry that breaks the structural rules is dropped from it with a warning (the whole page fails under `strict`). */
   list(params: ListSkillsParams, ctx: C): Promise<ListSkillsPage>;
-  get(uri: string, ctx: C): Promise<SkillEntry>;
-  read(uri: string, ctx: C): Promise<SkillFileContent>;
-  readDirectory?(uri: string, params: ListSkillsParams, ctx: C): Promise<DirectoryPage>;
+  /** The entry whose SKILL.md is at `uri`, listed or not; `undefined` when none is served. */
+  get(uri: string, ctx: C): Promise<SkillEntry | undefined | null>;
+  /** A file's content; `undefined` when no such file is served. */
+  read(uri: string, ctx: C): Promise<SkillReadResult | undefined | null>;
+  /** Direct children of a folder; `undefined` when no such folder is served. Having it declares `directoryRead`. */
+  readDirectory?(uri: string, params: ListSkillsParams, ctx: C): Promise<DirectoryPage | undefined | null>;
   /** SKILL.md files to add to `resources/list`. */
   listResources?(ctx: C): Promise<SkillResourceListing[]>;
   /** Cache hints for results; default `{ ttlMs: 0, cacheScope: 'private' }`. */

@@ -25,7 +25,10 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   const checked = checkOptions(options);
   const warn = checked.onWarning ?? consoleWarning;
   const skills = serveSkills(checked.served, checked.watch, warn);
-  const attachOptions = checked.onWarning ? { onWarning: checked.onWarning } : {};
+  const attachOptions = {
+    ...(checked.onWarning ? { onWarning: checked.onWarning } : {}),
+    ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
+  };
   let endpoint: SkillsEndpoint | undefined;
   let closing: Promise<void> | undefined;
 

@@ -18,6 +18,8 @@ export interface CheckedOptions {
   watch: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;
+  /** With `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */
+  strict: boolean | undefined;
   allowedHosts: SkillsMiddlewareOptions['allowedHosts'];
   /** Host/Origin and body-limit checks, run first on every request; the body deadline. */
   guard: RequestGuard;
@@ -47,10 +49,13 @@ export function checkOptions(options: SkillsMiddlewareOptions): CheckedOptions {
 
   const served = checkServed(options);
   if (served.kind !== 'storage') {
-    const misplaced = CATALOG_ONLY.filter((key) => options[key] !== undefined);
+    // strict also means something for a custom source (an invalid entry fails the page instead of being
+    // dropped), but nothing for a catalog, which checked its entries when it loaded.
+    const custom = served.kind === 'source' && !(served.source instanceof SkillCatalog);
+    const misplaced = CATALOG_ONLY.filter((key) => options[key] !== undefined && !(key === 'strict' && custom));
     if (misplaced.length > 0) {
-      const where = served.kind === 'catalog' ? 'pass it to SkillCatalog.load(storage, options) instead' : 'your source answers those itself';
-      fail(`option "${misplaced[0]}" applies only with storage; ${where}`);
+      const where = served.kind === 'catalog' || misplaced[0] === 'strict' ? 'pass it to SkillCatalog.load(storage, options) instead' : 'your source answers those itself';
+      fail(`option "${misplaced[0]}" applies only with storage${misplaced[0] === 'strict' ? ' or a custom source' : ''}; ${where}`);
     }
   }
   if (options.onWarning !== undefined && !isFunction(options.onWarning)) failRange('onWarning', 'must be a function');
@@ -72,6 +77,9 @@ export function checkOptions(options: SkillsMiddlewareOptions): CheckedOptions {
   }
   if (options.watch !== undefined && typeof options.watch !== 'boolean') failRange('watch', `must be true or false, got ${String(options.watch)}`);
   if (options.watch === true) checkWatchable(served);
+  if (served.kind === 'source' && options.strict !== undefined && typeof options.strict !== 'boolean') {
+    failRange('strict', `must be true or false, got ${String(options.strict)}`);
+  }
   const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, '@skillmount/express');
 
   return {
@@ -84,6 +92,7 @@ export function checkOptions(options: SkillsMiddlewareOptions): CheckedOptions {
     maxSessionsPerClient: options.maxSessionsPerClient,
     watch: options.watch === true,
     onWarning: options.onWarning,
+    strict: served.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,
     guard,
   };

@@ -18,7 +18,9 @@ import type {
 /**
  * Options of `skillsMiddleware`. Give exactly one of `storage`, `catalog` or `source`.
  * The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
- * `timeoutMs`) apply only with `storage`; `onWarning` applies to all three.
+ * `timeoutMs`) apply only with `storage`, except `strict`, which also applies with `source` (an
+ * invalid entry fails its `skills/list` page instead of being dropped with a warning); `onWarning`
+ * applies to all three.
  */
 export interface SkillsMiddlewareOptions extends CatalogOptions {
   /** Where the skill files are, e.g. `fsStorage('./skills')`. The catalog is loaded from it in the background. */

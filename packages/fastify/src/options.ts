@@ -1,4 +1,4 @@
-import { createRequestGuard, type AllowedHosts, type CatalogOptions, type RequestGuard, type SkillCatalog, type SkillFiles, type SkillSource, type SkillWarning } from '@skillmount/core';
+import { SkillCatalog, createRequestGuard, type AllowedHosts, type CatalogOptions, type RequestGuard, type SkillFiles, type SkillSource, type SkillWarning } from '@skillmount/core';
 import type { FastifyRequest } from 'fastify';
 import type { AnyMcpServer, SkillsPluginOptions } from './types.js';
 
@@ -21,6 +21,8 @@ export interface NormalizedOptions {
   maxSessionsPerClient: number | undefined;
   watch: boolean;
   onWarning: ((warning: SkillWarning) => void) | undefined;
+  /** With `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */
+  strict: boolean | undefined;
   allowedHosts: AllowedHosts | undefined;
   /** The route's Host/Origin, body-limit and body-time checks, from `allowedHosts`, `bodyLimit` and `bodyTimeout`. */
   guard: RequestGuard;
@@ -60,6 +62,9 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
     if (!isPositiveInteger(value)) throw optionError(name, `must be a positive integer; got ${describe(value)}`);
     if (options.sessions !== true) throw optionError(name, 'only applies with sessions: true');
   }
+  if (origin.kind === 'source' && options.strict !== undefined && typeof options.strict !== 'boolean') {
+    throw optionError('strict', `must be true or false; got ${describe(options.strict)}`);
+  }
   if (path === false) {
     // With no route of ours, these would do nothing; server, allowedHosts and bodyLimit still apply to app.skills.handleModern.
     if (options.sessions !== undefined && options.sessions !== false) {
@@ -92,6 +97,7 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
     maxSessionsPerClient: options.maxSessionsPerClient,
     watch,
     onWarning: options.onWarning,
+    strict: origin.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,
     guard,
   };
@@ -108,9 +114,13 @@ function normalizeOrigin(options: SkillsPluginOptions): SkillsOrigin {
     const { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } = options;
     return { kind: 'storage', storage: options.storage, catalogOptions: { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } };
   }
-  const storageOnly = STORAGE_ONLY.find((name) => options[name] !== undefined);
+  // strict also means something for a custom source (an invalid entry fails the page instead of being
+  // dropped), but nothing for a catalog, which checked its entries when it loaded.
+  const custom = options.source !== undefined && options.source !== null && !(options.source instanceof SkillCatalog);
+  const storageOnly = STORAGE_ONLY.find((name) => options[name] !== undefined && !(name === 'strict' && custom));
   if (storageOnly) {
-    throw optionError(storageOnly, `only applies with storage; the ${given[0]} given has its own settings (pass ${storageOnly} to SkillCatalog.load instead)`);
+    const where = storageOnly === 'strict' ? 'storage or a custom source' : 'storage';
+    throw optionError(storageOnly, `only applies with ${where}; the ${given[0]} given has its own settings (pass ${storageOnly} to SkillCatalog.load instead)`);
   }
   if (options.catalog !== undefined && options.catalog !== null) {
     if (!hasMethods(options.catalog, 'list', 'get', 'read', 'reload', 'watch')) {

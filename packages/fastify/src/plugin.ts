@@ -37,7 +37,10 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   }
 
   // With storage, the catalog already reports to onWarning; otherwise attach does.
-  const attachOptions: AttachOptions = options.onWarning && options.origin.kind !== 'storage' ? { onWarning: options.onWarning } : {};
+  const attachOptions: AttachOptions = {
+    ...(options.onWarning && options.origin.kind !== 'storage' ? { onWarning: options.onWarning } : {}),
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
+  };
   let endpoint: SkillsEndpoint | undefined;
   const endpointOf = () =>
     (endpoint ??= createSkillsEndpoint({

@@ -12,8 +12,9 @@ export type AnyMcpServer = McpServer | Server;
 /**
  * Options of `app.register(skillsPlugin, options)`. Give exactly one of `storage`, `catalog` or
  * `source`. The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
- * `concurrency`, `timeoutMs`) apply only with `storage`, where the plugin loads the catalog itself;
- * `onWarning` applies to every kind of source.
+ * `concurrency`, `timeoutMs`) apply only with `storage`, where the plugin loads the catalog itself,
+ * except `strict`, which also applies with `source` (an invalid entry fails its `skills/list` page
+ * instead of being dropped with a warning); `onWarning` applies to every kind of source.
  */
 export interface SkillsPluginOptions extends CatalogOptions {
   /** Where the skill files are, e.g. `fsStorage('./skills')`. The plugin loads a catalog from it while registering. */

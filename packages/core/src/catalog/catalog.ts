@@ -1,4 +1,4 @@
-import { SkillNotFoundError, StorageError, changedFile, internalError, invalidParams } from '../errors.js';
+import { SkillNotFoundError, StorageError, changedFile, directoryNotFound, fileNotFound, internalError, invalidParams, skillNotFound } from '../errors.js';
 import { parseSkillUri } from '../uri/canonical.js';
 import type {
   CacheHint,
@@ -172,13 +172,13 @@ export class SkillCatalog implements SkillSource {
 
   async get(uri: string): Promise<SkillEntry> {
     const entry = this.#snapshot.skills.get(this.#pathOf(uri, 'skill'));
-    if (!entry) throw new SkillNotFoundError(`No skill is served at ${uri}`, uri);
+    if (!entry) throw skillNotFound(uri);
     return entry;
   }
 
   async read(uri: string): Promise<SkillFileContent> {
     const record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
-    if (!record) throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
+    if (!record) throw fileNotFound(uri);
     const { uri: servedUri, size, digest } = record.resource;
     const published = { size, digest };
     const mimeType = mimeTypeFor(record.path.slice(record.path.lastIndexOf('/') + 1));
@@ -237,7 +237,7 @@ export class SkillCatalog implements SkillSource {
     const children = this.#snapshot.directories.get(key);
     if (!children) {
       if (this.#snapshot.files.has(key)) throw invalidParams(`${uri} is not a directory resource`, { uri });
-      throw new SkillNotFoundError(`No directory is served at ${uri}`, uri);
+      throw directoryNotFound(uri);
     }
     const after = decodeCursor(params.cursor);
     const { items, nextCursor } = page(children, itemUri, after, this.#options.pageSize);

@@ -8,6 +8,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { consoleWarning } from '../catalog/options.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { attach, type AttachOptions } from '../server/attach.js';
+import { warningSink } from '../server/warn-once.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
@@ -89,7 +90,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   });
   const budget = new ResponseBudget();
   const source = options.source;
-  const warn: (warning: SkillWarning) => void = options.attach?.onWarning ?? (source.warn ? (w) => source.warn!(w) : consoleWarning);
+  const warn: (warning: SkillWarning) => void = warningSink(source, options.attach?.onWarning, consoleWarning);
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
 
@@ -101,7 +102,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     return server;
   };
   // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
-  const modern = createModernPath({ source, buildServer: newServer, warn, countRead: (uri, read) => budget.count(uri, read) });
+  const modern = createModernPath({ source, buildServer: newServer, warn, strict: options.attach?.strict, countRead: (uri, read) => budget.count(uri, read) });
 
   const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'POST') {

@@ -22,6 +22,8 @@ export interface ModernPathOptions {
   /** The app's server factory with skills attached: the same servers the legacy path uses. */
   buildServer: () => Promise<McpServer | Server>;
   warn: (warning: SkillWarning) => void;
+  /** As `attach`'s `strict`: an invalid entry fails its `skills/list` page. */
+  strict?: boolean;
   /** Runs a skill file read under the endpoint's bound on response bytes in flight. */
   countRead: DispatchTools['countRead'];
 }
@@ -37,7 +39,7 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
 
 export function createModernPath(options: ModernPathOptions): ModernPath {
   const { source, warn } = options;
-  const handlers = new SkillHandlers(source, warn);
+  const handlers = new SkillHandlers(source, warn, { strict: options.strict });
   const bridge = new AppBridge(options.buildServer);
   const listeners = new Listeners(source);
 

@@ -16,10 +16,17 @@ import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EX
 import type { SkillSource, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
 import { SkillHandlers, type ReadResourceResultLike } from './handlers.js';
+import { warningSink } from './warn-once.js';
 
 export interface AttachOptions {
   /** Where refused entries and reads are reported. Default: the source's `warn`, else `console.warn`. */
   onWarning?: (warning: SkillWarning) => void;
+  /**
+   * A custom source only (a `SkillCatalog` checked its entries when it loaded): fail a whole
+   * `skills/list` page with `-32603` when one entry on it breaks the structural rules. Default
+   * `false`: the entry is dropped from the page, and `onWarning` hears of it once.
+   */
+  strict?: boolean;
   /**
    * Low-level `Server` only. `'auto'` (default) installs `resources/list` and `resources/read`
    * handlers; `'manual'` installs none, for apps that already have their own and call
@@ -57,8 +64,11 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
   if (low.transport) {
     throw new Error('skillmount: attach() must run before server.connect(): capabilities are fixed once connected. For a server per request, attach to each one before connecting it.');
   }
-  const warn = options.onWarning ?? (source.warn ? (w: SkillWarning) => source.warn!(w) : consoleWarning);
-  const handlers = new SkillHandlers(source, warn);
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
+    throw new TypeError(`skillmount: attach() option "strict" must be true or false, got ${typeof options.strict}`);
+  }
+  const warn = warningSink(source, options.onWarning, consoleWarning);
+  const handlers = new SkillHandlers(source, warn, { strict: options.strict });
   const directoryRead = typeof source.readDirectory === 'function';
 
   low.registerCapabilities({ extensions: { [SKILLS_EXTENSION_ID]: directoryRead ? { directoryRead: true } : {} } } as never);

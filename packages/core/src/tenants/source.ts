@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SkillCatalog, describe } from '../catalog/catalog.js';
 import { diffEntries } from '../catalog/diff.js';
 import { contextFromExtra } from '../context/store.js';
-import { SkillNotFoundError, SkillProtocolError, internalError } from '../errors.js';
+import { SkillProtocolError, directoryNotFound, internalError } from '../errors.js';
 import { memoryStorage } from '../storage/memory.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
 import type { CacheHint, ReloadReport, SkillContext, SkillEntry, SkillFiles, SkillSource, SkillWarning } from '../types.js';
@@ -224,7 +224,7 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
     readDirectory: (uri, params, ctx) =>
       withSource(ctx, (s) => {
         // The same answer a catalog gives for a folder it does not have.
-        if (typeof s.readDirectory !== 'function') throw new SkillNotFoundError(`No directory is served at ${uri}`, uri);
+        if (typeof s.readDirectory !== 'function') throw directoryNotFound(uri);
         return s.readDirectory(uri, params, ctx);
       }),
     listResources: (ctx) => withSource(ctx, async (s) => (await s.listResources?.(ctx)) ?? []),
