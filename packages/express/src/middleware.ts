@@ -125,7 +125,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     close: () =>
       (closing ??= (async () => {
         await endpoint?.close();
-        skills.close();
+        await skills.close();
       })()),
   };
   return Object.assign(router, members);

@@ -25,13 +25,20 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     throw new Error(`${NAME}: app.skills is already defined; register the plugin once per Fastify context`);
   }
   const { source, catalog, owned } = await resolveSource(options.origin);
+  // The `storage` option hands the storage to the plugin: it closes with the app (a pool or client
+  // it created would otherwise keep the process alive). A catalog or source passed in stays the app's.
+  const release = async () => {
+    if (!owned) return;
+    catalog!.close();
+    if (options.origin.kind === 'storage') await options.origin.storage.close?.();
+  };
 
   let stopWatching: (() => void) | undefined;
   if (options.watch) {
     try {
       stopWatching = catalog!.watch();
     } catch (error) {
-      if (owned) catalog!.close();
+      await release();
       throw new Error(`${NAME}: could not watch the storage for changes: ${(error as Error).message}`, { cause: error });
     }
   }
@@ -91,9 +98,9 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   app.addHook('preClose', async () => {
     await endpoint?.close();
   });
-  // Never close what the app passed in; a catalog loaded here stops watching but leaves its storage open.
+  // Never close a catalog or source the app passed in: only stop watching it.
   app.addHook('onClose', async () => {
-    if (owned) catalog!.close();
+    if (owned) await release();
     else stopWatching?.();
   });
 };
@@ -115,6 +122,8 @@ async function loadCatalog(origin: Extract<SkillsOrigin, { kind: 'storage' }>): 
   try {
     return await SkillCatalog.load(origin.storage, origin.catalogOptions);
   } catch (error) {
+    // The registration fails and no onClose hook will run: let go of the storage now.
+    await origin.storage.close?.().catch(() => undefined);
     // The catalog checks its options before reading anything; name them as ours.
     if (error instanceof RangeError && error.message.startsWith('skillmount: option ')) {
       throw new RangeError(`${NAME}: ${error.message.slice('skillmount: '.length)}`, { cause: error });
