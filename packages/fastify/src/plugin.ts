@@ -1,5 +1,6 @@
 import {
   attach,
+  consoleWarning,
   createSkillsEndpoint,
   isModernRequest,
   runWithSkillContext,
@@ -60,6 +61,22 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       bodyTimeout: options.guard.bodyTimeout,
       packageName: NAME,
     }));
+  // On the app's own route the context option applies only inside app.skills.run: say once when it was left out.
+  let contextWarned = false;
+  const contextNotApplied = () => {
+    if (contextWarned) return;
+    contextWarned = true;
+    const warning = {
+      code: 'context-not-applied',
+      message:
+        `${NAME}: a skills request on your own MCP route reached the skill source without the "context" option applied, ` +
+        'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
+        'await app.skills.run(request, () => transport.handleRequest(request.raw, reply.raw, request.body)). Reported once.',
+    };
+    if (options.onWarning) options.onWarning(warning);
+    else if (source.warn) source.warn(warning);
+    else consoleWarning(warning);
+  };
   const decoration: SkillsDecoration = {
     source,
     catalog,
@@ -72,7 +89,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       }
       return catalog.reload();
     },
-    attach: (server) => attach(server, source, attachOptions),
+    attach: (server) => attach(server, source, options.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions),
     async run(request, fn) {
       return runWithSkillContext(contextOfRequest(request.raw, await requestContext(request, options.context)), fn);
     },
