@@ -198,7 +198,8 @@ function storageError(action: string, relative: string, full: string, error: unk
   const code = (error as NodeJS.ErrnoException)?.code;
   const hint =
     code === 'ENOENT' ? 'no such file or folder' : code === 'ELOOP' ? 'it is a symlink, which is not served' : code === 'ENOTDIR' ? 'a parent is not a folder' : (error as Error)?.message ?? String(error);
-  return new StorageError(`${action} "${relative || '(root)'}" (${full}): ${hint}`, relative, { cause: error });
+  // Coded so callers can tell "nothing there" (a tenant's folder never created) from a failure.
+  return new StorageError(`${action} "${relative || '(root)'}" (${full}): ${hint}`, relative, { cause: error, ...(code === 'ENOENT' ? { code: 'not-found' } : {}) });
 }
 
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { SkillCatalog, describe } from '../catalog/catalog.js';
 import { diffEntries } from '../catalog/diff.js';
 import { contextFromExtra } from '../context/store.js';
-import { SkillNotFoundError, SkillProtocolError, internalError } from '../errors.js';
+import { SkillNotFoundError, SkillProtocolError, StorageError, internalError } from '../errors.js';
 import { memoryStorage } from '../storage/memory.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
-import type { CacheHint, ReloadReport, SkillContext, SkillEntry, SkillFiles, SkillSource, SkillWarning } from '../types.js';
+import type { CacheHint, CatalogOptions, ReloadReport, SkillContext, SkillEntry, SkillFiles, SkillSource, SkillWarning } from '../types.js';
 import { TenantCache } from './cache.js';
 import { showKey, tenantKeyProblem } from './key.js';
 import { TenantListeners } from './listeners.js';
@@ -91,7 +91,8 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
       }
       storage = await origin.storage(key);
       const catalogWarn = origin.catalog.onWarning ?? warn;
-      const catalog = await SkillCatalog.load(storage, { ...origin.catalog, onWarning: (w) => catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` }) });
+      const catalogOptions = { ...origin.catalog, onWarning: (w: SkillWarning) => catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` }) };
+      const catalog = await loadOrEmpty(storage, catalogOptions);
       if (holdsNothing(catalog)) {
         // Any key a client makes up lands here: it is neither watched nor kept, so it costs one
         // listing and never takes the place of a tenant that has skills.
@@ -269,6 +270,20 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
     },
   };
   return source;
+}
+
+/**
+ * The tenant's catalog; an empty one when its storage has nothing behind it (the root reported
+ * `not-found`: a folder never created), the same as an empty S3 prefix or PostgreSQL namespace.
+ * Any other storage failure is a failed load.
+ */
+async function loadOrEmpty(storage: SkillFiles, options: CatalogOptions): Promise<SkillCatalog> {
+  try {
+    return await SkillCatalog.load(storage, options);
+  } catch (error) {
+    if (!(error instanceof StorageError && error.code === 'not-found' && error.path === '')) throw error;
+    return SkillCatalog.load(memoryStorage({}), options);
+  }
 }
 
 /** No skill and nothing to warn about: a storage with nothing in it (or no skill files at all). */
