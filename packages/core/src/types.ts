@@ -84,6 +84,11 @@ export interface SkillFiles {
    * A catalog then keeps no second copy unless `cacheBytes` asks for one.
    */
   readonly inMemory?: boolean;
+  /**
+   * Optional: where the files are, for messages (a folder path, an `s3://bucket/prefix` URL);
+   * never a secret. The "no skills found" warning names it.
+   */
+  readonly label?: string;
   /** Optional: subscribe to changes; returns a function that stops watching. */
   watch?(onChange: () => void): () => void;
   /** Optional: release what the storage owns (connections, watchers). */

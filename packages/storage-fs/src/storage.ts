@@ -22,6 +22,8 @@ export interface FsStorageOptions {
 export interface FsStorage extends SkillFiles {
   /** The absolute root folder. */
   readonly root: string;
+  /** The absolute root folder, as messages name it. */
+  readonly label: string;
   /**
    * The whole tree: files a catalog will read come hashed, SKILL.md files with their bytes;
    * with `known`, only files whose token changed are read.
@@ -84,6 +86,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
 
   return {
     root: absolute,
+    label: absolute,
     async listAll(listOptions) {
       let root: string;
       try {

@@ -23,6 +23,7 @@ interface Loaded {
   empty?: true;
 }
 
+const NO_SKILLS = 'no-skills';
 // Clients learn only that their own tenant failed; the cause goes to onWarning.
 const LOAD_FAILED = "This tenant's skills could not be loaded; try again later";
 const KEY_FAILED = 'Could not tell which tenant this request belongs to; try again later';
@@ -91,7 +92,13 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
       }
       storage = await origin.storage(key);
       const catalogWarn = origin.catalog.onWarning ?? warn;
-      const catalogOptions = { ...origin.catalog, onWarning: (w: SkillWarning) => catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` }) };
+      const catalogOptions = {
+        ...origin.catalog,
+        // A tenant with no skills is normal here (a made-up key, say): not a warning per tenant.
+        onWarning: (w: SkillWarning) => {
+          if (w.code !== NO_SKILLS) catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` });
+        },
+      };
       const catalog = await loadOrEmpty(storage, catalogOptions);
       if (holdsNothing(catalog)) {
         // Any key a client makes up lands here: it is neither watched nor kept, so it costs one
@@ -160,7 +167,15 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
     return raw as string;
   };
 
-  const empty = () => (emptyCatalog ??= SkillCatalog.load(memoryStorage({}), opts.emptyCatalog));
+  const empty = () => {
+    const onWarning = opts.emptyCatalog.onWarning;
+    return (emptyCatalog ??= SkillCatalog.load(memoryStorage({}), {
+      ...opts.emptyCatalog,
+      onWarning: (w) => {
+        if (w.code !== NO_SKILLS) onWarning?.(w);
+      },
+    }));
+  };
 
   /** Run `fn` with the source of the context's tenant, kept in memory until `fn` settles. */
   const withSource = async <T>(ctx: SkillContext, fn: (source: ClosableSkillSource) => T | Promise<T>): Promise<T> => {
@@ -288,7 +303,7 @@ async function loadOrEmpty(storage: SkillFiles, options: CatalogOptions): Promis
 
 /** No skill and nothing to warn about: a storage with nothing in it (or no skill files at all). */
 function holdsNothing(catalog: SkillCatalog): boolean {
-  return catalog.entries.length === 0 && catalog.warnings.length === 0;
+  return catalog.entries.length === 0 && catalog.warnings.every((w) => w.code === NO_SKILLS);
 }
 
 function entriesOf(source: SkillSource | undefined): readonly SkillEntry[] | undefined {
