@@ -37,8 +37,9 @@ const REFUSED_REMEMBERED = 1000;
  * in a bounded least-recently-used cache with an idle timeout, and freed when evicted. A request
  * with no tenant, or a refused key, sees an empty catalog: every URI is unknown to it, with the
  * same `-32602` answer as a URI that exists nowhere. So does a tenant whose storage holds nothing
- * (no skill, nothing to warn about): its catalog answers the requests that loaded it and is not
- * kept, so made-up keys never push a tenant with skills out of the cache.
+ * (no skill, nothing to warn about), or whose storage root does not exist (`not-found`): its
+ * catalog answers the requests that loaded it and is not kept, so made-up keys never push a
+ * tenant with skills out of the cache.
  *
  * ```ts
  * const skills = tenantCatalogs({
