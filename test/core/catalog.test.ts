@@ -615,3 +615,35 @@ describe('SkillCatalog.load: storage failures', () => {
     assert.match(w.list[0]!.message, /storage is down/);
   });
 });
+
+describe('SkillCatalog.load: a storage with no skills at all', () => {
+  test('a folder with no SKILL.md anywhere warns once with code no-skills, naming the folder and the layout expected', async (t) => {
+    const { dir, remove } = tempDir();
+    t.after(remove);
+    // Only notes, and a SKILL.md in a hidden folder, which is never served.
+    writeTree(dir, { 'notes/readme.md': '# not a skill\n', '.git/SKILL.md': skillMd('hidden') });
+    const seen = warnings();
+    const catalog = await SkillCatalog.load(fsStorage(dir), { onWarning: seen.onWarning });
+    assert.deepEqual(catalog.entries, []);
+    assert.deepEqual(seen.list.map((w) => w.code), ['no-skills']);
+    const [warning] = seen.list;
+    assert.ok(warning!.message.includes(path.resolve(dir)), `names the folder: ${warning!.message}`);
+    assert.match(warning!.message, /<folder>\/<skill-name>\/SKILL\.md/);
+    assert.deepEqual(catalog.warnings, seen.list);
+  });
+
+  test('an unlabelled storage is named "the storage"; strict does not fail on it; a storage with a skill, or a root SKILL.md, gets no such warning', async () => {
+    const seen = warnings();
+    await SkillCatalog.load(memoryStorage({}), { onWarning: seen.onWarning, strict: true });
+    assert.deepEqual(seen.list.map((w) => w.code), ['no-skills']);
+    assert.match(seen.list[0]!.message, /^no skills found in the storage: /);
+
+    const withSkill = warnings();
+    await SkillCatalog.load(memoryStorage({ 'greet/SKILL.md': skillMd('greet') }), { onWarning: withSkill.onWarning });
+    assert.deepEqual(withSkill.list, []);
+
+    const atRoot = warnings();
+    await SkillCatalog.load(memoryStorage({ 'SKILL.md': skillMd('greet') }), { onWarning: atRoot.onWarning });
+    assert.deepEqual(atRoot.list.map((w) => w.code), ['root-skill'], 'the root SKILL.md has its own, more precise warning');
+  });
+});

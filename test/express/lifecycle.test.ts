@@ -151,7 +151,7 @@ test('attach() before the load finishes: calls wait for it, or fail with -32603 
   }
 });
 
-test('close(): stops watching, closes the catalog it loaded, never the storage; later requests get 503', async (t) => {
+test('close(): stops watching, closes the catalog it loaded and the storage given as `storage`; later requests get 503', async (t) => {
   const inner = memoryStorage({ 'greet/SKILL.md': '---\nname: greet\ndescription: Greets.\n---\nHello.\n' });
   let watching = 0;
   let storageClosed = false;
@@ -177,7 +177,7 @@ test('close(): stops watching, closes the catalog it loaded, never the storage; 
   await skills.close();
   await skills.close();
   assert.equal(watching, 0);
-  assert.equal(storageClosed, false);
+  assert.equal(storageClosed, true, "the storage given as `storage` is the router's: closed with it");
   const res = await post(url, INITIALIZE);
   assert.equal(res.status, 503);
   assert.equal(res.json.error.code, -32000);

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { statSync } from 'node:fs';
-import { memoryStorage, tenantCatalogs, type CatalogOptions, type SkillFiles, type TenantSource } from '@skillmount/core';
+import { tenantCatalogs, type CatalogOptions, type SkillFiles, type TenantSource } from '@skillmount/core';
 import type { OpenedStorage } from './types.js';
 
 export interface TenantServeOptions {
@@ -40,12 +39,9 @@ export async function tenantSource(base: OpenedStorage, options: TenantServeOpti
 async function tenantStorages(base: OpenedStorage, pollIntervalMs: number | undefined): Promise<(tenant: string) => SkillFiles> {
   if (base.kind === 'folder') {
     const { fsStorage } = await import('@skillmount/storage-fs');
-    return (tenant) => {
-      const folder = path.join(base.storage.root, tenant);
-      // A tenant with no folder has no skills: the same answers as an empty folder, and, holding
-      // nothing, it is never kept in memory (a made-up name cannot push a real tenant out).
-      return isFolder(folder) ? fsStorage(folder) : memoryStorage();
-    };
+    // A tenant with no folder sees an empty catalog (tenantCatalogs' rule for a storage root that
+    // is not found), never kept in memory: a made-up name cannot push a real tenant out.
+    return (tenant) => fsStorage(path.join(base.storage.root, tenant));
   }
   if (base.kind === 's3') {
     const { s3Storage } = await import('@skillmount/storage-s3');
@@ -55,12 +51,4 @@ async function tenantStorages(base: OpenedStorage, pollIntervalMs: number | unde
   const { postgresStorage } = await import('@skillmount/storage-postgres');
   const { pool, table, namespace } = base.storage;
   return (tenant) => postgresStorage({ pool, table, namespace: namespace === '' ? tenant : `${namespace}/${tenant}` });
-}
-
-function isFolder(folder: string): boolean {
-  try {
-    return statSync(folder).isDirectory();
-  } catch {
-    return false;
-  }
 }

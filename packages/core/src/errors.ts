@@ -55,7 +55,8 @@ export class StorageError extends Error {
   readonly path: string;
   /**
    * What callers may branch on, when a storage says: `'too-large'` for a read refused under
-   * `maxBytes` (the file is larger than it was listed: it changed since).
+   * `maxBytes` (the file is larger than it was listed: it changed since); `'not-found'` for a
+   * path that does not exist (with `path: ''`, the storage's root itself: a folder never created).
    */
   readonly code?: string;
   constructor(message: string, path: string, options?: { cause?: unknown; code?: string }) {

@@ -120,15 +120,32 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     }
     return endpointFor(source).handleModern(req, res, body, await contextOf(req));
   };
+  // On the app's own route the context option applies only inside run(req, fn): say once when it was left out.
+  let contextWarned = false;
+  const contextNotApplied = () => {
+    if (contextWarned) return;
+    contextWarned = true;
+    const warning = {
+      code: 'context-not-applied',
+      message:
+        '@skillmount/express: a skills request on your own MCP route reached the skill source without the "context" option applied, ' +
+        'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
+        'await skills.run(req, () => transport.handleRequest(req, res, req.body)). Reported once.',
+    };
+    const served = skills.loaded ?? skills.pending;
+    if (checked.onWarning) checked.onWarning(warning);
+    else if (served.warn) served.warn(warning);
+    else consoleWarning(warning);
+  };
   const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern'> = {
     handleModern,
     reload: () => skills.reload(),
-    attach: (server) => attach(server, skills.loaded ?? skills.pending, attachOptions),
+    attach: (server) => attach(server, skills.loaded ?? skills.pending, checked.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions),
     run,
     close: () =>
       (closing ??= (async () => {
         await endpoint?.close();
-        skills.close();
+        await skills.close();
       })()),
   };
   return Object.assign(router, members);

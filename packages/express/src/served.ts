@@ -12,7 +12,8 @@ export interface ServedSkills {
   /** A source to attach before the load has finished: every call waits for it. */
   readonly pending: SkillSource;
   reload(): Promise<ReloadReport>;
-  close(): void;
+  /** Stop watching; with `storage`, also close the catalog loaded here and the storage itself. */
+  close(): Promise<void>;
 }
 
 const INTERNAL_ERROR = -32603;
@@ -25,7 +26,7 @@ export function serveSkills(served: Served, watch: boolean, warn: (warning: Skil
       const { catalog } = served;
       const stopWatching = watch ? catalog.watch() : undefined;
       const ready = Promise.resolve<SkillSource>(catalog);
-      return { ready, loaded: catalog, catalog, pending: catalog, reload: () => catalog.reload(), close: () => stopWatching?.() };
+      return { ready, loaded: catalog, catalog, pending: catalog, reload: () => catalog.reload(), close: async () => stopWatching?.() };
     }
     case 'source': {
       const { source } = served;
@@ -36,7 +37,7 @@ export function serveSkills(served: Served, watch: boolean, warn: (warning: Skil
         pending: source,
         reload: () =>
           Promise.reject(new Error('@skillmount/express: reload() needs a catalog, and this router serves a custom SkillSource; reload it yourself')),
-        close: () => undefined,
+        close: async () => undefined,
       };
     }
   }
@@ -64,6 +65,7 @@ function loadFromStorage(served: Extract<Served, { kind: 'storage' }>, watch: bo
         return loaded;
       },
       (error: unknown) => {
+        if (closed) throw error; // the storage was closed under it: nothing to report
         const path = (error as { path?: unknown })?.path;
         warn({ code: 'load-failed', message: `skills catalog failed to load: ${describe(error)}`, ...(typeof path === 'string' ? { path } : {}) });
         throw error;
@@ -125,10 +127,12 @@ function loadFromStorage(served: Extract<Served, { kind: 'storage' }>, watch: bo
       }
       return loaded.reload();
     },
-    close() {
+    async close() {
       closed = true;
       listeners.clear();
       catalog?.close();
+      // Given as `storage`, it is the router's: a pool or client it holds would keep the process alive.
+      await served.storage.close?.();
     },
   };
 }

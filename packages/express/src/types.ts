@@ -23,7 +23,7 @@ import type {
  * applies to all three.
  */
 export interface SkillsMiddlewareOptions extends CatalogOptions {
-  /** Where the skill files are, e.g. `fsStorage('./skills')`. The catalog is loaded from it in the background. */
+  /** Where the skill files are, e.g. `fsStorage('./skills')`. The catalog is loaded from it in the background; `close()` closes the storage too. */
   storage?: SkillFiles;
   /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
   catalog?: SkillCatalog;
@@ -96,6 +96,10 @@ export interface SkillsRouter extends Router {
    * otherwise resolve false without touching `req` or `res`, and answer it with your own code.
    */
   handleModern(req: Request, res: Response): Promise<boolean>;
-  /** Close every session and stop watching. A storage or catalog you passed in stays open; a catalog loaded here is closed. */
+  /**
+   * Close every session and stop watching. A `storage` you passed is the router's: it is closed too
+   * (`storage.close()`, which ends a pool or client the storage created). A `catalog` or `source`
+   * you passed stays open: close it yourself.
+   */
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import {
   attach,
+  consoleWarning,
   createSkillsEndpoint,
   isModernRequest,
   runWithSkillContext,
@@ -25,13 +26,20 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     throw new Error(`${NAME}: app.skills is already defined; register the plugin once per Fastify context`);
   }
   const { source, catalog, owned } = await resolveSource(options.origin);
+  // The `storage` option hands the storage to the plugin: it closes with the app (a pool or client
+  // it created would otherwise keep the process alive). A catalog or source passed in stays the app's.
+  const release = async () => {
+    if (!owned) return;
+    catalog!.close();
+    if (options.origin.kind === 'storage') await options.origin.storage.close?.();
+  };
 
   let stopWatching: (() => void) | undefined;
   if (options.watch) {
     try {
       stopWatching = catalog!.watch();
     } catch (error) {
-      if (owned) catalog!.close();
+      await release();
       throw new Error(`${NAME}: could not watch the storage for changes: ${(error as Error).message}`, { cause: error });
     }
   }
@@ -56,6 +64,22 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       bodyTimeout: options.guard.bodyTimeout,
       packageName: NAME,
     }));
+  // On the app's own route the context option applies only inside app.skills.run: say once when it was left out.
+  let contextWarned = false;
+  const contextNotApplied = () => {
+    if (contextWarned) return;
+    contextWarned = true;
+    const warning = {
+      code: 'context-not-applied',
+      message:
+        `${NAME}: a skills request on your own MCP route reached the skill source without the "context" option applied, ` +
+        'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
+        'await app.skills.run(request, () => transport.handleRequest(request.raw, reply.raw, request.body)). Reported once.',
+    };
+    if (options.onWarning) options.onWarning(warning);
+    else if (source.warn) source.warn(warning);
+    else consoleWarning(warning);
+  };
   const decoration: SkillsDecoration = {
     source,
     catalog,
@@ -68,7 +92,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       }
       return catalog.reload();
     },
-    attach: (server) => attach(server, source, attachOptions),
+    attach: (server) => attach(server, source, options.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions),
     async run(request, fn) {
       return runWithSkillContext(contextOfRequest(request.raw, await requestContext(request, options.context)), fn);
     },
@@ -94,9 +118,9 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   app.addHook('preClose', async () => {
     await endpoint?.close();
   });
-  // Never close what the app passed in; a catalog loaded here stops watching but leaves its storage open.
+  // Never close a catalog or source the app passed in: only stop watching it.
   app.addHook('onClose', async () => {
-    if (owned) catalog!.close();
+    if (owned) await release();
     else stopWatching?.();
   });
 };
@@ -118,6 +142,8 @@ async function loadCatalog(origin: Extract<SkillsOrigin, { kind: 'storage' }>): 
   try {
     return await SkillCatalog.load(origin.storage, origin.catalogOptions);
   } catch (error) {
+    // The registration fails and no onClose hook will run: let go of the storage now.
+    await origin.storage.close?.().catch(() => undefined);
     // The catalog checks its options before reading anything; name them as ours.
     if (error instanceof RangeError && error.message.startsWith('skillmount: option ')) {
       throw new RangeError(`${NAME}: ${error.message.slice('skillmount: '.length)}`, { cause: error });

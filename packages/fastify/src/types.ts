@@ -17,7 +17,7 @@ export type AnyMcpServer = McpServer | Server;
  * instead of being dropped with a warning); `onWarning` applies to every kind of source.
  */
 export interface SkillsPluginOptions extends CatalogOptions {
-  /** Where the skill files are, e.g. `fsStorage('./skills')`. The plugin loads a catalog from it while registering. */
+  /** Where the skill files are, e.g. `fsStorage('./skills')`. The plugin loads a catalog from it while registering, and closes the storage with the app. */
   storage?: SkillFiles;
   /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
   catalog?: SkillCatalog;

@@ -22,6 +22,8 @@ export interface FsStorageOptions {
 export interface FsStorage extends SkillFiles {
   /** The absolute root folder. */
   readonly root: string;
+  /** The absolute root folder, as messages name it. */
+  readonly label: string;
   /**
    * The whole tree: files a catalog will read come hashed, SKILL.md files with their bytes;
    * with `known`, only files whose token changed are read.
@@ -84,6 +86,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
 
   return {
     root: absolute,
+    label: absolute,
     async listAll(listOptions) {
       let root: string;
       try {
@@ -199,7 +202,8 @@ function storageError(action: string, relative: string, full: string, error: unk
   const code = (error as NodeJS.ErrnoException)?.code;
   const hint =
     code === 'ENOENT' ? 'no such file or folder' : code === 'ELOOP' ? 'it is a symlink, which is not served' : code === 'ENOTDIR' ? 'a parent is not a folder' : (error as Error)?.message ?? String(error);
-  return kitError({ action, path: relative, where: `(${full})`, reason: hint, cause: error });
+  // Coded so callers can tell "nothing there" (a tenant's folder never created) from a failure.
+  return kitError({ action, path: relative, where: `(${full})`, reason: hint, cause: error, ...(code === 'ENOENT' ? { code: 'not-found' } : {}) });
 }
 
 

@@ -69,6 +69,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     pool,
     table: names.display,
     namespace,
+    label: `PostgreSQL table ${names.display}, namespace ${JSON.stringify(namespace)}`,
     channel: names.channel,
 
     async listAll(options) {

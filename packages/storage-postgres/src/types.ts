@@ -40,6 +40,8 @@ export interface PostgresStorage extends SkillFiles {
   readonly table: string;
   /** The namespace this storage serves. */
   readonly namespace: string;
+  /** `PostgreSQL table <table>, namespace "<namespace>"`, as messages name the storage (no connection details). */
+  readonly label: string;
   /** The LISTEN/NOTIFY channel the table's trigger notifies (`<table name>_changed`). */
   readonly channel: string;
   /** The pool queries run on: the one passed in, or the one created from `connectionString` (ended by `close()`). */

@@ -180,6 +180,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     bucket,
     prefix,
     client,
+    label: where,
 
     listAll,
     writeManifest,

@@ -49,6 +49,8 @@ export interface S3Storage extends Required<Pick<SkillFiles, 'list' | 'read' | '
   readonly prefix: string;
   /** The client in use (yours, or the one the storage created). */
   readonly client: S3Client;
+  /** `s3://<bucket>/<prefix>`, as messages name the storage. */
+  readonly label: string;
   /**
    * Read every object under the prefix (16 at a time), hash it, and write the manifest
    * (`<prefix>.skillmount/manifest.json`) so catalog builds need the listing and one GET. Hidden

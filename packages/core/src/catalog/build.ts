@@ -101,6 +101,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     candidates.push({ dir, subtree, problems });
   }
   for (const w of misnamedSkillMds(tree, isHiddenName)) warnings.push(w);
+  if (candidates.length === 0 && !warnings.some((w) => w.code === 'root-skill')) warnings.push(noSkills(files.label));
   const candidateDirs = new Set(candidates.map((c) => c.dir));
   const insideCandidate = (dir: string): boolean => {
     for (let d = dir; d !== ''; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) if (candidateDirs.has(d)) return true;
@@ -269,6 +270,15 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     bodiesRead,
     ...(fingerprint !== undefined ? { fingerprint } : {}),
     ...(listing ? { listed: listedOthers(listing, fileIndex, unserved) } : {}),
+  };
+}
+
+/** The warning for a storage with no SKILL.md in any visible folder: most often the wrong folder, or one level off. */
+export function noSkills(label: string | undefined): SkillWarning {
+  const where = typeof label === 'string' && label !== '' ? escapeControls(label) : 'the storage';
+  return {
+    code: 'no-skills',
+    message: `no skills found in ${where}: no folder holds a SKILL.md. Each skill is a folder named after it with a SKILL.md inside, <folder>/<skill-name>/SKILL.md; check the path given`,
   };
 }
 

@@ -32,5 +32,6 @@ export function withTimeouts(files: SkillFiles, timeoutMs: number): SkillFiles {
   if (typeof files.listAll === 'function') timed.listAll = (options) => bounded(() => (options ? files.listAll!(options) : files.listAll!()), '', 'listAll');
   if (typeof files.watch === 'function') timed.watch = (onChange) => files.watch!(onChange);
   if (typeof files.close === 'function') timed.close = () => files.close!();
+  if (typeof files.label === 'string') (timed as { label?: string }).label = files.label;
   return timed;
 }

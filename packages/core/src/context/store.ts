@@ -12,6 +12,11 @@ export function runWithSkillContext<T>(context: Record<string, unknown>, fn: () 
   return appContext.run(context, fn);
 }
 
+/** Whether the code running now is inside `runWithSkillContext` (an adapter's endpoint or `run(req, fn)`). */
+export function hasSkillContext(): boolean {
+  return appContext.getStore() !== undefined;
+}
+
 /**
  * The context an HTTP request carries before any MCP message is read: its headers and auth,
  * then the app's fields. Sources see the same values for a request either way; this also gives

@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SkillNotFoundError, invalidParams } from '../errors.js';
 import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
 import { consoleWarning } from '../catalog/options.js';
-import { contextFromExtra, type ExtraLike } from '../context/store.js';
+import { contextFromExtra, hasSkillContext, type ExtraLike } from '../context/store.js';
 import {
   GetSkillRequestSchema,
   ListSkillsRequestSchema,
@@ -33,6 +33,12 @@ export interface AttachOptions {
    * `listResources` / `readResource` of the returned handle from them.
    */
   resources?: 'auto' | 'manual';
+  /**
+   * Called when a skills request reaches the source outside `runWithSkillContext` (so without the
+   * app's per-request fields). Adapters with a `context` option use it to say that their
+   * `run(req, fn)` was left out of an app's own route.
+   */
+  onContextMissing?: () => void;
 }
 
 /** What `attach` returns: the skills' resource handlers, for apps that compose them by hand. */
@@ -68,6 +74,11 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
     throw new TypeError(`skillmount: attach() option "strict" must be true or false, got ${typeof options.strict}`);
   }
   const warn = warningSink(source, options.onWarning, consoleWarning);
+  const contextMissing = options.onContextMissing;
+  const contextOf = (extra: ExtraLike | undefined) => {
+    if (contextMissing && !hasSkillContext()) contextMissing();
+    return contextFromExtra(extra);
+  };
   const handlers = new SkillHandlers(source, warn, { strict: options.strict });
   const directoryRead = typeof source.readDirectory === 'function';
 
@@ -75,24 +86,24 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
 
   low.setRequestHandler(ListSkillsRequestSchema, async (request, extra) => {
     const params = paramsObject(request.params, METHOD_SKILLS_LIST);
-    return (await handlers.list(optionalCursor(params, METHOD_SKILLS_LIST), contextFromExtra(extra))) as never;
+    return (await handlers.list(optionalCursor(params, METHOD_SKILLS_LIST), contextOf(extra))) as never;
   });
   low.setRequestHandler(GetSkillRequestSchema, async (request, extra) => {
     const params = paramsObject(request.params, METHOD_SKILLS_GET);
     const uri = requiredUri(params, METHOD_SKILLS_GET, "the skill's SKILL.md URI");
-    return (await handlers.get(uri, contextFromExtra(extra))) as never;
+    return (await handlers.get(uri, contextOf(extra))) as never;
   });
   if (directoryRead) {
     low.setRequestHandler(ReadDirectoryRequestSchema, async (request, extra) => {
       const params = paramsObject(request.params, METHOD_DIRECTORY_READ);
       const uri = requiredUri(params, METHOD_DIRECTORY_READ, 'a directory URI without a trailing slash');
-      return (await handlers.readDirectory(uri, optionalCursor(params, METHOD_DIRECTORY_READ), contextFromExtra(extra))) as never;
+      return (await handlers.readDirectory(uri, optionalCursor(params, METHOD_DIRECTORY_READ), contextOf(extra))) as never;
     });
   }
 
-  const listResources = async (extra?: ExtraLike) => handlers.listResources(contextFromExtra(extra));
+  const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
   const readResource = async (uri: string, extra?: ExtraLike) =>
-    /^skill:/i.test(uri) ? handlers.read(uri, contextFromExtra(extra)) : undefined;
+    /^skill:/i.test(uri) ? handlers.read(uri, contextOf(extra)) : undefined;
 
   if (isMcp) {
     // A resource template is the public way to add resources beside the app's own on an McpServer.
@@ -100,7 +111,7 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
       'skills',
       new ResourceTemplate('skill://{+path}', { list: async (extra) => ({ resources: await listResources(extra) }) }),
       {},
-      async (uri, _variables, extra) => (await handlers.read(uri.href, contextFromExtra(extra))) as never,
+      async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra))) as never,
     );
     guardResourceParams(low);
   } else if (options.resources !== 'manual') {

@@ -112,6 +112,11 @@ export interface SkillFiles {
    */
   readonly inMemory?: boolean;
   /**
+   * Optional: where the files are, for messages (a folder path, an `s3://bucket/prefix` URL);
+   * never a secret. The "no skills found" warning names it.
+   */
+  readonly label?: string;
+  /**
    * Optional: call `onChange` (with no arguments, possibly more than once per change, debounced as
    * the storage sees fit) after the stored files change, so the catalog reloads; returns a
    * function that stops watching. A storage that cannot watch throws a `StorageError` here.

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { SkillCatalog, describe } from '../catalog/catalog.js';
 import { diffEntries } from '../catalog/diff.js';
 import { contextFromExtra } from '../context/store.js';
-import { SkillProtocolError, directoryNotFound, internalError } from '../errors.js';
+import { SkillProtocolError, StorageError, directoryNotFound, internalError } from '../errors.js';
 import { memoryStorage } from '../storage/memory.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
-import type { CacheHint, ReloadReport, SkillContext, SkillEntry, SkillFiles, SkillSource, SkillWarning } from '../types.js';
+import type { CacheHint, CatalogOptions, ReloadReport, SkillContext, SkillEntry, SkillFiles, SkillSource, SkillWarning } from '../types.js';
 import { TenantCache } from './cache.js';
 import { showKey, tenantKeyProblem } from './key.js';
 import { TenantListeners } from './listeners.js';
@@ -23,6 +23,7 @@ interface Loaded {
   empty?: true;
 }
 
+const NO_SKILLS = 'no-skills';
 // Clients learn only that their own tenant failed; the cause goes to onWarning.
 const LOAD_FAILED = "This tenant's skills could not be loaded; try again later";
 const KEY_FAILED = 'Could not tell which tenant this request belongs to; try again later';
@@ -36,8 +37,9 @@ const REFUSED_REMEMBERED = 1000;
  * in a bounded least-recently-used cache with an idle timeout, and freed when evicted. A request
  * with no tenant, or a refused key, sees an empty catalog: every URI is unknown to it, with the
  * same `-32602` answer as a URI that exists nowhere. So does a tenant whose storage holds nothing
- * (no skill, nothing to warn about): its catalog answers the requests that loaded it and is not
- * kept, so made-up keys never push a tenant with skills out of the cache.
+ * (no skill, nothing to warn about), or whose storage root does not exist (`not-found`): its
+ * catalog answers the requests that loaded it and is not kept, so made-up keys never push a
+ * tenant with skills out of the cache.
  *
  * ```ts
  * const skills = tenantCatalogs({
@@ -91,7 +93,14 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
       }
       storage = await origin.storage(key);
       const catalogWarn = origin.catalog.onWarning ?? warn;
-      const catalog = await SkillCatalog.load(storage, { ...origin.catalog, onWarning: (w) => catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` }) });
+      const catalogOptions = {
+        ...origin.catalog,
+        // A tenant with no skills is normal here (a made-up key, say): not a warning per tenant.
+        onWarning: (w: SkillWarning) => {
+          if (w.code !== NO_SKILLS) catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` });
+        },
+      };
+      const catalog = await loadOrEmpty(storage, catalogOptions);
       if (holdsNothing(catalog)) {
         // Any key a client makes up lands here: it is neither watched nor kept, so it costs one
         // listing and never takes the place of a tenant that has skills.
@@ -159,7 +168,15 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
     return raw as string;
   };
 
-  const empty = () => (emptyCatalog ??= SkillCatalog.load(memoryStorage({}), opts.emptyCatalog));
+  const empty = () => {
+    const onWarning = opts.emptyCatalog.onWarning;
+    return (emptyCatalog ??= SkillCatalog.load(memoryStorage({}), {
+      ...opts.emptyCatalog,
+      onWarning: (w) => {
+        if (w.code !== NO_SKILLS) onWarning?.(w);
+      },
+    }));
+  };
 
   /** Run `fn` with the source of the context's tenant, kept in memory until `fn` settles. */
   const withSource = async <T>(ctx: SkillContext, fn: (source: ClosableSkillSource) => T | Promise<T>): Promise<T> => {
@@ -271,9 +288,23 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
   return source;
 }
 
+/**
+ * The tenant's catalog; an empty one when its storage has nothing behind it (the root reported
+ * `not-found`: a folder never created), the same as an empty S3 prefix or PostgreSQL namespace.
+ * Any other storage failure is a failed load.
+ */
+async function loadOrEmpty(storage: SkillFiles, options: CatalogOptions): Promise<SkillCatalog> {
+  try {
+    return await SkillCatalog.load(storage, options);
+  } catch (error) {
+    if (!(error instanceof StorageError && error.code === 'not-found' && error.path === '')) throw error;
+    return SkillCatalog.load(memoryStorage({}), options);
+  }
+}
+
 /** No skill and nothing to warn about: a storage with nothing in it (or no skill files at all). */
 function holdsNothing(catalog: SkillCatalog): boolean {
-  return catalog.entries.length === 0 && catalog.warnings.length === 0;
+  return catalog.entries.length === 0 && catalog.warnings.every((w) => w.code === NO_SKILLS);
 }
 
 function entriesOf(source: SkillSource | undefined): readonly SkillEntry[] | undefined {
