@@ -9,8 +9,9 @@ const run = (code: string, type: 'module' | 'commonjs') =>
 
 // What each package must export by name, from both module systems.
 const EXPORTS: Record<string, string[]> = {
-  '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError'],
-  '@skillmount/core': ['SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext'],
+  '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'OptionError'],
+  '@skillmount/core/adapter': ['checkAdapterOptions', 'createRequestGuard', 'hideInternalErrors', 'sendError', 'discardBody', 'contextOfRequest'],
+  '@skillmount/core': ['SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext', 'OptionError'],
   '@skillmount/storage-fs': ['fsStorage'],
   '@skillmount/storage-postgres': ['postgresStorage', 'migrate'],
   '@skillmount/storage-s3': ['s3Storage'],

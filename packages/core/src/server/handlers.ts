@@ -1,4 +1,4 @@
-import { SkillCatalog } from '../catalog/catalog.js';
+import { isCatalogBuiltHere } from '../catalog/catalog.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { encodeContent, verifiedContent } from '../bytes/verified.js';
 import { changedFile, internalError } from '../errors.js';
@@ -26,14 +26,14 @@ export interface ReadResourceResultLike {
  * refuses to put anything invalid on the wire, and adds the result envelope.
  */
 export class SkillHandlers {
-  // Entries from a SkillCatalog were validated when it was built; anything else is checked per request.
+  // Entries from a SkillCatalog this copy of core built were validated then; anything else is checked per request.
   readonly #trusted: boolean;
 
   constructor(
     private readonly source: SkillSource,
     private readonly warn: (warning: SkillWarning) => void,
   ) {
-    this.#trusted = source instanceof SkillCatalog;
+    this.#trusted = isCatalogBuiltHere(source);
   }
 
   /** `resultType` and the cache fields every result carries. */
