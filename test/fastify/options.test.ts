@@ -53,7 +53,7 @@ test('bad values name the option', async () => {
   await refused({ storage: skills(), sessions: 'yes' }, /@skillmount\/fastify: option "sessions" must be true or false/, 'invalid-type', 'sessions');
   await refused({ storage: skills(), sessions: true, maxSessions: 1.5 }, /@skillmount\/fastify: option "maxSessions" must be a positive integer/, 'invalid-value', 'maxSessions');
   await refused({ storage: skills(), sessions: true, maxSessions: '10' }, /@skillmount\/fastify: option "maxSessions" must be a positive integer/, 'invalid-type', 'maxSessions');
-  await refused({ storage: skills(), sessions: true, maxSessionsPerClient: 0 }, /@skillmount\/fastify: option "maxSessionsPerClient" must be a positive integer; got 0/, 'invalid-value');
+  await refused({ storage: skills(), sessions: true, maxSessionsPerClient: 0 }, /@skillmount\/fastify: option "maxSessionsPerClient" must be a positive integer, got 0/, 'invalid-value');
   await refused({ storage: skills(), maxSessionsPerClient: 5 }, /@skillmount\/fastify: option "maxSessionsPerClient" applies only with sessions: true/, 'conflicting-options');
   await refused({ storage: skills(), path: false, bodyTimeout: 1000 }, /@skillmount\/fastify: option "bodyTimeout" only applies to the route the plugin mounts/, 'conflicting-options', 'bodyTimeout');
   await refused({ storage: skills(), sessionIdleMs: 1000 }, /@skillmount\/fastify: option "sessionIdleMs" applies only with sessions: true/, 'conflicting-options');

@@ -51,7 +51,7 @@ test('migrate() refuses a table of another shape, naming what is missing', async
     assert.match(error.message, /^@skillmount\/storage-postgres: migrate\(\) of table other_.* lacks the columns content, size, sha256, updated_at/);
     return true;
   });
-  await assert.rejects(migrate(env.admin, { table: 'no such' }), /not a table name/);
+  await assert.rejects(migrate(env.admin, { table: 'no such' }), /^OptionError: @skillmount\/storage-postgres: migrate\(\): option "table" must be a table name/);
 });
 
 test('close() ends a pool the storage created and leaves a passed-in pool usable', async () => {
@@ -93,7 +93,7 @@ test('options are checked when the storage is created', () => {
     [{ pool, debounceMs: -1 }, /debounceMs/, 'invalid-value'],
     [{ pool, onError: 'log' }, /onError/, 'invalid-type'],
     [{ pool, tabel: 'x' }, /option "tabel" is not an option/, 'unknown-option'],
-    [{ pool, table: 'x y' }, /not a table name/, 'invalid-value'],
+    [{ pool, table: 'x y' }, /option "table" must be a table name, .*; got "x y"/, 'invalid-value'],
     [{ pool, table: 7 }, /option "table" must be a string/, 'invalid-type'],
   ];
   for (const [options, message, code] of bad) {

@@ -24,7 +24,7 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
   const path = options!.path ?? '/mcp';
   if (path !== false && (typeof path !== 'string' || !path.startsWith('/'))) {
     const code = typeof path === 'string' ? 'invalid-value' : 'invalid-type';
-    fail(code, 'path', `must be a route path starting with "/" (e.g. "/mcp"), or false to mount no route; got ${typeof path === 'string' ? JSON.stringify(path) : String(path)}`);
+    fail(code, 'path', `must be a route path starting with "/" (e.g. "/mcp"), or false to mount no route, got ${typeof path === 'string' ? JSON.stringify(path) : String(path)}`);
   }
   if (path === false) {
     // With no route of ours, these would do nothing; server, allowedHosts and bodyLimit still apply to app.skills.handleModern.

@@ -44,8 +44,8 @@ export function tableNames(option: unknown, packageName = PACKAGE): TableNames {
     throw new OptionError(
       'invalid-value',
       'table',
-      `${JSON.stringify(option)} is not a table name; use "name" or "schema.name" where each part ` +
-        `starts with a letter or "_" and holds only letters, digits and "_" (the name at most ${MAX_TABLE_NAME} characters)`,
+      `must be a table name, "name" or "schema.name", where each part starts with a letter or "_" and holds ` +
+        `only letters, digits and "_" (the name at most ${MAX_TABLE_NAME} characters); got ${JSON.stringify(option)}`,
       packageName,
     );
   }

@@ -23,20 +23,20 @@ const hasMethods = (value: unknown, ...names: string[]) =>
 export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Request>, packageName: string): CheckedAdapterOptions<Request> {
   const fail = optionFail(packageName);
   if (typeof options !== 'object' || options === null) {
-    fail('invalid-type', '', `must be an object with one of storage, catalog or source, e.g. { storage: fsStorage("./skills") }; got ${describeValue(options)}`);
+    fail('invalid-type', '', `must be an object with one of storage, catalog or source (e.g. { storage: fsStorage("./skills") }), got ${describeValue(options)}`);
   }
   const origin = checkOrigin(options, fail, packageName);
 
   for (const name of ['server', 'context', 'onWarning'] as const) {
-    if (options[name] !== undefined && !isFunction(options[name])) fail('invalid-type', name, `${FUNCTION_SHAPES[name]}; got ${describeValue(options[name])}`);
+    if (options[name] !== undefined && !isFunction(options[name])) fail('invalid-type', name, `${FUNCTION_SHAPES[name]}, got ${describeValue(options[name])}`);
   }
   for (const name of ['sessions', 'watch'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'boolean') fail('invalid-type', name, `must be true or false; got ${describeValue(options[name])}`);
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') fail('invalid-type', name, `must be true or false, got ${describeValue(options[name])}`);
   }
   for (const name of ['sessionIdleMs', 'maxSessions', 'maxSessionsPerClient'] as const) {
     const value = options[name];
     if (value === undefined) continue;
-    if (!isPositiveInteger(value)) fail(numberProblem(value), name, `must be a positive integer${name === 'sessionIdleMs' ? ' (milliseconds)' : ''}; got ${describeValue(value)}`);
+    if (!isPositiveInteger(value)) fail(numberProblem(value), name, `must be a positive integer${name === 'sessionIdleMs' ? ' (milliseconds)' : ''}, got ${describeValue(value)}`);
     if (options.sessions !== true) fail('conflicting-options', name, 'applies only with sessions: true');
   }
   const watch = options.watch === true;
