@@ -8,6 +8,13 @@ export function isValidSkillName(name: unknown): name is string {
   return typeof name === 'string' && name.length >= 1 && name.length <= MAX_NAME_LENGTH && NAME.test(name);
 }
 
+/** The problem when a valid `name` differs from the skill's folder name (a `name-mismatch`), else undefined. */
+export function folderNameProblem(frontmatter: Record<string, unknown>, folderName: string | undefined): string | undefined {
+  const { name } = frontmatter;
+  if (folderName === undefined || !isValidSkillName(name) || name === folderName) return undefined;
+  return `frontmatter name "${name}" must equal its folder name "${folderName}"; rename one of them`;
+}
+
 /** Problems with a frontmatter object under the Agent Skills rules; empty when it is valid. */
 export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string): string[] {
   const problems: string[] = [];
@@ -18,8 +25,9 @@ export function frontmatterProblems(frontmatter: Record<string, unknown>, folder
     problems.push(
       `frontmatter name "${name}" is invalid: use 1-${MAX_NAME_LENGTH} lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
     );
-  } else if (folderName !== undefined && name !== folderName) {
-    problems.push(`frontmatter name "${name}" must equal its folder name "${folderName}"; rename one of them`);
+  } else {
+    const mismatch = folderNameProblem(frontmatter, folderName);
+    if (mismatch) problems.push(mismatch);
   }
   if (typeof description !== 'string' || description.trim().length === 0) {
     problems.push('frontmatter "description" is required and must be a non-empty string');
