@@ -118,8 +118,8 @@ test('options that do not fit the location, and publish sources that are not fol
   const cases: [string[], RegExp][] = [
     [['serve', EXAMPLES, '--table', 'files'], /--table applies to postgres:\/\/ locations only/],
     [['serve', pgLocation, '--poll-interval', '100'], /--poll-interval applies to s3:\/\/ locations only, not to postgres:\/\/skills@/],
-    [['serve', pgLocation, '--table', 'no such table'], /postgres:\/\/skills@127\.0\.0\.1:\d+\/skills: the table "no such table" is not a table name/],
-    [['serve', 's3://skills/../up'], /s3:\/\/skills\/\.\.\/up: "prefix" must be a folder of plain/],
+    [['serve', pgLocation, '--table', 'no such table'], /postgres:\/\/skills@127\.0\.0\.1:\d+\/skills: option "table" must be a table name, .*; got "no such table"/],
+    [['serve', 's3://skills/../up'], /s3:\/\/skills\/\.\.\/up: option "prefix" must be a folder of plain/],
     [['publish', 's3://skills/prod', pgLocation], /publish reads a skills folder; "s3:\/\/skills\/prod" is not a folder path/],
     [['publish', EXAMPLES, '/tmp/elsewhere'], /publish writes to s3:\/\/bucket\/prefix or postgres:\/\/…\[#namespace\]; "\/tmp\/elsewhere" is a folder path/],
     [['publish', EXAMPLES], /expected <folder> <location>, got 1 argument/],

@@ -13,6 +13,7 @@ import {
   SkillVerificationError,
   checkLimits,
   type SkillEntry,
+  OptionError,
 } from '@skillmount/core/client';
 import { live, startLyingServer, type LyingServer } from './support/lying-server.js';
 import { connectV1 } from './support/servers.js';
@@ -28,13 +29,20 @@ describe('construction', () => {
   const client = new Client({ name: 'host', version: '1.0.0' });
 
   test('bad options fail at once, naming the package and the option', () => {
-    assert.throws(() => new SkillsClient(client, { maxPages: -1 }), /^TypeError: skillmount: the maxPages option must be a positive integer, or 0 for no cap, not -1/);
+    const refused = (options: unknown, message: RegExp, code: string, type: typeof TypeError | typeof RangeError) =>
+      assert.throws(
+        () => new SkillsClient(client, options as never),
+        (error: unknown) => error instanceof OptionError && error instanceof type && error.code === code && message.test(String(error)),
+        String(message),
+      );
+    refused({ maxPages: -1 }, /^OptionError: skillmount: option "maxPages" must be a positive integer, or 0 for no cap, got -1/, 'invalid-value', RangeError);
     assert.doesNotThrow(() => new SkillsClient(client, { maxPages: 0 }), 'maxPages: 0 turns the cap off');
-    assert.throws(() => new SkillsClient(client, { maxPages: 1.5 }), /maxPages/);
-    assert.throws(() => new SkillsClient(client, { skipInvalid: 'yes' as never }), /skipInvalid option must be true or false/);
-    assert.throws(() => new SkillsClient(client, { parseFrontmatter: 'yaml' as never }), /parseFrontmatter option must be a function/);
-    assert.throws(() => new SkillsClient(client, { limits: { bytes: -1 } }), /limits\.bytes option must be a positive number/);
-    assert.throws(() => new SkillsClient(client, { limits: { size: 1 } as never }), /unknown limit "size"/);
+    refused({ maxPages: 1.5 }, /maxPages/, 'invalid-value', RangeError);
+    refused({ maxPages: '2' }, /maxPages/, 'invalid-type', TypeError);
+    refused({ skipInvalid: 'yes' }, /option "skipInvalid" must be true or false/, 'invalid-type', TypeError);
+    refused({ parseFrontmatter: 'yaml' }, /option "parseFrontmatter" must be a function/, 'invalid-type', TypeError);
+    refused({ limits: { bytes: -1 } }, /option "limits\.bytes" must be a positive number/, 'invalid-value', RangeError);
+    refused({ limits: { size: 1 } }, /option "limits\.size" is not a limit/, 'unknown-option', TypeError);
     assert.throws(() => new SkillsClient({} as never), /needs an MCP SDK Client/);
   });
 

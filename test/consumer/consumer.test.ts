@@ -132,6 +132,8 @@ for (const folder of ['esm', 'cjs']) {
     const report = JSON.parse((await sh(process.execPath, [built, 'skills'], 120_000)).trim().split('\n').at(-1)!);
     assert.equal(report.version, ourVersion);
     assert.deepEqual(report.kit, { plain: true, sameError: true }, 'the storage kit loads, and its StorageError is the root\'s');
+    assert.equal(report.optionMistake, 'invalid-value maxSessions', 'an OptionError, a RangeError, from the installed packages');
+    assert.deepEqual(report.localhostNames, ['localhost', '127.0.0.1', '[::1]'], '@skillmount/core/adapter resolves');
     const expected = [...exampleSkills()].sort(([a], [b]) => a.localeCompare(b));
     for (const adapter of ['fastify', 'express']) {
       const { sum, skills } = report[adapter] as { sum: string; skills: { name: string; files: number; verified: boolean }[] };

@@ -12,6 +12,7 @@ import {
   type CatalogOptions,
   type SkillFiles,
   type SkillResource,
+  OptionError,
 } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { demoTree, instrumented, skillMd, tempDir, warnings, writeTree } from './helpers.js';
@@ -560,10 +561,14 @@ describe('SkillCatalog options are checked before the storage is touched', () =>
     ['onWarning not a function', { onWarning: 'log' as never }, /onWarning/],
   ];
   for (const [what, options, option] of bad) {
-    test(`${what} → RangeError naming the option`, async () => {
+    // A wrong type is a TypeError (invalid-type), a value out of range a RangeError (invalid-value).
+    const wrongType = what === 'pageSize "x"' || what === 'onWarning not a function';
+    test(`${what} → ${wrongType ? 'TypeError' : 'RangeError'} naming the option`, async () => {
       const { files, state } = instrumented(memoryStorage(demoTree()));
       await assert.rejects(SkillCatalog.load(files, options), (error: unknown) => {
-        assert.ok(error instanceof RangeError, String(error));
+        assert.ok(error instanceof OptionError, String(error));
+        assert.ok(wrongType ? error instanceof TypeError : error instanceof RangeError, String(error));
+        assert.equal(error.code, wrongType ? 'invalid-type' : 'invalid-value');
         assert.match(error.message, /^skillmount: /);
         assert.match(error.message, option);
         return true;

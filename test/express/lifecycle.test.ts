@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { SkillCatalog, memoryStorage, type SkillFiles, type SkillWarning } from '@skillmount/core';
+import { OptionError, SkillCatalog, memoryStorage, type OptionErrorCode, type SkillFiles, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware, type SkillsRouter } from '@skillmount/express';
 import { EXAMPLES } from '../support/skills-suite.js';
@@ -229,38 +229,46 @@ test('with a custom source, strict fails a skills/list page that holds an invali
 test('option mistakes throw at creation, naming the package and the option', () => {
   const storage = fsStorage(EXAMPLES);
   const source = { list: async () => ({ skills: [] }), get: async () => Promise.reject(new Error('none')), read: async () => Promise.reject(new Error('none')) };
-  const cases: [unknown, RegExp][] = [
-    [{}, /nothing to serve: pass one of storage/],
-    [undefined, /needs an options object/],
-    [{ storage, source }, /only one of storage, catalog and source; got storage and source/],
-    [{ storage, catalog: {} as never }, /got storage and catalog/],
-    [{ storage, pageSize: 0 }, /option "pageSize" must be a positive integer or Infinity, got 0/],
-    [{ storage, pageSize: 2.5 }, /"pageSize"/],
-    [{ storage, pageSize: '2' }, /"pageSize"/],
-    [{ storage, limits: { files: -1 } }, /"limits.files"/],
-    [{ storage, cacheHint: { cacheScope: 'shared' } }, /"cacheHint.cacheScope"/],
-    [{ source, pageSize: 2 }, /option "pageSize" applies only with storage/],
-    [{ source, strict: 'yes' }, /option "strict" must be true or false, got yes/],
-    [{ storage: { list: 'nope' } }, /option "storage" must be a SkillFiles storage/],
-    [{ catalog: { list: async () => ({}) } }, /option "catalog" must be a SkillCatalog/],
-    [{ source: { list: async () => ({}) } }, /option "source" must be a SkillSource/],
-    [{ storage, server: {} }, /option "server" must be a function/],
-    [{ storage, context: { tenant: 'a' } }, /option "context" must be a function/],
-    [{ storage, sessions: 'yes' }, /option "sessions" must be true or false/],
-    [{ storage, sessions: true, sessionIdleMs: 0 }, /option "sessionIdleMs" must be a positive integer/],
-    [{ storage, sessions: true, maxSessions: 1.5 }, /option "maxSessions" must be a positive integer/],
-    [{ storage, maxSessions: 10 }, /option "maxSessions" applies only with sessions: true/],
-    [{ storage, sessions: true, maxSessionsPerClient: -1 }, /option "maxSessionsPerClient" must be a positive integer/],
-    [{ storage, maxSessionsPerClient: 10 }, /option "maxSessionsPerClient" applies only with sessions: true/],
-    [{ source, watch: true }, /option "watch" needs storage or catalog/],
-    [{ storage: { list: storage.list, read: storage.read }, watch: true }, /has none; call reload\(\) yourself/],
+  // A value out of range is a RangeError (invalid-value); a wrong type or combination a TypeError.
+  const cases: [unknown, RegExp, OptionErrorCode][] = [
+    [{}, /option "storage" is missing: give exactly one of the options "storage", "catalog" or "source" \(none was given\)/, 'missing-option'],
+    [undefined, /options must be an object with one of storage, catalog or source/, 'invalid-type'],
+    [{ storage, source }, /option "source" cannot be combined with "storage": .*\(got storage and source\)/, 'conflicting-options'],
+    [{ storage, catalog: {} as never }, /got storage and catalog/, 'conflicting-options'],
+    [{ storage, pageSize: 0 }, /option "pageSize" must be a positive integer or Infinity, got 0/, 'invalid-value'],
+    [{ storage, pageSize: 2.5 }, /"pageSize"/, 'invalid-value'],
+    [{ storage, pageSize: '2' }, /"pageSize"/, 'invalid-type'],
+    [{ storage, limits: { files: -1 } }, /"limits.files"/, 'invalid-value'],
+    [{ storage, cacheHint: { cacheScope: 'shared' } }, /"cacheHint.cacheScope"/, 'invalid-value'],
+    [{ storage, strict: 'yes' }, /option "strict" must be true or false/, 'invalid-type'],
+    [{ source, pageSize: 2 }, /option "pageSize" applies only with storage/, 'conflicting-options'],
+    [{ source, strict: 'yes' }, /option "strict" must be true or false, got "yes"/, 'invalid-type'],
+    [{ storage: { list: 'nope' } }, /option "storage" must be a SkillFiles storage/, 'invalid-type'],
+    [{ catalog: { list: async () => ({}) } }, /option "catalog" must be a SkillCatalog/, 'invalid-type'],
+    [{ source: { list: async () => ({}) } }, /option "source" must be a SkillSource/, 'invalid-type'],
+    [{ storage, server: {} }, /option "server" must be a function/, 'invalid-type'],
+    [{ storage, context: { tenant: 'a' } }, /option "context" must be a function/, 'invalid-type'],
+    [{ storage, onWarning: 'log' }, /option "onWarning" must be a function/, 'invalid-type'],
+    [{ storage, sessions: 'yes' }, /option "sessions" must be true or false/, 'invalid-type'],
+    [{ storage, sessions: true, sessionIdleMs: 0 }, /option "sessionIdleMs" must be a positive integer/, 'invalid-value'],
+    [{ storage, sessions: true, maxSessions: 1.5 }, /option "maxSessions" must be a positive integer/, 'invalid-value'],
+    [{ storage, maxSessions: 10 }, /option "maxSessions" applies only with sessions: true/, 'conflicting-options'],
+    [{ storage, sessions: true, maxSessionsPerClient: -1 }, /option "maxSessionsPerClient" must be a positive integer/, 'invalid-value'],
+    [{ storage, maxSessionsPerClient: 10 }, /option "maxSessionsPerClient" applies only with sessions: true/, 'conflicting-options'],
+    [{ source, watch: true }, /option "watch" needs storage or catalog/, 'conflicting-options'],
+    [{ storage: { list: storage.list, read: storage.read }, watch: true }, /has none; call reload\(\) yourself/, 'conflicting-options'],
+    [{ storage, bodyTimeout: -5 }, /option "bodyTimeout" must be a positive integer/, 'invalid-value'],
+    [{ storage, allowedHosts: [] }, /option "allowedHosts" is an empty list/, 'invalid-value'],
   ];
-  for (const [options, message] of cases) {
+  for (const [options, message, code] of cases) {
     assert.throws(
       () => skillsMiddleware(options as never),
-      (error: Error) => {
+      (error: unknown) => {
+        assert.ok(error instanceof OptionError, String(error));
         assert.match(error.message, /^@skillmount\/express: /);
         assert.match(error.message, message);
+        assert.equal(error.code, code, error.message);
+        assert.ok(code === 'invalid-value' ? error instanceof RangeError : error instanceof TypeError, `${code}: ${String(error)}`);
         return true;
       },
       JSON.stringify(options),

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CatalogError, memoryStorage, SkillCatalog } from '@skillmount/core';
+import { CatalogError, memoryStorage, OptionError, SkillCatalog, type OptionErrorCode } from '@skillmount/core';
 import Fastify from 'fastify';
 import skillsPlugin, { type SkillsPluginOptions } from '@skillmount/fastify';
 import { connectClient } from '../support/client.js';
@@ -8,14 +8,24 @@ import { startApp } from './app.js';
 
 const skills = () => memoryStorage({ 'hello/SKILL.md': '---\nname: hello\ndescription: Says hello.\n---\nHi.\n' });
 
-/** Registration fails, and the error names what was wrong. */
-async function refused(options: unknown, message: RegExp) {
+/**
+ * Registration fails with an OptionError of `code` whose message names what was wrong: a
+ * RangeError for a value out of range, a TypeError for everything else.
+ */
+async function refused(options: unknown, message: RegExp, code: OptionErrorCode, option?: string) {
   const app = Fastify();
   try {
     // register() returns the app, a thenable rather than a Promise.
     await assert.rejects(async () => {
       await app.register(skillsPlugin, options as SkillsPluginOptions);
-    }, message);
+    }, (error: unknown) => {
+      assert.ok(error instanceof OptionError, String(error));
+      assert.match(error.message, message);
+      assert.equal(error.code, code, error.message);
+      assert.ok(code === 'invalid-value' ? error instanceof RangeError : error instanceof TypeError, `${code}: ${String(error)}`);
+      if (option !== undefined) assert.equal(error.option, option);
+      return true;
+    });
   } finally {
     await app.close().catch(() => {});
   }
@@ -23,37 +33,48 @@ async function refused(options: unknown, message: RegExp) {
 
 test('exactly one of storage, catalog or source', async () => {
   const catalog = await SkillCatalog.load(skills());
-  await refused({}, /@skillmount\/fastify: give exactly one of the options "storage", "catalog" or "source" \(none was given\)/);
-  await refused({ storage: skills(), source: catalog }, /@skillmount\/fastify: .*\(got storage and source\)/);
-  await refused({ catalog, source: catalog }, /\(got catalog and source\)/);
-  await refused({ storage: { list() {} } }, /@skillmount\/fastify: option "storage" must have list\(dir\) and read\(path\)/);
-  await refused({ source: { list() {} } }, /@skillmount\/fastify: option "source" must be a SkillSource/);
-  await refused({ catalog: { list() {}, get() {}, read() {} } }, /@skillmount\/fastify: option "catalog" must be a SkillCatalog/);
+  await refused({}, /@skillmount\/fastify: option "storage" is missing: give exactly one of the options "storage", "catalog" or "source" \(none was given\)/, 'missing-option', 'storage');
+  await refused({ storage: skills(), source: catalog }, /@skillmount\/fastify: .*\(got storage and source\)/, 'conflicting-options', 'source');
+  await refused({ catalog, source: catalog }, /\(got catalog and source\)/, 'conflicting-options');
+  await refused({ storage: { list() {} } }, /@skillmount\/fastify: option "storage" must be a SkillFiles storage with list\(dir\) and read\(path\)/, 'invalid-type', 'storage');
+  await refused({ source: { list() {} } }, /@skillmount\/fastify: option "source" must be a SkillSource/, 'invalid-type', 'source');
+  await refused({ catalog: { list() {}, get() {}, read() {} } }, /@skillmount\/fastify: option "catalog" must be a SkillCatalog/, 'invalid-type', 'catalog');
 });
 
 test('bad values name the option', async () => {
-  await refused({ storage: skills(), pageSize: 0 }, /@skillmount\/fastify: option "pageSize" must be a positive integer or Infinity, got 0/);
-  await refused({ storage: skills(), limits: { files: -1 } }, /@skillmount\/fastify: option "limits\.files"/);
-  await refused({ storage: skills(), prefix: '../up' }, /@skillmount\/fastify: option "prefix"/);
-  await refused({ storage: skills(), path: 'mcp' }, /@skillmount\/fastify: option "path" must be a route path starting with "\/"/);
-  await refused({ storage: skills(), server: {} }, /@skillmount\/fastify: option "server" must be a function/);
-  await refused({ storage: skills(), context: 'tenant' }, /@skillmount\/fastify: option "context" must be a function/);
-  await refused({ storage: skills(), sessions: 'yes' }, /@skillmount\/fastify: option "sessions" must be true or false/);
-  await refused({ storage: skills(), sessions: true, maxSessions: 1.5 }, /@skillmount\/fastify: option "maxSessions" must be a positive integer/);
-  await refused({ storage: skills(), sessions: true, maxSessionsPerClient: 0 }, /@skillmount\/fastify: option "maxSessionsPerClient" must be a positive integer/);
-  await refused({ storage: skills(), maxSessionsPerClient: 5 }, /@skillmount\/fastify: option "maxSessionsPerClient" only applies with sessions: true/);
-  await refused({ storage: skills(), path: false, bodyTimeout: 1000 }, /@skillmount\/fastify: option "bodyTimeout" only applies to the route the plugin mounts/);
-  await refused({ storage: skills(), sessionIdleMs: 1000 }, /@skillmount\/fastify: option "sessionIdleMs" only applies with sessions: true/);
+  await refused({ storage: skills(), pageSize: 0 }, /@skillmount\/fastify: option "pageSize" must be a positive integer or Infinity, got 0/, 'invalid-value', 'pageSize');
+  await refused({ storage: skills(), pageSize: 'x' }, /@skillmount\/fastify: option "pageSize"/, 'invalid-type', 'pageSize');
+  await refused({ storage: skills(), limits: { files: -1 } }, /@skillmount\/fastify: option "limits\.files"/, 'invalid-value', 'limits.files');
+  await refused({ storage: skills(), prefix: '../up' }, /@skillmount\/fastify: option "prefix"/, 'invalid-value', 'prefix');
+  await refused({ storage: skills(), path: 'mcp' }, /@skillmount\/fastify: option "path" must be a route path starting with "\/"/, 'invalid-value', 'path');
+  await refused({ storage: skills(), path: 7 }, /@skillmount\/fastify: option "path" must be a route path/, 'invalid-type', 'path');
+  await refused({ storage: skills(), server: {} }, /@skillmount\/fastify: option "server" must be a function/, 'invalid-type', 'server');
+  await refused({ storage: skills(), context: 'tenant' }, /@skillmount\/fastify: option "context" must be a function/, 'invalid-type', 'context');
+  await refused({ storage: skills(), sessions: 'yes' }, /@skillmount\/fastify: option "sessions" must be true or false/, 'invalid-type', 'sessions');
+  await refused({ storage: skills(), sessions: true, maxSessions: 1.5 }, /@skillmount\/fastify: option "maxSessions" must be a positive integer/, 'invalid-value', 'maxSessions');
+  await refused({ storage: skills(), sessions: true, maxSessions: '10' }, /@skillmount\/fastify: option "maxSessions" must be a positive integer/, 'invalid-type', 'maxSessions');
+  await refused({ storage: skills(), sessions: true, maxSessionsPerClient: 0 }, /@skillmount\/fastify: option "maxSessionsPerClient" must be a positive integer, got 0/, 'invalid-value');
+  await refused({ storage: skills(), maxSessionsPerClient: 5 }, /@skillmount\/fastify: option "maxSessionsPerClient" applies only with sessions: true/, 'conflicting-options');
+  await refused({ storage: skills(), path: false, bodyTimeout: 1000 }, /@skillmount\/fastify: option "bodyTimeout" only applies to the route the plugin mounts/, 'conflicting-options', 'bodyTimeout');
+  await refused({ storage: skills(), sessionIdleMs: 1000 }, /@skillmount\/fastify: option "sessionIdleMs" applies only with sessions: true/, 'conflicting-options');
+  await refused({ storage: skills(), bodyLimit: 0 }, /@skillmount\/fastify: option "bodyLimit" must be a positive integer/, 'invalid-value', 'bodyLimit');
+  await refused({ storage: skills(), allowedHosts: 'localhost' }, /@skillmount\/fastify: option "allowedHosts" must be a list of host names/, 'invalid-type', 'allowedHosts');
 });
 
 test('options that would do nothing are refused', async () => {
   const catalog = await SkillCatalog.load(skills());
-  await refused({ catalog, pageSize: 2 }, /@skillmount\/fastify: option "pageSize" only applies with storage/);
-  await refused({ source: catalog, strict: true }, /@skillmount\/fastify: option "strict" only applies with storage/);
-  await refused({ storage: skills(), path: false, sessions: true }, /@skillmount\/fastify: option "sessions" only applies to the route the plugin mounts/);
-  await refused({ source: catalog, watch: true }, /@skillmount\/fastify: option "watch" needs storage or catalog/);
+  await refused({ catalog, pageSize: 2 }, /@skillmount\/fastify: option "pageSize" applies only with storage; pass pageSize to SkillCatalog.load/, 'conflicting-options', 'pageSize');
+  await refused({ source: catalog, strict: true }, /@skillmount\/fastify: option "strict" applies only with storage/, 'conflicting-options', 'strict');
+  await refused({ storage: skills(), path: false, sessions: true }, /@skillmount\/fastify: option "sessions" only applies to the route the plugin mounts/, 'conflicting-options', 'sessions');
+  await refused({ source: catalog, watch: true }, /@skillmount\/fastify: option "watch" needs storage or catalog/, 'conflicting-options', 'watch');
   const { watch: _, ...unwatchable } = skills();
-  await refused({ storage: unwatchable, watch: true }, /@skillmount\/fastify: option "watch" needs a storage with a watch\(\) method/);
+  await refused({ storage: unwatchable, watch: true }, /@skillmount\/fastify: option "watch" needs a storage with a watch\(\) method/, 'conflicting-options', 'watch');
+});
+
+test('cacheBytes is a storage option too, checked at registration', async () => {
+  const catalog = await SkillCatalog.load(skills());
+  await refused({ storage: skills(), cacheBytes: -1 }, /@skillmount\/fastify: option "cacheBytes" must be a non-negative integer/, 'invalid-value', 'cacheBytes');
+  await refused({ catalog, cacheBytes: 0 }, /@skillmount\/fastify: option "cacheBytes" applies only with storage/, 'conflicting-options', 'cacheBytes');
 });
 
 test('under strict, a catalog that cannot load fails ready() with the load error', async () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { createRequestGuard, memoryStorage, type AllowedHosts } from '@skillmount/core';
+import { memoryStorage, type AllowedHosts } from '@skillmount/core';
+import { createRequestGuard } from '@skillmount/core/adapter';
 import { send } from './raw-http.js';
 import { FRAMEWORKS, serve } from './servers.js';
 

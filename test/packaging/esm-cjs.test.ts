@@ -9,9 +9,10 @@ const run = (code: string, type: 'module' | 'commonjs') =>
 
 // What each package must export by name, from both module systems.
 const EXPORTS: Record<string, string[]> = {
-  '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'serverSupportsSkills', 'skillsCapability', 'skillsCapabilityOf'],
+  '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'OptionError', 'serverSupportsSkills', 'skillsCapability', 'skillsCapabilityOf'],
   '@skillmount/core/storage-kit': ['StorageError', 'storageError', 'mapLimit', 'isPlainPath', 'isSkillMdPath', 'isSkillFile'],
-  '@skillmount/core': ['serverSupportsSkills', 'skillsCapability', 'SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext'],
+  '@skillmount/core/adapter': ['checkAdapterOptions', 'createRequestGuard', 'hideInternalErrors', 'sendError', 'discardBody', 'contextOfRequest'],
+  '@skillmount/core': ['serverSupportsSkills', 'skillsCapability', 'SkillCatalog', 'attach', 'memoryStorage', 'createSkillsEndpoint', 'buildSkillEntry', 'runWithSkillContext', 'OptionError'],
   '@skillmount/storage-fs': ['fsStorage'],
   '@skillmount/storage-postgres': ['postgresStorage', 'migrate'],
   '@skillmount/storage-s3': ['s3Storage'],

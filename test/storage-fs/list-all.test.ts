@@ -169,7 +169,7 @@ describe('fsStorage.listAll: threads', () => {
   });
 
   test('options are checked', () => {
-    assert.throws(() => fsStorage('.', { workerThreads: 'yes' as never }), /workerThreads must be true or false/);
-    assert.throws(() => fsStorage('.', { debounceMs: -1 }), /debounceMs must be a number of milliseconds/);
+    assert.throws(() => fsStorage('.', { workerThreads: 'yes' as never }), /option "workerThreads" must be true or false/);
+    assert.throws(() => fsStorage('.', { debounceMs: -1 }), /option "debounceMs" must be a number of milliseconds/);
   });
 });

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { StorageError, type SkillFileEntry } from '@skillmount/core';
+import { OptionError, StorageError, type SkillFileEntry } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { sleep, tempDir, writeTree } from '../core/helpers.js';
 
@@ -36,6 +36,24 @@ describe('fsStorage: options', () => {
     const dir = folder(t);
     assert.equal(fsStorage(dir).root, dir);
     assert.equal(fsStorage(path.relative(process.cwd(), dir)).root, dir);
+  });
+
+  test('bad options are OptionErrors naming the package and the option', (t) => {
+    const dir = folder(t);
+    const refused = (options: object, option: string, code: string, type: typeof TypeError | typeof RangeError) =>
+      assert.throws(
+        () => fsStorage(dir, options as never),
+        (error: unknown) =>
+          error instanceof OptionError &&
+          error instanceof type &&
+          error.code === code &&
+          error.option === option &&
+          error.message.startsWith(`@skillmount/storage-fs: option "${option}" `),
+        JSON.stringify(options),
+      );
+    refused({ debounceMs: -1 }, 'debounceMs', 'invalid-value', RangeError);
+    refused({ debounceMs: '5' }, 'debounceMs', 'invalid-type', TypeError);
+    refused({ workerThreads: 'yes' }, 'workerThreads', 'invalid-type', TypeError);
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { SkillCatalog, StorageError, sha256Digest, type SkillResource, type SkillWarning } from '@skillmount/core';
+import { OptionError, SkillCatalog, StorageError, sha256Digest, type SkillResource, type SkillWarning } from '@skillmount/core';
 import { postgresStorage } from '@skillmount/storage-postgres';
 import { uniqueName } from '../support/postgres.js';
 import { countingPool, putTree, setup, skillMd, text, type CountingPool } from './helpers.js';
@@ -213,7 +213,7 @@ describe('SQL injection', () => {
     for (const table of [`x; DROP TABLE ${env.table}`, 'files"', 'a.b.c', '1files', '', 'my-files', 'x'.repeat(56), 'schema.', '.files']) {
       assert.throws(
         () => postgresStorage({ pool: counting.pool, table }),
-        (error: Error) => error instanceof TypeError && error.message.startsWith('@skillmount/storage-postgres:') && error.message.includes('table'),
+        (error: unknown) => error instanceof OptionError && error.option === 'table' && error.message.startsWith('@skillmount/storage-postgres:') && error.code === 'invalid-value' && error instanceof RangeError,
         table,
       );
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { SkillCatalog, StorageError } from '@skillmount/core';
+import { OptionError, SkillCatalog, StorageError, type OptionErrorCode } from '@skillmount/core';
 import { migrate, postgresStorage, type PostgresStorageOptions } from '@skillmount/storage-postgres';
 import { privatePostgresProblem, uniqueName } from '../support/postgres.js';
 import { setup, skillMd, sleep, waitFor } from './helpers.js';
@@ -51,7 +51,7 @@ test('migrate() refuses a table of another shape, naming what is missing', async
     assert.match(error.message, /^@skillmount\/storage-postgres: migrate\(\) of table other_.* lacks the columns content, size, sha256, updated_at/);
     return true;
   });
-  await assert.rejects(migrate(env.admin, { table: 'no such' }), /not a table name/);
+  await assert.rejects(migrate(env.admin, { table: 'no such' }), /^OptionError: @skillmount\/storage-postgres: migrate\(\): option "table" must be a table name/);
 });
 
 test('close() ends a pool the storage created and leaves a passed-in pool usable', async () => {
@@ -81,26 +81,49 @@ test('close() ends a pool the storage created and leaves a passed-in pool usable
 
 test('options are checked when the storage is created', () => {
   const pool = env.admin;
-  const bad: [unknown, RegExp][] = [
-    [undefined, /needs an options object/],
-    [{}, /exactly one of the options pool .* or connectionString/],
-    [{ pool, connectionString: 'postgres://x' }, /exactly one/],
-    [{ pool: {} }, /pg\.Pool/],
-    [{ connectionString: '' }, /non-empty string/],
-    [{ pool, namespace: 7 }, /namespace/],
-    [{ pool, namespace: 'a\0b' }, /NUL/],
-    [{ pool, debounceMs: -1 }, /debounceMs/],
-    [{ pool, onError: 'log' }, /onError/],
-    [{ pool, tabel: 'x' }, /unknown option "tabel"/],
-    [{ pool, table: 'x y' }, /not a table name/],
+  const bad: [unknown, RegExp, OptionErrorCode][] = [
+    [undefined, /options must be an object/, 'invalid-type'],
+    [{}, /option "connectionString" or "pool" is required: give exactly one of the options pool .* or connectionString/, 'missing-option'],
+    [{ pool, connectionString: 'postgres://x' }, /exactly one/, 'conflicting-options'],
+    [{ pool: {} }, /pg\.Pool/, 'invalid-type'],
+    [{ connectionString: '' }, /non-empty string/, 'invalid-value'],
+    [{ connectionString: 5432 }, /non-empty string/, 'invalid-type'],
+    [{ pool, namespace: 7 }, /namespace/, 'invalid-type'],
+    [{ pool, namespace: 'a\0b' }, /NUL/, 'invalid-value'],
+    [{ pool, debounceMs: -1 }, /debounceMs/, 'invalid-value'],
+    [{ pool, onError: 'log' }, /onError/, 'invalid-type'],
+    [{ pool, tabel: 'x' }, /option "tabel" is not an option/, 'unknown-option'],
+    [{ pool, table: 'x y' }, /option "table" must be a table name, .*; got "x y"/, 'invalid-value'],
+    [{ pool, table: 7 }, /option "table" must be a string/, 'invalid-type'],
   ];
-  for (const [options, message] of bad) {
+  for (const [options, message, code] of bad) {
     assert.throws(
       () => postgresStorage(options as PostgresStorageOptions),
-      (error: Error) => error instanceof TypeError && error.message.startsWith('@skillmount/storage-postgres: ') && message.test(error.message),
+      (error: unknown) =>
+        error instanceof OptionError &&
+        error.code === code &&
+        (code === 'invalid-value' ? error instanceof RangeError : error instanceof TypeError) &&
+        error.message.startsWith('@skillmount/storage-postgres: ') &&
+        message.test(error.message),
       JSON.stringify(options, (k, v) => (k === 'pool' ? '[pool]' : v)),
     );
   }
+});
+
+test('a connectionString read from an unset environment variable is named as such', () => {
+  const unset = process.env.SKILLMOUNT_SURELY_UNSET_VARIABLE;
+  assert.throws(
+    () => postgresStorage({ connectionString: unset }),
+    (error: unknown) => {
+      assert.ok(error instanceof OptionError && error instanceof TypeError, String(error));
+      assert.equal(error.code, 'missing-option');
+      assert.equal(error.option, 'connectionString');
+      assert.equal(error.message, '@skillmount/storage-postgres: option "connectionString" is undefined: is DATABASE_URL (or whichever variable you read it from) set?');
+      return true;
+    },
+  );
+  // Beside a pool, an undefined connectionString is simply not given.
+  assert.doesNotThrow(() => postgresStorage({ pool: env.admin, connectionString: undefined }));
 });
 
 test('a PostgreSQL restart: the listener reconnects and an owned pool serves again', { skip: privatePostgresProblem() }, async (t) => {

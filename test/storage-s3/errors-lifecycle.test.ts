@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { SkillCatalog, StorageError } from '@skillmount/core';
+import { OptionError, SkillCatalog, StorageError, type OptionErrorCode } from '@skillmount/core';
 import { s3Storage, type S3StorageOptions } from '@skillmount/storage-s3';
 import { startS3Server } from '../support/s3-server.js';
 import { freshPrefix, ownClientOptions, upload } from './helpers.js';
@@ -18,27 +18,33 @@ async function closedPort(): Promise<number> {
 
 test('options are checked once, with errors that name the package', () => {
   const client = new S3Client({ region: 'us-east-1' });
-  const cases: [unknown, RegExp][] = [
-    [undefined, /needs an object/],
-    [{}, /"bucket" must be a non-empty string/],
-    [{ bucket: '' }, /"bucket" must be a non-empty string/],
-    [{ bucket: 'a/b' }, /without "\/"/],
-    [{ bucket: 'skills', prefix: '../up' }, /"prefix" must be a folder/],
-    [{ bucket: 'skills', prefix: '/abs/' }, /"prefix" must be a folder/],
-    [{ bucket: 'skills', prefix: 'a//b/' }, /"prefix" must be a folder/],
-    [{ bucket: 'skills', client, endpoint: 'http://127.0.0.1:9000' }, /"endpoint" configure the client s3Storage creates/],
-    [{ bucket: 'skills', client: {} }, /"client" must be an S3Client/],
-    [{ bucket: 'skills', endpoint: 'not a url' }, /"endpoint" must be a URL/],
-    [{ bucket: 'skills', pollIntervalMs: 0 }, /"pollIntervalMs" must be a positive number/],
-    [{ bucket: 'skills', maxKeys: 1001 }, /"maxKeys" must be an integer from 1 to 1000/],
-    [{ bucket: 'skills', checksums: 'NEVER' }, /"checksums" must be/],
-    [{ bucket: 'skills', onError: 'log' }, /"onError" must be a function/],
+  const cases: [unknown, RegExp, OptionErrorCode][] = [
+    [undefined, /options must be an object/, 'invalid-type'],
+    [{}, /"bucket" must be a non-empty string/, 'missing-option'],
+    [{ bucket: 7 }, /"bucket" must be a non-empty string/, 'invalid-type'],
+    [{ bucket: '' }, /"bucket" must be a non-empty string/, 'invalid-value'],
+    [{ bucket: 'a/b' }, /without "\/"/, 'invalid-value'],
+    [{ bucket: 'skills', prefix: '../up' }, /"prefix" must be a folder/, 'invalid-value'],
+    [{ bucket: 'skills', prefix: '/abs/' }, /"prefix" must be a folder/, 'invalid-value'],
+    [{ bucket: 'skills', prefix: 'a//b/' }, /"prefix" must be a folder/, 'invalid-value'],
+    [{ bucket: 'skills', client, endpoint: 'http://127.0.0.1:9000' }, /"endpoint" configures the client s3Storage creates/, 'conflicting-options'],
+    [{ bucket: 'skills', client: {} }, /"client" must be an S3Client/, 'invalid-type'],
+    [{ bucket: 'skills', endpoint: 'not a url' }, /"endpoint" must be a URL/, 'invalid-value'],
+    [{ bucket: 'skills', pollIntervalMs: 0 }, /"pollIntervalMs" must be a positive number/, 'invalid-value'],
+    [{ bucket: 'skills', maxKeys: 1001 }, /"maxKeys" must be an integer from 1 to 1000/, 'invalid-value'],
+    [{ bucket: 'skills', checksums: 'NEVER' }, /"checksums" must be/, 'invalid-value'],
+    [{ bucket: 'skills', onError: 'log' }, /"onError" must be a function/, 'invalid-type'],
   ];
-  for (const [options, message] of cases) {
+  for (const [options, message, code] of cases) {
     assert.throws(
       () => s3Storage(options as S3StorageOptions),
-      (error: Error) => error instanceof TypeError && error.message.startsWith('@skillmount/storage-s3: ') && message.test(error.message),
-      String(message),
+      (error: unknown) =>
+        error instanceof OptionError &&
+        error.code === code &&
+        (code === 'invalid-value' ? error instanceof RangeError : error instanceof TypeError) &&
+        error.message.startsWith('@skillmount/storage-s3: ') &&
+        message.test(error.message),
+      `${String(message)} (${code})`,
     );
   }
   client.destroy();

@@ -15,6 +15,8 @@ import {
   type SkillEntry,
   type SkillWarning,
   type TenantCatalogsOptions,
+  OptionError,
+  type OptionErrorCode,
 } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { SKILLS_OF, TREES, rawClient, serveExpress, serveFastify, skillMd, tenantFolders, writeTree } from './helpers.js';
@@ -177,19 +179,31 @@ test('after close(), requests get -32603 and nothing is loaded', async (t) => {
 test('options are checked when the resolver is created', () => {
   const storage = () => memoryStorage();
   const key = () => 'a';
-  const bad: [unknown, RegExp][] = [
-    [{ storage }, /^OptionError: skillmount: tenantCatalogs\(\): option "key" must be a function/],
-    [{ key }, /option "storage" or "load" is required/],
-    [{ key, storage, load: async () => builtSource('a', []) }, /option "load" cannot be combined with "storage"/],
-    [{ key, storage, max: 0 }, /option "max" must be a positive integer .* got 0/],
-    [{ key, storage, idleMs: -1 }, /option "idleMs" must be a positive integer \(milliseconds\) or Infinity, got -1/],
-    [{ key, storage, catalog: { pageSize: 0 } }, /option "catalog.pageSize" must be a positive integer or Infinity, got 0/],
-    [{ key, storage, watch: 'yes' }, /option "watch" must be a boolean/],
-    [{ key, load: async () => builtSource('a', []), watch: true }, /option "watch" applies only with "storage"/],
-    [{ key, load: async () => builtSource('a', []), catalog: {} }, /option "catalog" applies only with "storage"/],
-    [{ key, storage: './skills' }, /option "storage" must be a function key => SkillFiles/],
+  const bad: [unknown, RegExp, OptionErrorCode][] = [
+    [{ storage }, /^OptionError: skillmount: tenantCatalogs\(\): option "key" must be a function/, 'missing-option'],
+    [{ storage, key: 'tenant' }, /option "key" must be a function/, 'invalid-type'],
+    [{ key }, /option "storage" or "load" is required/, 'missing-option'],
+    [{ key, storage, load: async () => builtSource('a', []) }, /option "load" cannot be combined with "storage"/, 'conflicting-options'],
+    [{ key, storage, max: 0 }, /option "max" must be a positive integer .* got 0/, 'invalid-value'],
+    [{ key, storage, idleMs: -1 }, /option "idleMs" must be a positive integer \(milliseconds\) or Infinity, got -1/, 'invalid-value'],
+    [{ key, storage, catalog: { pageSize: 0 } }, /option "catalog.pageSize" must be a positive integer or Infinity, got 0/, 'invalid-value'],
+    [{ key, storage, catalog: { pageSize: '2' } }, /option "catalog.pageSize" must be a positive integer or Infinity/, 'invalid-type'],
+    [{ key, storage, watch: 'yes' }, /option "watch" must be a boolean/, 'invalid-type'],
+    [{ key, load: async () => builtSource('a', []), watch: true }, /option "watch" applies only with "storage"/, 'conflicting-options'],
+    [{ key, load: async () => builtSource('a', []), catalog: {} }, /option "catalog" applies only with "storage"/, 'conflicting-options'],
+    [{ key, storage: './skills' }, /option "storage" must be a function key => SkillFiles/, 'invalid-type'],
   ];
-  for (const [options, message] of bad) assert.throws(() => tenantCatalogs(options as TenantCatalogsOptions), (error: Error) => error instanceof RangeError && message.test(String(error)), String(message));
+  for (const [options, message, code] of bad) {
+    assert.throws(
+      () => tenantCatalogs(options as TenantCatalogsOptions),
+      (error: unknown) =>
+        error instanceof OptionError &&
+        error.code === code &&
+        (code === 'invalid-value' ? error instanceof RangeError : error instanceof TypeError) &&
+        message.test(String(error)),
+      `${String(message)} (${code})`,
+    );
+  }
 });
 
 test('tenant keys must be one plain segment', () => {

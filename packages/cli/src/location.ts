@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { OptionError } from '@skillmount/core';
 import { hideSecret, redact, withoutPassword } from './redact.js';
 import { complain } from './terminal/print.js';
 import type { Location, OpenedStorage, OpenStorageOptions } from './types.js';
@@ -163,8 +164,8 @@ function explain(label: string, error: unknown, action = 'cannot load skills fro
 
 /** A storage package's option error, without its package-name prefix (the CLI names the location instead). */
 function optionMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^@skillmount\/[a-z0-9-]+: /, '');
+  if (error instanceof OptionError) return error.option === '' ? `options ${error.detail}` : `option "${error.option}" ${error.detail}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** True when `error` or one of its causes carries this PostgreSQL error code (`42P01`: no such table). */

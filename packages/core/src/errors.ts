@@ -1,5 +1,6 @@
 import { INTERNAL_ERROR, INVALID_PARAMS } from './protocol/constants.js';
 import type { SkillWarning } from './types.js';
+import { brand, isBranded } from './brand.js';
 
 /**
  * An error that reaches the client as a JSON-RPC error with this exact code and message.
@@ -14,6 +15,12 @@ export class SkillProtocolError extends Error {
     this.code = code;
     if (data !== undefined) this.data = data;
   }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillProtocolError');
+  }
 }
 
 /** Unknown skill, file or folder: `-32602` with `data: { uri }`, as hosts expect for a miss. */
@@ -21,6 +28,12 @@ export class SkillNotFoundError extends SkillProtocolError {
   constructor(message: string, uri: string) {
     super(INVALID_PARAMS, message, { uri });
     this.name = 'SkillNotFoundError';
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillNotFoundError');
   }
 }
 
@@ -48,6 +61,12 @@ export class CatalogError extends Error {
     this.name = 'CatalogError';
     this.problems = problems;
   }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/CatalogError');
+  }
 }
 
 /** A storage operation failed; names the storage path and keeps the cause. */
@@ -64,6 +83,12 @@ export class StorageError extends Error {
     this.name = 'StorageError';
     this.path = path;
     if (options?.code !== undefined) this.code = options.code;
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/StorageError');
   }
 }
 

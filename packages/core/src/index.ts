@@ -63,13 +63,14 @@ export { sha256Digest } from './bytes/digest.js';
 export { escapeControls } from './text/escape.js';
 export { formatBytes } from './text/size.js';
 export { SkillCatalog } from './catalog/catalog.js';
-export { OptionError, consoleWarning } from './catalog/options.js';
+export { consoleWarning } from './catalog/options.js';
+export { OptionError, type OptionErrorCode } from './option-error.js';
 export { buildSkillEntry } from './entry/build.js';
 export { entryProblems } from './entry/validate.js';
 export { memoryStorage, type MemoryStorage } from './storage/memory.js';
 export { attach, type AttachOptions, type AttachedSkills } from './server/attach.js';
-export { contextOfRequest, runWithSkillContext } from './context/store.js';
-export { createSkillsEndpoint, sendError, type SkillsEndpoint, type SkillsEndpointOptions } from './http/endpoint.js';
+export { runWithSkillContext } from './context/store.js';
+export { createSkillsEndpoint, type SkillsEndpoint, type SkillsEndpointOptions } from './http/endpoint.js';
 export { isModernRequest } from './modern/envelope.js';
 export { VERSION } from './version.js';
 export { tenantCatalogs } from './tenants/source.js';
@@ -82,8 +83,5 @@ export type {
   TenantSource,
   TenantStorageOptions,
 } from './tenants/types.js';
-export { createRequestGuard, bodyTooLarge, bodyTooSlow } from './http/guard.js';
-export { closeAfterAnswer, discardBody } from './http/body.js';
-export { LOCALHOST_NAMES } from './http/hosts.js';
-export { hideInternalErrors } from './http/internal-errors.js';
-export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } from './http/types.js';
+// The type of the allowedHosts option; the request checks themselves are on @skillmount/core/adapter.
+export type { AllowedHosts } from './http/types.js';

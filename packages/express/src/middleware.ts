@@ -1,18 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import {
-  attach,
-  consoleWarning,
-  createSkillsEndpoint,
-  discardBody,
-  contextOfRequest,
-  isModernRequest,
-  runWithSkillContext,
-  sendError,
-  type SkillsEndpoint,
-  type SkillSource,
-} from '@skillmount/core';
+import { attach, consoleWarning, createSkillsEndpoint, isModernRequest, runWithSkillContext, type SkillsEndpoint, type SkillSource } from '@skillmount/core';
+import { checkAdapterOptions, contextOfRequest, discardBody, sendError } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
-import { checkOptions } from './options.js';
 import { describe, serveSkills } from './served.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
@@ -22,9 +11,10 @@ import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
  * here, at once; with `storage` the catalog loads in the background and early requests wait for it.
  */
 export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter {
-  const checked = checkOptions(options);
+  // Every option is shared with the other adapters; core checks them, naming this package.
+  const checked = checkAdapterOptions<Request>(options, '@skillmount/express');
   const warn = checked.onWarning ?? consoleWarning;
-  const skills = serveSkills(checked.served, checked.watch, warn);
+  const skills = serveSkills(checked.origin, checked.watch, warn);
   const attachOptions = {
     ...(checked.onWarning ? { onWarning: checked.onWarning } : {}),
     ...(checked.strict !== undefined ? { strict: checked.strict } : {}),

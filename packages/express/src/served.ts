@@ -1,5 +1,5 @@
 import { SkillCatalog, SkillProtocolError, type ReloadReport, type SkillSource, type SkillWarning } from '@skillmount/core';
-import type { Served } from './options.js';
+import type { SkillsOrigin as Served } from '@skillmount/core/adapter';
 
 /** The skills a router serves, and their lifecycle: loading, reloading, watching, closing. */
 export interface ServedSkills {

@@ -4,45 +4,19 @@
 import type { Request, Response, Router } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type {
-  AllowedHosts,
-  AttachedSkills,
-  CatalogOptions,
-  ReloadReport,
-  SkillCatalog,
-  SkillEntry,
-  SkillFiles,
-  SkillSource,
-} from '@skillmount/core';
+import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource } from '@skillmount/core';
+import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
 
 /**
- * Options of `skillsMiddleware`. Give exactly one of `storage`, `catalog` or `source`.
- * The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
- * `timeoutMs`) apply only with `storage`, except `strict`, which also applies with `source` (an
- * invalid entry fails its `skills/list` page instead of being dropped with a warning); `onWarning`
- * applies to all three.
+ * Options of `skillsMiddleware`: the options every skillmount adapter shares
+ * (`SkillsAdapterOptions` from `@skillmount/core/adapter`, documented in core's README), with
+ * Express's `Request` for `context`. Give exactly one of `storage`, `catalog` or `source`. The
+ * catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
+ * `timeoutMs`, `cacheBytes`) apply only with `storage`, where the catalog is loaded in the
+ * background, except `strict`, which also applies with a custom `source`; `onWarning` applies to
+ * all three. A `storage` is closed with the router's `close()`.
  */
-export interface SkillsMiddlewareOptions extends CatalogOptions {
-  /** Where the skill files are, e.g. `fsStorage('./skills')`. The catalog is loaded from it in the background; `close()` closes the storage too. */
-  storage?: SkillFiles;
-  /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
-  catalog?: SkillCatalog;
-  /** Any `SkillSource`: generated, per-user or `"dynamic"` skills. */
-  source?: SkillSource;
-  /** Your own MCP server factory, called for every stateless request or new session; skills are attached to each server. Default: an empty `McpServer`. */
-  server?: () => McpServer | Server | Promise<McpServer | Server>;
-  /** Per-request fields for your `SkillSource` (tenant, user, …), merged into its `SkillContext` after `auth` and `headers`. */
-  context?: (req: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** `false` (default): stateless, a server per POST; GET and DELETE answer 405. `true`: MCP sessions, which carry `notifications/resources/list_changed`. */
-  sessions?: boolean;
-  /** Session mode: close a session idle for this many milliseconds. Default 15 minutes. */
-  sessionIdleMs?: number;
-  /**
-   * Session mode: sessions open at once. At the cap a new session replaces the least recently
-   * used idle one (no request in flight, no open GET stream); only when every session is busy is
-   * it refused (503). Default 1000.
-   */
-  maxSessions?: number;
+export interface SkillsMiddlewareOptions extends SkillsAdapterOptions<Request> {
   /**
    * Session mode: sessions one client holds at once. The client is `req.auth.clientId` when your
    * auth middleware sets one, else the remote address (behind a proxy, every client shares the
@@ -50,17 +24,6 @@ export interface SkillsMiddlewareOptions extends CatalogOptions {
    * least recently used idle one; only when all of them are busy is it refused (429). Default 100.
    */
   maxSessionsPerClient?: number;
-  /** Reload the catalog whenever the storage reports a change (`catalog.watch()`). Needs a storage with a `watch` hook. Default `false`. */
-  watch?: boolean;
-  /**
-   * DNS-rebinding protection: the `Host` names (and `Origin` hosts, when sent) the router answers;
-   * others get 403 with a JSON-RPC error body. A list of names, each with or without a port
-   * (`['skills.example.com', 'localhost:3000']`); `true` for `localhost`, `127.0.0.1` and `[::1]`
-   * only; `false` for no check. Default: localhost names only for requests that arrive on a
-   * loopback address, no check on other addresses — an app reachable from other machines should
-   * list its public names.
-   */
-  allowedHosts?: AllowedHosts;
   /**
    * Largest request body, in bytes, the router reads itself (when no body parser ran before it);
    * a declared `Content-Length` over it is refused even then. Larger bodies get 413 with a

@@ -4,13 +4,13 @@ import {
   createSkillsEndpoint,
   isModernRequest,
   runWithSkillContext,
-  contextOfRequest,
   SkillCatalog,
   type AttachOptions,
   type SkillEntry,
   type SkillSource,
   type SkillsEndpoint,
 } from '@skillmount/core';
+import { contextOfRequest } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestContext } from './context.js';
@@ -128,35 +128,22 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
 async function resolveSource(origin: SkillsOrigin): Promise<{ source: SkillSource; catalog: SkillCatalog | undefined; owned: boolean }> {
   switch (origin.kind) {
     case 'storage': {
-      const catalog = await loadCatalog(origin);
-      return { source: catalog, catalog, owned: true };
+      // The catalog options were checked at registration, named for this package.
+      try {
+        const catalog = await SkillCatalog.load(origin.storage, origin.catalogOptions);
+        return { source: catalog, catalog, owned: true };
+      } catch (error) {
+        // The registration fails and no onClose hook will run: let go of the storage now.
+        await origin.storage.close?.().catch(() => undefined);
+        throw error;
+      }
     }
     case 'catalog':
       return { source: origin.catalog, catalog: origin.catalog, owned: false };
     case 'source':
-      return { source: origin.source, catalog: isCatalog(origin.source) ? origin.source : undefined, owned: false };
+      // Branded: a catalog from another copy of core (ESM beside CJS) is recognised too.
+      return { source: origin.source, catalog: origin.source instanceof SkillCatalog ? origin.source : undefined, owned: false };
   }
-}
-
-async function loadCatalog(origin: Extract<SkillsOrigin, { kind: 'storage' }>): Promise<SkillCatalog> {
-  try {
-    return await SkillCatalog.load(origin.storage, origin.catalogOptions);
-  } catch (error) {
-    // The registration fails and no onClose hook will run: let go of the storage now.
-    await origin.storage.close?.().catch(() => undefined);
-    // The catalog checks its options before reading anything; name them as ours.
-    if (error instanceof RangeError && error.message.startsWith('skillmount: option ')) {
-      throw new RangeError(`${NAME}: ${error.message.slice('skillmount: '.length)}`, { cause: error });
-    }
-    throw error;
-  }
-}
-
-/** A SkillCatalog, possibly from another copy of core (ESM beside CJS). */
-function isCatalog(source: SkillSource): source is SkillCatalog {
-  if (source instanceof SkillCatalog) return true;
-  const candidate = source as Partial<SkillCatalog>;
-  return typeof candidate.reload === 'function' && typeof candidate.watch === 'function' && Array.isArray(candidate.entries);
 }
 
 /** Serves Agent Skills over MCP from a Fastify 5 app: `await app.register(skillsPlugin, { storage })`. */

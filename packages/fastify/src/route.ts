@@ -1,4 +1,5 @@
-import { bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal, type SkillsEndpoint } from '@skillmount/core';
+import type { SkillsEndpoint } from '@skillmount/core';
+import { bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal } from '@skillmount/core/adapter';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { BODY_TIMEOUT, limitBodyTime } from './body-timeout.js';
 import { requestContext } from './context.js';

@@ -1,28 +1,22 @@
 /**
  * Public types of @skillmount/fastify. Everything a user names in their own code is declared here.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AllowedHosts, AttachedSkills, CatalogOptions, ReloadReport, SkillCatalog, SkillEntry, SkillFiles, SkillSource } from '@skillmount/core';
+import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource } from '@skillmount/core';
+import type { AnyMcpServer, SkillsAdapterOptions } from '@skillmount/core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
-export type AnyMcpServer = McpServer | Server;
+export type { AnyMcpServer };
 
 /**
- * Options of `app.register(skillsPlugin, options)`. Give exactly one of `storage`, `catalog` or
+ * Options of `app.register(skillsPlugin, options)`: the options every skillmount adapter shares
+ * (`SkillsAdapterOptions` from `@skillmount/core/adapter`, documented in core's README), with
+ * Fastify's request for `context`, plus `path`. Give exactly one of `storage`, `catalog` or
  * `source`. The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
- * `concurrency`, `timeoutMs`) apply only with `storage`, where the plugin loads the catalog itself,
- * except `strict`, which also applies with `source` (an invalid entry fails its `skills/list` page
- * instead of being dropped with a warning); `onWarning` applies to every kind of source.
+ * `concurrency`, `timeoutMs`, `cacheBytes`) apply only with `storage`, where the plugin loads the
+ * catalog itself while registering (and closes the storage with the app), except `strict`, which
+ * also applies with a custom `source`; `onWarning` applies to every kind of source.
  */
-export interface SkillsPluginOptions extends CatalogOptions {
-  /** Where the skill files are, e.g. `fsStorage('./skills')`. The plugin loads a catalog from it while registering, and closes the storage with the app. */
-  storage?: SkillFiles;
-  /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
-  catalog?: SkillCatalog;
-  /** Any `SkillSource`: generated, per-user or per-tenant skills. */
-  source?: SkillSource;
+export interface SkillsPluginOptions extends SkillsAdapterOptions<FastifyRequest> {
   /**
    * Route of the MCP Streamable HTTP endpoint. Default `'/mcp'`. `false` mounts no route: the app
    * keeps its own MCP route, calls `app.skills.attach(server)` there, and
@@ -30,33 +24,11 @@ export interface SkillsPluginOptions extends CatalogOptions {
    */
   path?: string | false;
   /**
-   * Builds the app's own MCP server, with its tools, prompts and resources. Called once per
-   * stateless request, or once per session; it must return a new, unconnected server each time.
-   * Skills are attached to each one. Protocol 2026-07-28 requests for the app's tools, prompts and
-   * resources are answered in process by a server from this factory too (with `path: false`,
-   * through `app.skills.handleModern`). Default: an empty `McpServer`.
-   */
-  server?: () => AnyMcpServer | Promise<AnyMcpServer>;
-  /**
    * App fields merged into the `SkillContext` every `SkillSource` call receives (a user or tenant
    * id, for instance). Runs once per HTTP request, before the MCP exchange; an error it throws
    * goes to Fastify's error handling, like an error from a hook.
    */
   context?: (request: FastifyRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  /**
-   * `false` (default): stateless, a fresh server per POST; GET and DELETE answer 405 with a
-   * JSON-RPC error body. `true`: MCP sessions (`Mcp-Session-Id`), which also carry
-   * `notifications/resources/list_changed` to connected clients.
-   */
-  sessions?: boolean;
-  /** With `sessions: true`: close a session idle for this many milliseconds. Default 15 minutes. */
-  sessionIdleMs?: number;
-  /**
-   * With `sessions: true`: sessions open at once. At the cap a new session replaces the least
-   * recently used idle one (no request in flight, no open GET stream); only when every session is
-   * busy is it refused (503). Default 1000.
-   */
-  maxSessions?: number;
   /**
    * With `sessions: true`: sessions one client holds at once. The client is `request.auth.clientId`
    * when your auth hook sets one, else the remote address (behind a proxy, every client shares the
@@ -64,20 +36,6 @@ export interface SkillsPluginOptions extends CatalogOptions {
    * least recently used idle one; only when all of them are busy is it refused (429). Default 100.
    */
   maxSessionsPerClient?: number;
-  /**
-   * With `storage` or `catalog` whose storage has a `watch()` hook: reload the catalog whenever the
-   * storage reports a change. Default `false`.
-   */
-  watch?: boolean;
-  /**
-   * DNS-rebinding protection: the `Host` names (and `Origin` hosts, when sent) the route answers;
-   * others get 403 with a JSON-RPC error body. A list of names, each with or without a port
-   * (`['skills.example.com', 'localhost:3000']`); `true` for `localhost`, `127.0.0.1` and `[::1]`
-   * only; `false` for no check. Default: localhost names only for requests that arrive on a
-   * loopback address, no check on other addresses — an app reachable from other machines should
-   * list its public names.
-   */
-  allowedHosts?: AllowedHosts;
   /**
    * Largest request body, in bytes, on the MCP route (it overrides the app's `bodyLimit` there).
    * Larger bodies get 413 with a JSON-RPC error body. Default 1 MiB.

@@ -2,11 +2,14 @@ import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isPlainSegment, joinPath, storageError as kitError, StorageError, type ListAllOptions, type SkillFileEntry, type SkillFileListing, type SkillFiles } from '@skillmount/core/storage-kit';
+import { OptionError } from '@skillmount/core';
 import { isAt, listPath, openChecked, OUTSIDE, realRootOf, under, type EntryKind } from './confine.js';
 import { tokenOf } from './tree/jobs.js';
 import { listTree } from './tree/list.js';
 import { statSync } from 'node:fs';
 import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
+
+const NAME = '@skillmount/storage-fs';
 
 export interface FsStorageOptions {
   /** Debounce for `watch`: changes within this many milliseconds are reported once. Default 100. */
@@ -45,9 +48,11 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
   if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
   const absolute = path.resolve(root);
   const debounceMs = options.debounceMs ?? 100;
-  if (!Number.isFinite(debounceMs) || debounceMs < 0) throw new RangeError(`@skillmount/storage-fs: debounceMs must be a number of milliseconds >= 0, not ${String(options.debounceMs)}`);
+  if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0) {
+    throw new OptionError(typeof debounceMs === 'number' ? 'invalid-value' : 'invalid-type', 'debounceMs', `must be a number of milliseconds >= 0, got ${String(options.debounceMs)}`, NAME);
+  }
   const workerThreads = options.workerThreads ?? true;
-  if (typeof workerThreads !== 'boolean') throw new TypeError(`@skillmount/storage-fs: workerThreads must be true or false, not ${String(options.workerThreads)}`);
+  if (typeof workerThreads !== 'boolean') throw new OptionError('invalid-type', 'workerThreads', `must be true or false, got ${String(options.workerThreads)}`, NAME);
 
   const segmentsOf = (relative: string): string[] => {
     if (typeof relative !== 'string') throw new StorageError(`path must be a string`, String(relative));

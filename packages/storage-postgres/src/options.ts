@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { escapeControls, type StorageError } from '@skillmount/core';
+import { escapeControls, OptionError, type OptionErrorCode, type StorageError } from '@skillmount/core';
 import { PACKAGE, tableNames, type TableNames } from './table.js';
 import type { PostgresStorageOptions } from './types.js';
 
@@ -15,37 +15,51 @@ export interface NormalizedOptions {
 
 const KNOWN = new Set(['pool', 'connectionString', 'table', 'namespace', 'debounceMs', 'onError']);
 
+const fail = (code: OptionErrorCode, option: string, detail: string): never => {
+  throw new OptionError(code, option, detail, PACKAGE);
+};
+
 /** Check every option once, when the storage is created, and create the pool if asked to. */
 export function normalizeOptions(options: PostgresStorageOptions | undefined): NormalizedOptions {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${PACKAGE}: postgresStorage(options) needs an options object, e.g. postgresStorage({ pool }) or postgresStorage({ connectionString })`);
+    fail('invalid-type', '', 'must be an object, e.g. postgresStorage({ pool }) or postgresStorage({ connectionString })');
   }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`${PACKAGE}: unknown option "${key}"; the options are ${[...KNOWN].join(', ')}`);
+  for (const key of Object.keys(options!)) {
+    if (!KNOWN.has(key)) fail('unknown-option', key, `is not an option; the options are ${[...KNOWN].join(', ')}`);
   }
-  const { pool, connectionString } = options;
-  if ((pool === undefined) === (connectionString === undefined)) {
-    throw new TypeError(`${PACKAGE}: give exactly one of the options pool (a pg.Pool you own) or connectionString (a pool the storage creates and closes)`);
+  const { pool, connectionString } = options!;
+  // Given, but undefined: most often an unset environment variable, which deserves its own answer.
+  for (const name of ['connectionString', 'pool'] as const) {
+    if (Object.hasOwn(options!, name) && options![name] === undefined && options![name === 'pool' ? 'connectionString' : 'pool'] === undefined) {
+      const hint = name === 'connectionString' ? ': is DATABASE_URL (or whichever variable you read it from) set?' : '; pass a pg.Pool';
+      fail('missing-option', name, `is undefined${hint}`);
+    }
+  }
+  if (pool === undefined && connectionString === undefined) {
+    fail('missing-option', 'connectionString', 'or "pool" is required: give exactly one of the options pool (a pg.Pool you own) or connectionString (a pool the storage creates and closes)');
+  }
+  if (pool !== undefined && connectionString !== undefined) {
+    fail('conflicting-options', 'connectionString', 'cannot be combined with "pool": give exactly one of the options pool (a pg.Pool you own) or connectionString (a pool the storage creates and closes)');
   }
   if (pool !== undefined && (pool === null || typeof pool.query !== 'function' || typeof pool.connect !== 'function')) {
-    throw new TypeError(`${PACKAGE}: the pool option must be a pg.Pool (with query() and connect())`);
+    fail('invalid-type', 'pool', 'must be a pg.Pool (with query() and connect())');
   }
   if (connectionString !== undefined && (typeof connectionString !== 'string' || connectionString.length === 0)) {
-    throw new TypeError(`${PACKAGE}: the connectionString option must be a non-empty string such as "postgres://user@host:5432/db"`);
+    fail(typeof connectionString === 'string' ? 'invalid-value' : 'invalid-type', 'connectionString', 'must be a non-empty string such as "postgres://user@host:5432/db"');
   }
-  const names = tableNames(options.table, 'the');
-  const namespace = options.namespace ?? '';
+  const names = tableNames(options!.table);
+  const namespace = options!.namespace ?? '';
   if (typeof namespace !== 'string' || namespace.includes('\0')) {
-    throw new TypeError(`${PACKAGE}: the namespace option must be a string without NUL characters (default "")`);
+    fail(typeof namespace === 'string' ? 'invalid-value' : 'invalid-type', 'namespace', 'must be a string without NUL characters (default "")');
   }
-  const debounceMs = options.debounceMs ?? 50;
+  const debounceMs = options!.debounceMs ?? 50;
   if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0) {
-    throw new TypeError(`${PACKAGE}: the debounceMs option must be a number of milliseconds, 0 or more (default 50)`);
+    fail(typeof debounceMs === 'number' ? 'invalid-value' : 'invalid-type', 'debounceMs', 'must be a number of milliseconds, 0 or more (default 50)');
   }
-  if (options.onError !== undefined && typeof options.onError !== 'function') {
-    throw new TypeError(`${PACKAGE}: the onError option must be a function receiving a StorageError`);
+  if (options!.onError !== undefined && typeof options!.onError !== 'function') {
+    fail('invalid-type', 'onError', 'must be a function receiving a StorageError');
   }
-  const onError = options.onError ?? ((error: StorageError) => console.warn(escapeControls(`${PACKAGE}: ${error.message}`)));
+  const onError = options!.onError ?? ((error: StorageError) => console.warn(escapeControls(`${PACKAGE}: ${error.message}`)));
 
   if (pool !== undefined) return { pool, ownsPool: false, names, namespace, debounceMs, onError };
   const owned = new pg.Pool({ connectionString });

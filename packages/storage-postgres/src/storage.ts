@@ -4,7 +4,7 @@ import { queryError, storageError, tableError, type Scope } from './errors.js';
 import { listen } from './listen.js';
 import { normalizeOptions } from './options.js';
 import { runMigration } from './schema.js';
-import { tableNames } from './table.js';
+import { PACKAGE, tableNames } from './table.js';
 import type { MigrateOptions, PostgresStorage, PostgresStorageOptions } from './types.js';
 
 interface FileRow {
@@ -195,7 +195,7 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
   if (pool === null || typeof pool !== 'object' || typeof pool.connect !== 'function') {
     throw new TypeError('@skillmount/storage-postgres: migrate(pool, options) needs a pg.Pool');
   }
-  await runMigration(pool, tableNames(options?.table, 'migrate(): the'));
+  await runMigration(pool, tableNames(options?.table, `${PACKAGE}: migrate()`));
 }
 
 /**

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { OptionError } from '@skillmount/core';
 
 export const PACKAGE = '@skillmount/storage-postgres';
 export const DEFAULT_TABLE = 'skillmount_files';
@@ -29,9 +30,9 @@ const MAX_SCHEMA_NAME = 63;
  * `Skills` and `skills` are different tables. The channel depends on the table name only, so
  * `skillmount_files` and `public.skillmount_files` agree on it.
  */
-export function tableNames(option: unknown, where: string): TableNames {
+export function tableNames(option: unknown, packageName = PACKAGE): TableNames {
   if (option === undefined) option = DEFAULT_TABLE;
-  if (typeof option !== 'string') throw new TypeError(`${PACKAGE}: ${where} table must be a string such as "skillmount_files" or "skills.files"`);
+  if (typeof option !== 'string') throw new OptionError('invalid-type', 'table', 'must be a string such as "skillmount_files" or "skills.files"', packageName);
   const parts = option.split('.');
   const [schema, name] = parts.length === 2 ? [parts[0]!, parts[1]!] : [undefined, parts[0]!];
   const valid =
@@ -40,9 +41,12 @@ export function tableNames(option: unknown, where: string): TableNames {
     name.length <= MAX_TABLE_NAME &&
     (schema === undefined || (IDENTIFIER.test(schema) && schema.length <= MAX_SCHEMA_NAME));
   if (!valid) {
-    throw new TypeError(
-      `${PACKAGE}: ${where} table ${JSON.stringify(option)} is not a table name; use "name" or "schema.name" where each part ` +
-        `starts with a letter or "_" and holds only letters, digits and "_" (the name at most ${MAX_TABLE_NAME} characters)`,
+    throw new OptionError(
+      'invalid-value',
+      'table',
+      `must be a table name, "name" or "schema.name", where each part starts with a letter or "_" and holds ` +
+        `only letters, digits and "_" (the name at most ${MAX_TABLE_NAME} characters); got ${JSON.stringify(option)}`,
+      packageName,
     );
   }
   const qualify = (identifier: string) => (schema === undefined ? pg.escapeIdentifier(identifier) : `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(identifier)}`);

@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { StorageError } from '@skillmount/core/storage-kit';
+import { OptionError, type OptionErrorCode, type StorageError } from '@skillmount/core';
 import { isPlainSegment } from '@skillmount/core/storage-kit';
 import type { S3StorageOptions } from './types.js';
 
@@ -20,42 +20,51 @@ export interface NormalizedOptions {
 const CLIENT_OPTIONS = ['region', 'endpoint', 'forcePathStyle', 'credentials', 'checksums'] as const;
 
 export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
-  if (!options || typeof options !== 'object') fail('s3Storage(options) needs an object, e.g. s3Storage({ bucket: "skills" })');
+  if (!options || typeof options !== 'object') fail('invalid-type', '', 'must be an object, e.g. s3Storage({ bucket: "skills" })');
   const { bucket, prefix = '', client, pollIntervalMs = 30_000, maxKeys = 1000, onError } = options;
 
   // Bucket names are 3–63 characters on AWS, but other S3-protocol servers are looser: only refuse what can never work.
-  if (typeof bucket !== 'string' || bucket.trim() === '') fail('"bucket" must be a non-empty string, e.g. s3Storage({ bucket: "skills" })');
-  if (bucket.includes('/')) fail(`"bucket" must be a bucket name without "/" (got "${bucket}"); put the folder in "prefix" instead`);
+  if (bucket === undefined) fail('missing-option', 'bucket', 'must be a non-empty string, e.g. s3Storage({ bucket: "skills" }); none was given');
+  if (typeof bucket !== 'string') fail('invalid-type', 'bucket', 'must be a non-empty string, e.g. s3Storage({ bucket: "skills" })');
+  if (bucket.trim() === '') fail('invalid-value', 'bucket', 'must be a non-empty string, e.g. s3Storage({ bucket: "skills" })');
+  if (bucket.includes('/')) fail('invalid-value', 'bucket', `must be a bucket name without "/" (got "${bucket}"); put the folder in "prefix" instead`);
 
-  if (typeof prefix !== 'string') fail('"prefix" must be a string such as "skills/"');
+  if (typeof prefix !== 'string') fail('invalid-type', 'prefix', 'must be a string such as "skills/"');
   const folder = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
   if (folder !== '') {
     if (!folder.split('/').every(isPlainSegment)) {
-      fail(`"prefix" must be a folder of plain "/"-separated names, without a leading "/" or "", ".", ".." segments (got "${prefix}")`);
+      fail('invalid-value', 'prefix', `must be a folder of plain "/"-separated names, without a leading "/" or "", ".", ".." segments (got "${prefix}")`);
     }
   }
 
   if (client !== undefined) {
-    if (!client || typeof (client as S3Client).send !== 'function') fail('"client" must be an S3Client from @aws-sdk/client-s3');
+    if (!client || typeof (client as S3Client).send !== 'function') fail('invalid-type', 'client', 'must be an S3Client from @aws-sdk/client-s3');
     const conflicting = CLIENT_OPTIONS.filter((key) => options[key] !== undefined);
     if (conflicting.length > 0) {
-      fail(`${conflicting.map((k) => `"${k}"`).join(', ')} configure the client s3Storage creates; with your own "client", set them on that client instead`);
+      fail(
+        'conflicting-options',
+        conflicting[0]!,
+        `configures the client s3Storage creates${conflicting.length > 1 ? ` (as do ${conflicting.slice(1).map((k) => `"${k}"`).join(', ')})` : ''}; with your own "client", set it on that client instead`,
+      );
     }
   }
   if (options.endpoint !== undefined) {
-    if (typeof options.endpoint !== 'string' || !URL.canParse(options.endpoint)) fail(`"endpoint" must be a URL such as "http://127.0.0.1:9000" (got ${JSON.stringify(options.endpoint)})`);
+    if (typeof options.endpoint !== 'string') fail('invalid-type', 'endpoint', `must be a URL such as "http://127.0.0.1:9000" (got ${JSON.stringify(options.endpoint)})`);
+    if (!URL.canParse(options.endpoint)) fail('invalid-value', 'endpoint', `must be a URL such as "http://127.0.0.1:9000" (got ${JSON.stringify(options.endpoint)})`);
   }
-  if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) fail('"region" must be a non-empty string such as "eu-west-1"');
-  if (options.forcePathStyle !== undefined && typeof options.forcePathStyle !== 'boolean') fail('"forcePathStyle" must be true or false');
+  if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) {
+    fail(typeof options.region === 'string' ? 'invalid-value' : 'invalid-type', 'region', 'must be a non-empty string such as "eu-west-1"');
+  }
+  if (options.forcePathStyle !== undefined && typeof options.forcePathStyle !== 'boolean') fail('invalid-type', 'forcePathStyle', 'must be true or false');
   if (options.checksums !== undefined && options.checksums !== 'WHEN_SUPPORTED' && options.checksums !== 'WHEN_REQUIRED') {
-    fail(`"checksums" must be "WHEN_SUPPORTED" or "WHEN_REQUIRED" (got ${JSON.stringify(options.checksums)})`);
+    fail(typeof options.checksums === 'string' ? 'invalid-value' : 'invalid-type', 'checksums', `must be "WHEN_SUPPORTED" or "WHEN_REQUIRED" (got ${JSON.stringify(options.checksums)})`);
   }
 
   if (typeof pollIntervalMs !== 'number' || !Number.isFinite(pollIntervalMs) || pollIntervalMs <= 0) {
-    fail(`"pollIntervalMs" must be a positive number of milliseconds (got ${JSON.stringify(pollIntervalMs)})`);
+    fail(numberProblem(pollIntervalMs), 'pollIntervalMs', `must be a positive number of milliseconds (got ${JSON.stringify(pollIntervalMs)})`);
   }
-  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 1000) fail(`"maxKeys" must be an integer from 1 to 1000 (got ${JSON.stringify(maxKeys)})`);
-  if (onError !== undefined && typeof onError !== 'function') fail('"onError" must be a function');
+  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 1000) fail(numberProblem(maxKeys), 'maxKeys', `must be an integer from 1 to 1000 (got ${JSON.stringify(maxKeys)})`);
+  if (onError !== undefined && typeof onError !== 'function') fail('invalid-type', 'onError', 'must be a function');
 
   const clientConfig: NormalizedOptions['clientConfig'] = {};
   for (const key of CLIENT_OPTIONS) if (options[key] !== undefined) (clientConfig as Record<string, unknown>)[key] = options[key];
@@ -63,6 +72,8 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   return { bucket, prefix: folder === '' ? '' : folder + '/', client, clientConfig, pollIntervalMs, maxKeys, onError };
 }
 
-function fail(message: string): never {
-  throw new TypeError(`${NAME}: ${message}`);
+const numberProblem = (value: unknown): OptionErrorCode => (typeof value === 'number' ? 'invalid-value' : 'invalid-type');
+
+function fail(code: OptionErrorCode, option: string, message: string): never {
+  throw new OptionError(code, option, message, NAME);
 }

@@ -4,7 +4,7 @@ import { decodeUtf8 } from '../bytes/text.js';
 import { DIRECTORY_MIME, SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.js';
 import { skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter } from '../skillmd/parse.js';
-import { frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
+import { folderNameProblem, frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
 import { segmentProblem } from '../uri/segment.js';
 import { escapeControls } from '../text/escape.js';
 import type { SkillEntry, SkillFileEntry, SkillFileListing, SkillFiles, SkillFrontmatter, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
@@ -190,9 +190,10 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
         skillProblems.push({ code: parsed.code, path: skillMdPath, message: parsed.error });
       } else {
         const folderName = dir.slice(dir.lastIndexOf('/') + 1);
-        for (const message of frontmatterProblems(parsed.frontmatter, folderName)) {
-          skillProblems.push({ code: message.includes('folder name') ? 'name-mismatch' : 'frontmatter', path: skillMdPath, message });
-        }
+        // The name check comes first, as in frontmatterProblems; it has a code of its own.
+        const mismatch = folderNameProblem(parsed.frontmatter, folderName);
+        if (mismatch) skillProblems.push({ code: 'name-mismatch', path: skillMdPath, message: mismatch });
+        for (const message of frontmatterProblems(parsed.frontmatter)) skillProblems.push({ code: 'frontmatter', path: skillMdPath, message });
         frontmatter = parsed.frontmatter as SkillFrontmatter;
         if (parsed.portability.length > 0) {
           warnings.push({

@@ -26,6 +26,13 @@ import { mimeTypeFor } from './mime.js';
 import { DIRECTORY_MIME } from '../protocol/constants.js';
 import { diffEntries } from './diff.js';
 import { withTimeouts } from './timeout.js';
+import { brand, isBranded } from '../brand.js';
+
+/** Catalogs built by this copy of core: their entries were validated here, so handlers may trust them (a brand alone proves no such thing). */
+const builtHere = new WeakSet<object>();
+
+/** True for a catalog this copy of core built. */
+export const isCatalogBuiltHere = (source: unknown): boolean => typeof source === 'object' && source !== null && builtHere.has(source);
 
 /**
  * Skills loaded from a `SkillFiles` storage: validated, hashed, indexed and frozen.
@@ -55,6 +62,15 @@ export class SkillCatalog implements SkillSource {
     this.#snapshot = snapshot;
     const cacheBytes = options.cacheBytes ?? (files.inMemory === true ? 0 : DEFAULT_CACHE_BYTES);
     this.#cache = cacheBytes > 0 ? new BytesCache(cacheBytes) : undefined;
+    builtHere.add(this);
+  }
+
+  /** True for a catalog from any copy of `@skillmount/core` (its ESM and CJS builds load separately). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillCatalog');
   }
 
   /** Walk `files`, read and hash every skill file, and build the catalog. */

@@ -3,6 +3,7 @@ import { isHiddenName } from '../storage-kit/skill-folders.js';
 import { segmentProblem } from '../uri/segment.js';
 import { escapeControls } from '../text/escape.js';
 import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
+import { isPositiveInteger, numberProblem, optionFail, type OptionFail } from '../option-checks.js';
 
 export interface NormalizedCatalogOptions {
   prefix: string[];
@@ -26,42 +27,32 @@ export const consoleWarning = (warning: SkillWarning) => {
   console.warn(escapeControls(`[skillmount] ${where ? where + ': ' : ''}${warning.message}`, { lines: true }));
 };
 
-/** A bad option value, found when a catalog is created. `option` names it, for adapters that re-word the message. */
-export class OptionError extends RangeError {
-  readonly option: string;
-  readonly detail: string;
-  constructor(option: string, detail: string, packageName = 'skillmount') {
-    super(`${packageName}: option "${option}" ${detail}`);
-    this.name = 'OptionError';
-    this.option = option;
-    this.detail = detail;
-  }
-}
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-const fail = (option: string, message: string): never => {
-  throw new OptionError(option, message);
-};
-
-const isPositiveInteger = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0;
-
-/** Check every option once, at construction, so a mistake fails at start-up rather than on a request. */
-export function normalizeCatalogOptions(options: CatalogOptions = {}): NormalizedCatalogOptions {
-  if (options === null || typeof options !== 'object') fail('options', 'must be an object');
-  const prefix = normalizePrefix(options.prefix);
+/**
+ * Check every option once, at construction, so a mistake fails at start-up rather than on a
+ * request. `packageName` prefixes the errors, so an adapter that passes catalog options on names itself.
+ */
+export function normalizeCatalogOptions(options: CatalogOptions = {}, packageName = 'skillmount'): NormalizedCatalogOptions {
+  const fail = optionFail(packageName);
+  if (!isObject(options)) fail('invalid-type', '', `must be an object, got ${String(options)}`);
+  const prefix = normalizePrefix(options.prefix, fail);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!(isPositiveInteger(pageSize) || pageSize === Infinity)) fail('pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
+  if (!(isPositiveInteger(pageSize) || pageSize === Infinity)) fail(numberProblem(pageSize), 'pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
+  if (options.limits !== undefined && !isObject(options.limits)) fail('invalid-type', 'limits', `must be an object { files?, bytes? }, got ${String(options.limits)}`);
   const limits = { files: options.limits?.files ?? MAX_FILES_PER_SKILL, bytes: options.limits?.bytes ?? MAX_BYTES_PER_SKILL };
-  if (!isPositiveInteger(limits.files)) fail('limits.files', `must be a positive integer, got ${String(limits.files)}`);
-  if (!isPositiveInteger(limits.bytes)) fail('limits.bytes', `must be a positive integer, got ${String(limits.bytes)}`);
-  const cacheHint = normalizeCacheHint(options.cacheHint);
+  if (!isPositiveInteger(limits.files)) fail(numberProblem(limits.files), 'limits.files', `must be a positive integer, got ${String(limits.files)}`);
+  if (!isPositiveInteger(limits.bytes)) fail(numberProblem(limits.bytes), 'limits.bytes', `must be a positive integer, got ${String(limits.bytes)}`);
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('invalid-type', 'strict', `must be true or false, got ${String(options.strict)}`);
+  const cacheHint = checkCacheHint(options.cacheHint, fail);
   const concurrency = options.concurrency ?? 32;
-  if (!isPositiveInteger(concurrency)) fail('concurrency', `must be a positive integer, got ${String(concurrency)}`);
-  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') fail('onWarning', 'must be a function');
+  if (!isPositiveInteger(concurrency)) fail(numberProblem(concurrency), 'concurrency', `must be a positive integer, got ${String(concurrency)}`);
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') fail('invalid-type', 'onWarning', 'must be a function (warning) => void');
   const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!(isPositiveInteger(timeoutMs) || timeoutMs === Infinity)) fail('timeoutMs', `must be a positive integer (milliseconds) or Infinity, got ${String(timeoutMs)}`);
+  if (!(isPositiveInteger(timeoutMs) || timeoutMs === Infinity)) fail(numberProblem(timeoutMs), 'timeoutMs', `must be a positive integer (milliseconds) or Infinity, got ${String(timeoutMs)}`);
   const cacheBytes = options.cacheBytes;
   if (cacheBytes !== undefined && !(typeof cacheBytes === 'number' && Number.isSafeInteger(cacheBytes) && cacheBytes >= 0)) {
-    fail('cacheBytes', `must be a non-negative integer (bytes; 0 turns the cache off), got ${String(cacheBytes)}`);
+    fail(numberProblem(cacheBytes), 'cacheBytes', `must be a non-negative integer (bytes; 0 turns the cache off), got ${String(cacheBytes)}`);
   }
   return {
     prefix,
@@ -76,21 +67,24 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}): Normalize
   };
 }
 
-export function normalizeCacheHint(hint: Partial<CacheHint> | undefined): CacheHint {
+function checkCacheHint(hint: Partial<CacheHint> | undefined, fail: OptionFail): CacheHint {
+  if (hint !== undefined && !isObject(hint)) fail('invalid-type', 'cacheHint', `must be an object { ttlMs?, cacheScope? }, got ${String(hint)}`);
   const ttlMs = hint?.ttlMs ?? DEFAULT_CACHE_HINT.ttlMs;
   const cacheScope = hint?.cacheScope ?? DEFAULT_CACHE_HINT.cacheScope;
-  if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < 0) fail('cacheHint.ttlMs', `must be a non-negative integer (milliseconds), got ${String(ttlMs)}`);
-  if (cacheScope !== 'public' && cacheScope !== 'private') fail('cacheHint.cacheScope', `must be "public" or "private", got ${String(cacheScope)}`);
+  if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < 0) fail(numberProblem(ttlMs), 'cacheHint.ttlMs', `must be a non-negative integer (milliseconds), got ${String(ttlMs)}`);
+  if (cacheScope !== 'public' && cacheScope !== 'private') {
+    fail(typeof cacheScope === 'string' ? 'invalid-value' : 'invalid-type', 'cacheHint.cacheScope', `must be "public" or "private", got ${String(cacheScope)}`);
+  }
   return { ttlMs, cacheScope };
 }
 
-function normalizePrefix(prefix: string | undefined): string[] {
+function normalizePrefix(prefix: string | undefined, fail: OptionFail): string[] {
   if (prefix === undefined || prefix === '') return [];
-  if (typeof prefix !== 'string') fail('prefix', 'must be a string such as "acme" or "acme/billing"');
+  if (typeof prefix !== 'string') fail('invalid-type', 'prefix', 'must be a string such as "acme" or "acme/billing"');
   const segments = prefix.replace(/^\/+|\/+$/g, '').split('/');
   for (const segment of segments) {
     const problem = segmentProblem(segment) ?? (isHiddenName(segment) ? 'a leading "."' : undefined);
-    if (problem) fail('prefix', `"${prefix}" is not a valid skill path prefix: ${problem}`);
+    if (problem) fail('invalid-value', 'prefix', `"${prefix}" is not a valid skill path prefix: ${problem}`);
   }
   return segments;
 }

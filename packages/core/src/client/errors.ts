@@ -1,4 +1,5 @@
 import { escapeControls } from '../text/escape.js';
+import { brand, isBranded } from '../brand.js';
 import type { InvalidSkillEntry, SkillLimitProblem, SkillVerificationReason } from './types.js';
 
 /**
@@ -22,6 +23,12 @@ export class SkillVerificationError extends Error {
     this.skillUri = skillUri;
     this.differences = differences;
   }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillVerificationError');
+  }
 }
 
 /** A skill is over a per-skill limit (files or bytes), so it was not read. */
@@ -37,6 +44,12 @@ export class SkillLimitError extends Error {
     this.limit = problem.limit;
     this.actual = problem.actual;
     this.max = problem.max;
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillLimitError');
   }
 }
 
@@ -56,6 +69,12 @@ export class SkillResultError extends Error {
     this.method = method;
     this.invalid = invalid;
   }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillResultError');
+  }
 }
 
 /** The server did not declare what a call needs (the extension, or `directoryRead`). */
@@ -65,5 +84,11 @@ export class SkillsUnsupportedError extends Error {
     super(message);
     this.name = 'SkillsUnsupportedError';
     this.method = method;
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillsUnsupportedError');
   }
 }

@@ -5,6 +5,7 @@
 export { SkillsClient } from './skills-client.js';
 export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
 export { checkLimits } from './limits.js';
+export { OptionError, type OptionErrorCode } from '../option-error.js';
 export type {
   CacheFields,
   CacheScope,

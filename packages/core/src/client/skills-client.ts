@@ -12,6 +12,9 @@ import { checkLimits, DEFAULT_LIMITS, DynamicReadTally } from './limits.js';
 import { walkPages } from './paging.js';
 import { serverSupportsSkills, skillsCapabilityOf } from '../protocol/capability.js';
 import { enforcesStrictCapabilities, negotiatedProtocolVersion } from './sdk-client.js';
+import { numberProblem, optionFail } from '../option-checks.js';
+
+const fail = optionFail('skillmount');
 import { resolveRef, skillFolderOf } from './relative.js';
 import type {
   DirectoryListing,
@@ -61,16 +64,17 @@ export class SkillsClient {
       throw new TypeError('skillmount: new SkillsClient(client) needs an MCP SDK Client (from @modelcontextprotocol/sdk/client/index.js)');
     }
     const { skipInvalid = false, parseFrontmatter, maxPages = DEFAULT_MAX_PAGES, limits = {}, protocolVersion } = options;
-    if (typeof skipInvalid !== 'boolean') throw new TypeError(`skillmount: the skipInvalid option must be true or false, not ${JSON.stringify(skipInvalid)}`);
+    if (typeof skipInvalid !== 'boolean') fail('invalid-type', 'skipInvalid', `must be true or false, got ${JSON.stringify(skipInvalid)}`);
     if (parseFrontmatter !== undefined && typeof parseFrontmatter !== 'function') {
-      throw new TypeError('skillmount: the parseFrontmatter option must be a function (yaml: string) => Record<string, unknown>');
+      fail('invalid-type', 'parseFrontmatter', 'must be a function (yaml: string) => Record<string, unknown>');
     }
-    if (!Number.isSafeInteger(maxPages) || maxPages < 0) throw new TypeError(`skillmount: the maxPages option must be a positive integer, or 0 for no cap, not ${String(maxPages)}`);
+    if (!Number.isSafeInteger(maxPages) || maxPages < 0) fail(numberProblem(maxPages), 'maxPages', `must be a positive integer, or 0 for no cap, got ${String(maxPages)}`);
+    if (typeof limits !== 'object' || limits === null) fail('invalid-type', 'limits', `must be an object { files?, bytes? }, got ${String(limits)}`);
     for (const [name, value] of Object.entries(limits)) {
-      if (!(name in DEFAULT_LIMITS)) throw new TypeError(`skillmount: unknown limit "${name}"; use files or bytes`);
-      if (typeof value !== 'number' || !(value > 0)) throw new TypeError(`skillmount: the limits.${name} option must be a positive number, not ${String(value)}`);
+      if (!(name in DEFAULT_LIMITS)) fail('unknown-option', `limits.${name}`, 'is not a limit; use limits.files or limits.bytes');
+      if (typeof value !== 'number' || !(value > 0)) fail(numberProblem(value), `limits.${name}`, `must be a positive number, got ${String(value)}`);
     }
-    if (protocolVersion !== undefined && typeof protocolVersion !== 'string') throw new TypeError('skillmount: the protocolVersion option must be a string such as "2026-07-28"');
+    if (protocolVersion !== undefined && typeof protocolVersion !== 'string') fail('invalid-type', 'protocolVersion', 'must be a string such as "2026-07-28"');
     this.#client = client;
     this.#skipInvalid = skipInvalid;
     this.#parseFrontmatter = parseFrontmatter;

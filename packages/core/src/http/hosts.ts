@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { OptionError } from '../catalog/options.js';
+import { OptionError } from '../option-error.js';
 import type { AllowedHosts } from './types.js';
 
 /** The names `allowedHosts: true` (and the loopback default) accept: the same list as the SDK's `localhostHostValidation()`. */
@@ -57,15 +57,16 @@ export function normalizeAllowedHosts(value: AllowedHosts | undefined, packageNa
   if (value === false) return { kind: 'off' };
   if (value === true) return { kind: 'list', names: LOCALHOST };
   if (!Array.isArray(value)) {
-    throw new OptionError('allowedHosts', `must be a list of host names (e.g. ["skills.example.com"]), true (localhost names only) or false (no check); got ${typeof value}`, packageName);
+    throw new OptionError('invalid-type', 'allowedHosts', `must be a list of host names (e.g. ["skills.example.com"]), true (localhost names only) or false (no check); got ${typeof value}`, packageName);
   }
   if (value.length === 0) {
-    throw new OptionError('allowedHosts', 'is an empty list, which would refuse every request; list your host names, or pass false to turn the check off', packageName);
+    throw new OptionError('invalid-value', 'allowedHosts', 'is an empty list, which would refuse every request; list your host names, or pass false to turn the check off', packageName);
   }
   const names = value.map((entry: unknown, i) => {
     const parsed = typeof entry === 'string' ? parseHost(entry) : undefined;
     if (!parsed) {
       throw new OptionError(
+        typeof entry === 'string' ? 'invalid-value' : 'invalid-type',
         'allowedHosts',
         `entry ${i} (${JSON.stringify(entry)}) is not a host name with an optional port, such as "skills.example.com", "localhost:3000" or "[::1]"`,
         packageName,

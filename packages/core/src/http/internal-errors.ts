@@ -35,7 +35,8 @@ export function hideInternalErrors(server: McpServer | Server, onWarning: (warni
 export function clientSafe(error: unknown, requested: string, onWarning: (warning: SkillWarning) => void): unknown {
   const method = String(requested).slice(0, 100);
   const coded = error as { code?: unknown; name?: unknown; issues?: unknown } | null;
-  if (error instanceof SkillProtocolError || coded?.name === 'SkillProtocolError' || coded?.name === 'SkillNotFoundError') return error;
+  // Branded: a SkillProtocolError from another copy of core passes too.
+  if (error instanceof SkillProtocolError) return error;
   if (typeof coded?.code === 'number' && Number.isSafeInteger(coded.code) && coded.code !== INTERNAL_ERROR) return error;
   // zod 3 names it ZodError, zod 4 $ZodError.
   if (typeof coded?.name === 'string' && (coded.name === 'ZodError' || coded.name === '$ZodError') && Array.isArray(coded.issues)) {

@@ -1,4 +1,4 @@
-import { SkillCatalog } from '../catalog/catalog.js';
+import { isCatalogBuiltHere } from '../catalog/catalog.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { encodeContent, verifiedContent } from '../bytes/verified.js';
 import { changedFile, directoryNotFound, fileNotFound, internalError, skillNotFound } from '../errors.js';
@@ -34,7 +34,7 @@ export interface SkillHandlersOptions {
  * answer through it, so a source's answer means the same on either.
  */
 export class SkillHandlers {
-  // Entries from a SkillCatalog were validated when it was built; anything else is checked per request.
+  // Entries from a SkillCatalog this copy of core built were validated then; anything else is checked per request.
   readonly #trusted: boolean;
   readonly #strict: boolean;
   /** Problems with what the source returned, each told once (they recur on every request). */
@@ -45,7 +45,7 @@ export class SkillHandlers {
     private readonly warn: (warning: SkillWarning) => void,
     options: SkillHandlersOptions = {},
   ) {
-    this.#trusted = source instanceof SkillCatalog;
+    this.#trusted = isCatalogBuiltHere(source);
     this.#strict = options.strict === true;
     this.#tell = warnOnce(source, warn);
   }

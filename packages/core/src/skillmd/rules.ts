@@ -24,6 +24,13 @@ function tooLong(field: string, text: string, max: number): string | undefined {
 /** A value quoted for a message, cut short when long (the rest is in the file). */
 const quoted = (text: string) => JSON.stringify(text.length > MAX_NAME_LENGTH ? `${text.slice(0, MAX_NAME_LENGTH)}…` : text);
 
+/** The problem when a valid `name` differs from the skill's folder name (a `name-mismatch`), else undefined. */
+export function folderNameProblem(frontmatter: Record<string, unknown>, folderName: string | undefined): string | undefined {
+  const { name } = frontmatter;
+  if (folderName === undefined || !isValidSkillName(name) || name === folderName) return undefined;
+  return `frontmatter name "${name}" must equal its folder name "${folderName}"; rename one of them`;
+}
+
 /** Problems with a frontmatter object under the Agent Skills rules; empty when it is valid. */
 export function frontmatterProblems(frontmatter: Record<string, unknown>, folderName?: string): string[] {
   const problems: string[] = [];
@@ -38,8 +45,9 @@ export function frontmatterProblems(frontmatter: Record<string, unknown>, folder
         `frontmatter name ${quoted(name)} is invalid: use 1-${MAX_NAME_LENGTH} lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
       );
     }
-  } else if (folderName !== undefined && name !== folderName) {
-    problems.push(`frontmatter name "${name}" must equal its folder name "${folderName}"; rename one of them`);
+  } else {
+    const mismatch = folderNameProblem(frontmatter, folderName);
+    if (mismatch) problems.push(mismatch);
   }
   if (typeof description !== 'string' || description.trim().length === 0) {
     problems.push('frontmatter "description" is required and must be a non-empty string');

@@ -1,0 +1,112 @@
+/**
+ * Public types of `@skillmount/core/adapter`: the options every HTTP adapter (Fastify, Express, …)
+ * shares, declared once. An adapter extends them with its framework's own options and passes its
+ * request type for `context`.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { SkillCatalog } from '../catalog/catalog.js';
+import type { AllowedHosts, RequestGuard } from '../http/types.js';
+import type { CatalogOptions, SkillFiles, SkillSource, SkillWarning } from '../types.js';
+
+/** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
+export type AnyMcpServer = McpServer | Server;
+
+/**
+ * The options every skillmount HTTP adapter takes. Give exactly one of `storage`, `catalog` or
+ * `source`. The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
+ * `concurrency`, `timeoutMs`, `cacheBytes`) apply only with `storage`, where the adapter loads the
+ * catalog itself, except `strict`, which also applies with a custom `source` (an invalid entry
+ * fails its `skills/list` page instead of being dropped with a warning); `onWarning` applies to
+ * every kind of source.
+ */
+export interface SkillsAdapterOptions<Request> extends CatalogOptions {
+  /** Where the skill files are, e.g. `fsStorage('./skills')`. The adapter loads a catalog from it, and closes the storage when the app (Fastify) or the router (Express) closes. */
+  storage?: SkillFiles;
+  /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
+  catalog?: SkillCatalog;
+  /** Any `SkillSource`: generated, per-user or per-tenant skills. */
+  source?: SkillSource;
+  /**
+   * Builds the app's own MCP server, with its tools, prompts and resources. Called once per
+   * stateless request, or once per session; it must return a new, unconnected server each time.
+   * Skills are attached to each one. Protocol 2026-07-28 requests for the app's tools, prompts and
+   * resources are answered in process by a server from this factory too. Default: an empty `McpServer`.
+   */
+  server?: () => AnyMcpServer | Promise<AnyMcpServer>;
+  /**
+   * App fields merged into the `SkillContext` every `SkillSource` call receives (a user or tenant
+   * id, for instance), after `auth` and `headers`. Runs once per HTTP request, before the MCP
+   * exchange; it must return an object or a promise of one.
+   */
+  context?: (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * `false` (default): stateless, a fresh server per POST; GET and DELETE answer 405 with a
+   * JSON-RPC error body. `true`: MCP sessions (`Mcp-Session-Id`), which also carry
+   * `notifications/resources/list_changed` to connected clients.
+   */
+  sessions?: boolean;
+  /** With `sessions: true`: close a session idle for this many milliseconds. Default 15 minutes. */
+  sessionIdleMs?: number;
+  /**
+   * With `sessions: true`: sessions open at once. At the cap a new session replaces the least
+   * recently used idle one (no request in flight, no open GET stream); only when every session is
+   * busy is it refused (503). Default 1000.
+   */
+  maxSessions?: number;
+  /**
+   * With `sessions: true`: sessions one client holds at once. The client is `auth.clientId` when
+   * the app's auth sets one on the request, else the remote address (behind a proxy, every client
+   * shares the proxy's: raise this or authenticate). At the cap a new session of that client
+   * replaces its least recently used idle one; only when all of them are busy is it refused (429).
+   * Default 100.
+   */
+  maxSessionsPerClient?: number;
+  /**
+   * With `storage` or `catalog` whose storage has a `watch()` hook: reload the catalog whenever the
+   * storage reports a change. Default `false`.
+   */
+  watch?: boolean;
+  /**
+   * DNS-rebinding protection: the `Host` names (and `Origin` hosts, when sent) that are answered;
+   * others get 403 with a JSON-RPC error body. A list of names, each with or without a port
+   * (`['skills.example.com', 'localhost:3000']`); `true` for `localhost`, `127.0.0.1` and `[::1]`
+   * only; `false` for no check. Default: localhost names only for requests that arrive on a
+   * loopback address, no check on other addresses — an app reachable from other machines should
+   * list its public names.
+   */
+  allowedHosts?: AllowedHosts;
+  /** Largest request body, in bytes. Larger bodies get 413 with a JSON-RPC error body. Default 1 MiB. */
+  bodyLimit?: number;
+  /**
+   * Longest time, in milliseconds, a request body the adapter reads may take to arrive. A body
+   * still incomplete then gets 408 with a JSON-RPC error body and its connection is closed.
+   * Default 30000.
+   */
+  bodyTimeout?: number;
+}
+
+/** Where the skills come from, after checking that exactly one was given. */
+export type SkillsOrigin =
+  | { kind: 'storage'; storage: SkillFiles; catalogOptions: CatalogOptions }
+  | { kind: 'catalog'; catalog: SkillCatalog }
+  | { kind: 'source'; source: SkillSource };
+
+/** The shared options, checked, with defaults applied where the adapter needs no other. */
+export interface CheckedAdapterOptions<Request> {
+  origin: SkillsOrigin;
+  server: (() => AnyMcpServer | Promise<AnyMcpServer>) | undefined;
+  context: ((request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>) | undefined;
+  sessions: boolean;
+  sessionIdleMs: number | undefined;
+  maxSessions: number | undefined;
+  maxSessionsPerClient: number | undefined;
+  watch: boolean;
+  /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
+  onWarning: ((warning: SkillWarning) => void) | undefined;
+  /** With a custom `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */
+  strict: boolean | undefined;
+  allowedHosts: AllowedHosts | undefined;
+  /** Host/Origin and body-limit checks, from `allowedHosts`, `bodyLimit` and `bodyTimeout`. */
+  guard: RequestGuard;
+}
