@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../catalog/options.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
-import { attach, type AttachOptions } from '../server/attach.js';
+import { attachSkills, followListChanges, type AttachOptions } from '../server/attach.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
@@ -16,7 +17,7 @@ import { batchRefusal } from './batch.js';
 import { closeAfterAnswer, discardBody, readBody } from './body.js';
 import { ResponseBudget } from './budget.js';
 import { bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
-import { hideInternalErrors } from './internal-errors.js';
+import { hideInternalErrors, hideInternalErrorsOn } from './internal-errors.js';
 import { sendError, sendRefusal } from './reply.js';
 import { SessionTable, sessionOwner } from './sessions.js';
 import type { HttpRefusal, RequestGuardOptions } from './types.js';
@@ -93,15 +94,26 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
 
+  /** Servers on which hideInternalErrors could not take hold: their transports hide errors instead. */
+  const unhidden = new WeakSet<McpServer | Server>();
   const newServer = async () => {
     const server = await buildServer();
-    attach(server, source, options.attach);
-    hideInternalErrors(server, warn);
-    budget.limitReads(server);
+    attachSkills(server, source, options.attach ?? {}, false);
+    if (!hideInternalErrors(server, warn)) unhidden.add(server);
+    budget.limitReads(server, warn);
     return server;
   };
+  const beforeConnect = (server: McpServer | Server, transport: Transport) => {
+    if (unhidden.has(server)) hideInternalErrorsOn(transport, warn);
+  };
+  /** Connect with the endpoint's own connect, then follow list changes on that connection. */
+  const connect = async (server: McpServer | Server, transport: Transport) => {
+    beforeConnect(server, transport);
+    await server.connect(transport);
+    followListChanges(server, source, transport);
+  };
   // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
-  const modern = createModernPath({ source, buildServer: newServer, warn, countRead: (uri, read) => budget.count(uri, read) });
+  const modern = createModernPath({ source, buildServer: newServer, beforeConnect, warn, countRead: (uri, read) => budget.count(uri, read) });
 
   const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'POST') {
@@ -114,7 +126,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await connect(server, transport);
     await transport.handleRequest(req, res, body);
   };
 
@@ -139,11 +151,15 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (sessionId) => slot.fill(sessionId, { transport, server }),
       });
+      let closed = false;
       transport.onclose = () => {
+        // Older SDK releases call onclose again from the transport close() that server.close() starts.
+        if (closed) return;
+        closed = true;
         if (transport.sessionId) sessions.delete(transport.sessionId);
         void server.close();
       };
-      await server.connect(transport);
+      await connect(server, transport);
       await transport.handleRequest(req, res, body);
       if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
     } finally {
