@@ -190,6 +190,12 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const answer = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context: Record<string, unknown>) => {
     const modernRequest = isModernRequest(req, body);
     if (!modernRequest) {
+      // Refused here, not left to the transport: older SDK releases (1.29 among them) take any content type
+      // that contains "application/json" (application/jsonx, text/html; a=application/json).
+      if (req.method === 'POST' && body === undefined && !isJsonContentType(req)) {
+        sendError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+        return discardBody(req);
+      }
       const batch = batchRefusal(body, req);
       if (batch) return sendRefusal(res, batch);
     }
