@@ -289,4 +289,32 @@ describe('reload(): list-change listeners', () => {
     const plain = await SkillCatalog.load({ list: (d) => storage.list(d), read: (p) => storage.read(p) });
     assert.throws(() => plain.watch(), /cannot be watched/);
   });
+
+  test('after close(), stop functions handed out earlier are inert: a new watch() keeps watching a real folder', async (t) => {
+    const { dir, remove } = tempDir();
+    t.after(remove);
+    writeTree(dir, tree());
+    const catalog = await SkillCatalog.load(fsStorage(dir, { debounceMs: 20 }));
+    t.after(() => catalog.close());
+    const before = catalog.watch();
+    catalog.close();
+    before(); // from before the close: must not end the watch started below
+    before(); // and a stop function works once at most
+    const stop = catalog.watch();
+    t.after(stop);
+    await sleep(50); // let the folder watcher settle
+    writeFileSync(path.join(dir, 'c', 'SKILL.md'), skillMd('c', 'Changed after the re-watch.'));
+    const description = async () => (await catalog.get('skill://c/SKILL.md')).frontmatter.description;
+    for (let i = 0; i < 300 && (await description()) !== 'Changed after the re-watch.'; i++) await sleep(10);
+    assert.equal(await description(), 'Changed after the re-watch.');
+
+    // Two watchers: the first stop (called twice) leaves the second one watching.
+    const second = catalog.watch();
+    stop();
+    stop();
+    writeFileSync(path.join(dir, 'c', 'SKILL.md'), skillMd('c', 'Changed with one watcher left.'));
+    for (let i = 0; i < 300 && (await description()) !== 'Changed with one watcher left.'; i++) await sleep(10);
+    assert.equal(await description(), 'Changed with one watcher left.');
+    second();
+  });
 });

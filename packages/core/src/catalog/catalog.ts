@@ -49,7 +49,8 @@ export class SkillCatalog implements SkillSource {
   #queued: Promise<ReloadReport> | undefined;
   readonly #listeners = new Set<() => void>();
   #unwatchStorage: (() => void) | undefined;
-  #watchers = 0;
+  /** One token per live `watch()`; `close()` empties it, so stop functions from before it do nothing. */
+  readonly #watches = new Set<object>();
   /** Verified bytes by digest; undefined when `cacheBytes` is 0. */
   readonly #cache: BytesCache | undefined;
   /** Storage reads in flight for the cache, by digest: concurrent reads of one file share one. */
@@ -152,27 +153,30 @@ export class SkillCatalog implements SkillSource {
     if (typeof this.#files.watch !== 'function') {
       throw new TypeError('skillmount: this storage cannot be watched (it has no watch() method); call reload() yourself instead');
     }
-    if (this.#watchers++ === 0) {
+    if (this.#watches.size === 0) {
       this.#unwatchStorage = this.#files.watch(() => {
         this.reload().catch((error: unknown) => {
           this.#options.onWarning({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${describe(error)}` });
         });
       });
     }
-    let stopped = false;
+    const token = {};
+    this.#watches.add(token);
     return () => {
-      if (stopped) return;
-      stopped = true;
-      if (--this.#watchers === 0) {
-        this.#unwatchStorage?.();
-        this.#unwatchStorage = undefined;
-      }
+      // Works once, and not at all once close() has ended the watch it belonged to.
+      if (!this.#watches.delete(token) || this.#watches.size > 0) return;
+      this.#unwatchStorage?.();
+      this.#unwatchStorage = undefined;
     };
   }
 
-  /** Stop every watch and drop list-change listeners. The storage is left open: close it yourself if you created it. */
+  /**
+   * Stop every watch and drop list-change listeners. Stop functions handed out before stay
+   * harmless: a later `watch()` is not ended by them. The storage is left open: close it
+   * yourself if you created it.
+   */
   close(): void {
-    this.#watchers = 0;
+    this.#watches.clear();
     this.#unwatchStorage?.();
     this.#unwatchStorage = undefined;
     this.#listeners.clear();

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SkillProtocolError } from '../errors.js';
-import { wrapHandlerLookups } from './handler-map.js';
+import { seamMissing, wrapHandlerLookups } from '../sdk/seams.js';
+import type { SkillWarning } from '../types.js';
 
 export interface ResponseBudgetLimits {
   /** Bytes of `resources/read` results one connection may have produced and not yet sent. */
@@ -115,12 +116,22 @@ export class ResponseBudget {
     return total;
   }
 
-  /** Count every `resources/read` of `server` against the connection that asked for it. */
-  limitReads(server: McpServer | Server): void {
-    wrapHandlerLookups(server, TAG, (handler, method) => {
+  /**
+   * Count every `resources/read` of `server` against the connection that asked for it. On an SDK
+   * without the handler-map seam, reads of that server run unbounded, and `onWarning` hears it once.
+   */
+  limitReads(server: McpServer | Server, onWarning: (warning: SkillWarning) => void): void {
+    const held = wrapHandlerLookups(server, TAG, (handler, method) => {
       if (method !== 'resources/read') return handler;
       return (request, extra) => this.count((request.params as { uri?: unknown } | undefined)?.uri, () => handler(request, extra));
     });
+    if (!held) {
+      seamMissing(
+        onWarning,
+        'request-handler-map',
+        "resources/read results on the 2025-11-25 path are not held to the response budget (a client that never reads its answers can make the server hold them in memory)",
+      );
+    }
   }
 
   /**

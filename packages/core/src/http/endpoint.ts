@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../catalog/options.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
-import { attach, type AttachOptions } from '../server/attach.js';
+import { attachSkills, followListChanges, type AttachOptions } from '../server/attach.js';
 import { warningSink } from '../server/warn-once.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
@@ -17,7 +18,7 @@ import { batchRefusal } from './batch.js';
 import { closeAfterAnswer, discardBody, readBody } from './body.js';
 import { ResponseBudget } from './budget.js';
 import { bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
-import { hideInternalErrors } from './internal-errors.js';
+import { hideInternalErrors, hideInternalErrorsOn } from './internal-errors.js';
 import { sendError, sendRefusal } from './reply.js';
 import { SessionTable, sessionOwner } from './sessions.js';
 import type { HttpRefusal, RequestGuardOptions } from './types.js';
@@ -94,15 +95,26 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
 
+  /** Servers on which hideInternalErrors could not take hold: their transports hide errors instead. */
+  const unhidden = new WeakSet<McpServer | Server>();
   const newServer = async () => {
     const server = await buildServer();
-    attach(server, source, options.attach);
-    hideInternalErrors(server, warn);
-    budget.limitReads(server);
+    attachSkills(server, source, options.attach ?? {}, false);
+    if (!hideInternalErrors(server, warn)) unhidden.add(server);
+    budget.limitReads(server, warn);
     return server;
   };
+  const beforeConnect = (server: McpServer | Server, transport: Transport) => {
+    if (unhidden.has(server)) hideInternalErrorsOn(transport, warn);
+  };
+  /** Connect with the endpoint's own connect, then follow list changes on that connection. */
+  const connect = async (server: McpServer | Server, transport: Transport) => {
+    beforeConnect(server, transport);
+    await server.connect(transport);
+    followListChanges(server, source, transport);
+  };
   // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
-  const modern = createModernPath({ source, buildServer: newServer, warn, strict: options.attach?.strict, countRead: (uri, read) => budget.count(uri, read) });
+  const modern = createModernPath({ source, buildServer: newServer, beforeConnect, warn, strict: options.attach?.strict, countRead: (uri, read) => budget.count(uri, read) });
 
   const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'POST') {
@@ -115,7 +127,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await connect(server, transport);
     await transport.handleRequest(req, res, body);
   };
 
@@ -140,11 +152,15 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (sessionId) => slot.fill(sessionId, { transport, server }),
       });
+      let closed = false;
       transport.onclose = () => {
+        // Older SDK releases call onclose again from the transport close() that server.close() starts.
+        if (closed) return;
+        closed = true;
         if (transport.sessionId) sessions.delete(transport.sessionId);
         void server.close();
       };
-      await server.connect(transport);
+      await connect(server, transport);
       await transport.handleRequest(req, res, body);
       if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
     } finally {
@@ -175,6 +191,12 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const answer = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context: Record<string, unknown>) => {
     const modernRequest = isModernRequest(req, body);
     if (!modernRequest) {
+      // Refused here, not left to the transport: older SDK releases (1.29 among them) take any content type
+      // that contains "application/json" (application/jsonx, text/html; a=application/json).
+      if (req.method === 'POST' && body === undefined && !isJsonContentType(req)) {
+        sendError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+        return discardBody(req);
+      }
       const batch = batchRefusal(body, req);
       if (batch) return sendRefusal(res, batch);
     }

@@ -1,9 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SkillProtocolError, invalidParams } from '../errors.js';
 import { INTERNAL_ERROR } from '../protocol/constants.js';
 import type { SkillWarning } from '../types.js';
-import { wrapHandlerLookups } from './handler-map.js';
+import { seamMissing, wrapHandlerLookups } from '../sdk/seams.js';
 
 const HIDDEN = Symbol.for('skillmount.hideInternalErrors');
 
@@ -18,17 +20,42 @@ const HIDDEN = Symbol.for('skillmount.hideInternalErrors');
  * - anything else gets `-32603` "Internal error …" with what the client can do, and the error
  *   itself goes to `onWarning` (code `internal-error`).
  *
- * It wraps lookups in the SDK's request handler map, which is not public API; on an SDK without
- * it, errors pass unchanged.
+ * It wraps lookups in the SDK's request handler map, which is not public API. On an SDK without
+ * it, `onWarning` hears so once (code `sdk-seam-missing`) and this returns false: errors pass
+ * unchanged, unless the caller also hides them on its transports (`hideInternalErrorsOn`).
  */
-export function hideInternalErrors(server: McpServer | Server, onWarning: (warning: SkillWarning) => void): void {
-  wrapHandlerLookups(server, HIDDEN, (handler) => async (request, extra) => {
+export function hideInternalErrors(server: McpServer | Server, onWarning: (warning: SkillWarning) => void): boolean {
+  const held = wrapHandlerLookups(server, HIDDEN, (handler) => async (request, extra) => {
     try {
       return await handler(request, extra);
     } catch (error) {
       throw clientSafe(error, request.method, onWarning);
     }
   });
+  if (!held) {
+    seamMissing(
+      onWarning,
+      'request-handler-map',
+      "errors thrown by request handlers are hidden only on skillmount's own endpoints, where every -32603 becomes a plain \"Internal error\" and a request that fails the SDK's schema check also gets -32603 instead of -32602",
+    );
+  }
+  return held;
+}
+
+/**
+ * The fallback when `hideInternalErrors` could not take hold, through the transport's public
+ * `send`: every `-32603` error the server sends on `transport` carries only a plain "Internal
+ * error" message; the original goes to `onWarning` (code `internal-error`).
+ */
+export function hideInternalErrorsOn(transport: Transport, onWarning: (warning: SkillWarning) => void): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const error = (message as { error?: { code?: unknown; message?: unknown } }).error;
+    if (error?.code !== INTERNAL_ERROR) return send(message, options);
+    onWarning({ code: 'internal-error', message: `a request failed; the client was told only "Internal error": ${String(error.message).slice(0, 2000)}` });
+    const safe = { ...(message as object), error: { code: INTERNAL_ERROR, message: 'Internal error: the server could not complete the request. Try again later; if it keeps failing, tell the server\'s operator (the cause is in the server\'s log).' } };
+    return send(safe as JSONRPCMessage, options);
+  };
 }
 
 /** The error a client may see for `error` thrown while handling `requested`; unexpected ones are reported to `onWarning`. */

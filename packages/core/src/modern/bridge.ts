@@ -106,7 +106,10 @@ type AnyServer = McpServer | Server;
 export class AppBridge {
   #identity: ServerIdentity | undefined;
 
-  constructor(private readonly buildServer: () => Promise<AnyServer>) {}
+  constructor(
+    private readonly buildServer: () => Promise<AnyServer>,
+    private readonly beforeConnect: (server: AnyServer, transport: Transport) => void = () => undefined,
+  ) {}
 
   /** The app server's name, version, capabilities and instructions, read once from a handshake. */
   async identity(): Promise<ServerIdentity> {
@@ -130,6 +133,7 @@ export class AppBridge {
     const transport = new RequestTransport(call.onNotification);
     const abort = () => void transport.close();
     try {
+      this.beforeConnect(server, transport);
       await (server as { connect(t: Transport): Promise<void> }).connect(transport);
       const initialized = await transport.exchange(
         {

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { contextFromExtra } from '../context/store.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
@@ -21,6 +22,8 @@ export interface ModernPathOptions {
   source: SkillSource;
   /** The app's server factory with skills attached: the same servers the legacy path uses. */
   buildServer: () => Promise<McpServer | Server>;
+  /** Called with each server and the in-process transport it is about to be connected to. */
+  beforeConnect?: (server: McpServer | Server, transport: Transport) => void;
   warn: (warning: SkillWarning) => void;
   /** As `attach`'s `strict`: an invalid entry fails its `skills/list` page. */
   strict?: boolean;
@@ -40,7 +43,7 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
 export function createModernPath(options: ModernPathOptions): ModernPath {
   const { source, warn } = options;
   const handlers = new SkillHandlers(source, warn, { strict: options.strict });
-  const bridge = new AppBridge(options.buildServer);
+  const bridge = new AppBridge(options.buildServer, options.beforeConnect);
   const listeners = new Listeners(source);
 
   const handle = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown) => {

@@ -1,10 +1,12 @@
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SkillNotFoundError, invalidParams } from '../errors.js';
 import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
 import { consoleWarning } from '../catalog/options.js';
+import { afterConnect, isMcpServer, lowLevelServer, seamMissing, wrapInstalledHandler, type AnyServer } from '../sdk/seams.js';
 import { contextFromExtra, hasSkillContext, type ExtraLike } from '../context/store.js';
+import { OptionError } from '../option-error.js';
 import {
   GetSkillRequestSchema,
   ListSkillsRequestSchema,
@@ -49,7 +51,11 @@ export interface AttachedSkills {
   readResource(uri: string, extra?: ExtraLike): Promise<ReadResourceResultLike | undefined>;
 }
 
-type AnyServer = McpServer | Server;
+/** What attach() did to each server, so a second call can return it or refuse cleanly. */
+const attached = new WeakMap<Server, { source: SkillSource; handle: AttachedSkills }>();
+
+/** The methods attach() answers; a server that already answers one of them is refused. */
+const SKILL_METHODS = [METHOD_SKILLS_LIST, METHOD_SKILLS_GET, METHOD_DIRECTORY_READ];
 
 /**
  * Serve a skill source on an SDK v1 `McpServer` or low-level `Server`. Call before `connect()`:
@@ -57,22 +63,60 @@ type AnyServer = McpServer | Server;
  * `skills/get` and (when the source can) `resources/directory/read`, serves `skill://` files through
  * `resources/read` and lists each SKILL.md in `resources/list`. The app's own tools and resources
  * keep working.
+ *
+ * Safe to repeat: a second call with the same source returns the same handle and changes nothing.
+ * A second, different source, a server that already answers a skills method, or (for a `Server`
+ * in `'auto'` mode) one that already answers `resources/list` or `resources/read`, is refused with
+ * an error before anything on the server changes.
  */
 export function attach(server: AnyServer, source: SkillSource, options: AttachOptions = {}): AttachedSkills {
+  return attachSkills(server, source, options, true);
+}
+
+/**
+ * `attach`, for callers that connect the server themselves: with `followConnect` false, list
+ * changes are not followed on connect, and the caller calls `followListChanges` after its own
+ * `connect()` (the public seam), instead of attach wrapping `connect`.
+ */
+export function attachSkills(server: AnyServer, source: SkillSource, options: AttachOptions, followConnect: boolean): AttachedSkills {
   if (!source || typeof source.list !== 'function' || typeof source.get !== 'function' || typeof source.read !== 'function') {
     throw new TypeError('skillmount: attach(server, source) needs a SkillSource (a SkillCatalog, or an object with list, get and read)');
   }
-  const isMcp = isMcpServer(server);
-  const low: Server = isMcp ? (server as McpServer).server : (server as Server);
+  const isMcp = !!server && typeof server === 'object' && isMcpServer(server);
+  const low: Server | undefined = server && typeof server === 'object' ? lowLevelServer(server) : undefined;
   if (!low || typeof low.setRequestHandler !== 'function' || typeof low.registerCapabilities !== 'function') {
     throw new TypeError('skillmount: attach(server, …) needs an McpServer or Server from @modelcontextprotocol/sdk');
+  }
+  const earlier = attached.get(low);
+  if (earlier) {
+    if (earlier.source === source) return earlier.handle;
+    throw new Error(
+      'skillmount: attach(server, source): this server already serves another skill source; one server serves one source. ' +
+        'Combine the catalogs into one SkillSource (for example tenants by context), or attach the other source to its own server.',
+    );
   }
   if (low.transport) {
     throw new Error('skillmount: attach() must run before server.connect(): capabilities are fixed once connected. For a server per request, attach to each one before connecting it.');
   }
-  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
-    throw new TypeError(`skillmount: attach() option "strict" must be true or false, got ${typeof options.strict}`);
+  const taken = SKILL_METHODS.find((method) => !canHandle(low, method));
+  if (taken) {
+    throw new Error(
+      `skillmount: attach(server, source): this server already has its own ${taken} handler, so skillmount would replace it. ` +
+        `Remove the app's ${SKILL_METHODS.join(' / ')} handlers and let attach() answer them, or do not attach skills to this server.`,
+    );
   }
+  const manual = !isMcp && options.resources === 'manual';
+  if (!isMcp && !manual && !(canHandle(low, 'resources/read') && canHandle(low, 'resources/list'))) {
+    throw new Error(
+      'skillmount: this Server already handles resources/list or resources/read. Attach with { resources: "manual" } and call ' +
+        'listResources() / readResource(uri, extra) of the handle attach() returns from your own handlers.',
+    );
+  }
+
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
+    throw new OptionError('invalid-type', 'strict', `must be true or false, got ${typeof options.strict}`);
+  }
+
   const warn = warningSink(source, options.onWarning, consoleWarning);
   const contextMissing = options.onContextMissing;
   const contextOf = (extra: ExtraLike | undefined) => {
@@ -81,9 +125,31 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
   };
   const handlers = new SkillHandlers(source, warn, { strict: options.strict });
   const directoryRead = typeof source.readDirectory === 'function';
+  const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
+  const readResource = async (uri: string, extra?: ExtraLike) =>
+    /^skill:/i.test(uri) ? handlers.read(uri, contextOf(extra)) : undefined;
+
+  if (isMcp) {
+    // First, because it is the step McpServer may refuse (a template already named "skills"),
+    // and it refuses before changing anything. A resource template is the public way to add
+    // resources beside the app's own on an McpServer.
+    try {
+      (server as McpServer).registerResource(
+        'skills',
+        new ResourceTemplate('skill://{+path}', { list: async (extra) => ({ resources: await listResources(extra) }) }),
+        {},
+        async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra))) as never,
+      );
+    } catch (error) {
+      throw new Error(
+        `skillmount: attach(server, source) could not add the skill:// resource template "skills" to this McpServer: ${(error as Error).message}. ` +
+          'Rename an app resource template named "skills", and register resources through McpServer rather than setRequestHandler.',
+        { cause: error },
+      );
+    }
+  }
 
   low.registerCapabilities({ extensions: { [SKILLS_EXTENSION_ID]: directoryRead ? { directoryRead: true } : {} } } as never);
-
   low.setRequestHandler(ListSkillsRequestSchema, async (request, extra) => {
     const params = paramsObject(request.params, METHOD_SKILLS_LIST);
     return (await handlers.list(optionalCursor(params, METHOD_SKILLS_LIST), contextOf(extra))) as never;
@@ -101,44 +167,30 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
     });
   }
 
-  const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
-  const readResource = async (uri: string, extra?: ExtraLike) =>
-    /^skill:/i.test(uri) ? handlers.read(uri, contextOf(extra)) : undefined;
+  if (isMcp) guardResourceParams(low, warn);
+  else if (!manual) installResourceHandlers(low, listResources, readResource);
 
-  if (isMcp) {
-    // A resource template is the public way to add resources beside the app's own on an McpServer.
-    (server as McpServer).registerResource(
-      'skills',
-      new ResourceTemplate('skill://{+path}', { list: async (extra) => ({ resources: await listResources(extra) }) }),
-      {},
-      async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra))) as never,
-    );
-    guardResourceParams(low);
-  } else if (options.resources !== 'manual') {
-    installResourceHandlers(low, listResources, readResource);
+  if (followConnect && typeof source.onListChanged === 'function') {
+    if (!afterConnect(low, (transport) => followListChanges(server, source, transport))) {
+      seamMissing(warn, 'server-connect', 'clients of this server are not told when the skill list changes (notifications/resources/list_changed); they see changes when they list again');
+    }
   }
-
-  followListChanges(low, source, isMcp ? () => (server as McpServer).sendResourceListChanged() : () => low.sendResourceListChanged());
-  return { listResources, readResource };
+  const handle: AttachedSkills = { listResources, readResource };
+  attached.set(low, { source, handle });
+  return handle;
 }
 
-function isMcpServer(server: AnyServer): server is McpServer {
-  if (server instanceof McpServer) return true;
-  // Another copy of the SDK: recognise McpServer by its shape.
-  const candidate = server as unknown as Partial<McpServer>;
-  return typeof candidate.registerResource === 'function' && typeof candidate.server === 'object';
+/** Whether `method` has no handler on `low` yet (the SDK's public check). */
+function canHandle(low: Server, method: string): boolean {
+  try {
+    low.assertCanSetRequestHandler(method);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function installResourceHandlers(low: Server, listResources: AttachedSkills['listResources'], readResource: AttachedSkills['readResource']) {
-  try {
-    low.assertCanSetRequestHandler('resources/read');
-    low.assertCanSetRequestHandler('resources/list');
-  } catch {
-    throw new Error(
-      'skillmount: this Server already handles resources/list or resources/read. Attach with { resources: "manual" } and call ' +
-        'listResources() / readResource(uri, extra) of the handle attach() returns from your own handlers.',
-    );
-  }
   low.registerCapabilities({ resources: { listChanged: true } });
   // Loose schemas: the SDK's strict ones would turn `{ uri: 42 }` into -32603; bad params get -32602.
   low.setRequestHandler(LooseListResourcesRequestSchema, async (request, extra) => {
@@ -153,34 +205,30 @@ function installResourceHandlers(low: Server, listResources: AttachedSkills['lis
   });
 }
 
-type RawHandler = (request: { params?: unknown }, extra: unknown) => Promise<unknown>;
-
 /**
  * McpServer parses `resources/list` and `resources/read` with the SDK's strict schemas, so
  * `{ uri: 42 }` or a string that is not a URL would reach the client as -32603. Check the params
- * first and answer -32602. This wraps entries of the SDK's handler map, which is not public API:
- * when it is not there, McpServer's own behaviour stays.
+ * first and answer -32602. This wraps McpServer's installed handlers (seam
+ * `request-handler-map`); without it, McpServer's own checks stay and `warn` hears it once.
  */
-function guardResourceParams(low: Server): void {
-  const map = (low as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(map instanceof Map)) return;
-  const handlers = map as Map<string, RawHandler>;
-  const read = handlers.get('resources/read');
-  if (read) {
-    handlers.set('resources/read', (request, extra) => {
-      const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
-      if (!URL.canParse(uri)) throw invalidParams(`resources/read: params.uri is not a valid URI: ${uri.slice(0, 200)}`, { uri });
-      const problem = /^skill:/i.test(uri) ? respelledBy(uri) : undefined;
-      if (problem) throw new SkillNotFoundError(`Resource ${uri} not found (${problem})`, uri);
-      return read(request, extra);
-    });
-  }
-  const list = handlers.get('resources/list');
-  if (list) {
-    handlers.set('resources/list', (request, extra) => {
-      optionalCursor(paramsObject(request.params, 'resources/list'), 'resources/list');
-      return list(request, extra);
-    });
+function guardResourceParams(low: Server, warn: (warning: SkillWarning) => void): void {
+  const read = wrapInstalledHandler(low, 'resources/read', (read) => (request, extra) => {
+    const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
+    if (!URL.canParse(uri)) throw invalidParams(`resources/read: params.uri is not a valid URI: ${uri.slice(0, 200)}`, { uri });
+    const problem = /^skill:/i.test(uri) ? respelledBy(uri) : undefined;
+    if (problem) throw new SkillNotFoundError(`Resource ${uri} not found (${problem})`, uri);
+    return read(request, extra);
+  });
+  const list = wrapInstalledHandler(low, 'resources/list', (list) => (request, extra) => {
+    optionalCursor(paramsObject(request.params, 'resources/list'), 'resources/list');
+    return list(request, extra);
+  });
+  if (!read || !list) {
+    seamMissing(
+      warn,
+      'request-handler-map',
+      "McpServer's own checks answer resources/read and resources/list: malformed params get -32603 instead of -32602, and a skill:// URI with dot segments (skill://a/x/../SKILL.md) is served as the file it resolves to instead of being refused",
+    );
   }
 }
 
@@ -199,27 +247,23 @@ function respelledBy(uri: string): string | undefined {
 }
 
 /**
- * While the server is connected, forward the source's list changes as
- * `notifications/resources/list_changed`; stop when its transport closes, so servers built per
- * request leave nothing behind.
+ * While `server` is connected to `transport` (call right after `connect()`), forward the
+ * source's list changes as `notifications/resources/list_changed`; stop when the transport
+ * closes, so servers built per request leave nothing behind.
  */
-function followListChanges(low: Server, source: SkillSource, notify: () => void | Promise<void>) {
+export function followListChanges(server: AnyServer, source: SkillSource, transport: Transport): void {
   if (typeof source.onListChanged !== 'function') return;
-  const connect = low.connect.bind(low);
-  low.connect = async (transport: Transport) => {
-    await connect(transport);
-    // connect() runs inside the opening request, so its context is the session's.
-    const opening = contextFromExtra(undefined);
-    const unsubscribe = source.onListChanged!(() => {
-      Promise.resolve()
-        .then(notify)
-        .catch(() => undefined); // not connected any more, or no stream to send on: nothing to tell
-    }, opening);
-    const closed = transport.onclose;
-    transport.onclose = () => {
-      unsubscribe();
-      closed?.();
-    };
+  const notify = isMcpServer(server) ? () => server.sendResourceListChanged() : () => lowLevelServer(server).sendResourceListChanged();
+  // connect() runs inside the opening request, so its context is the session's.
+  const opening = contextFromExtra(undefined);
+  const unsubscribe = source.onListChanged(() => {
+    Promise.resolve()
+      .then(notify)
+      .catch(() => undefined); // not connected any more, or no stream to send on: nothing to tell
+  }, opening);
+  const closed = transport.onclose;
+  transport.onclose = () => {
+    unsubscribe();
+    closed?.();
   };
 }
-
