@@ -25,7 +25,7 @@ export interface CheckedOptions {
   guard: RequestGuard;
 }
 
-const CATALOG_ONLY = ['prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency', 'timeoutMs'] as const;
+const CATALOG_ONLY = ['baseUri', 'prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency', 'timeoutMs'] as const;
 
 function fail(message: string): never {
   throw new TypeError(`@skillmount/express: ${message}`);
@@ -129,15 +129,16 @@ function checkWatchable(served: Served): void {
 
 /** The catalog options, checked now; the catalog checks them again when it loads (in the background). */
 function checkCatalogOptions(options: CatalogOptions): CatalogOptions {
-  const { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs } = options;
+  const { baseUri, prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs } = options;
+  if (baseUri !== undefined && typeof baseUri !== 'string') failRange('baseUri', 'must be a string such as "github://acme/skills/"');
   if (prefix !== undefined && typeof prefix !== 'string') failRange('prefix', 'must be a string such as "acme" or "acme/billing"');
   if (pageSize !== undefined && !(isPositiveInteger(pageSize) || pageSize === Infinity)) {
     failRange('pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
   }
   if (limits !== undefined) {
     if (limits === null || typeof limits !== 'object') failRange('limits', 'must be an object { files?, bytes? }');
-    if (limits.files !== undefined && !isPositiveInteger(limits.files)) failRange('limits.files', `must be a positive integer, got ${String(limits.files)}`);
-    if (limits.bytes !== undefined && !isPositiveInteger(limits.bytes)) failRange('limits.bytes', `must be a positive integer, got ${String(limits.bytes)}`);
+    if (limits.files !== undefined && !(isPositiveInteger(limits.files) || limits.files === Infinity)) failRange('limits.files', `must be a positive integer or Infinity, got ${String(limits.files)}`);
+    if (limits.bytes !== undefined && !(isPositiveInteger(limits.bytes) || limits.bytes === Infinity)) failRange('limits.bytes', `must be a positive integer (bytes) or Infinity, got ${String(limits.bytes)}`);
   }
   if (strict !== undefined && typeof strict !== 'boolean') failRange('strict', `must be true or false, got ${String(strict)}`);
   if (cacheHint !== undefined) {

@@ -17,7 +17,7 @@ import type {
 
 /**
  * Options of `skillsMiddleware`. Give exactly one of `storage`, `catalog` or `source`.
- * The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
+ * The catalog options (`baseUri`, `prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
  * `timeoutMs`) apply only with `storage`, except `strict`, which also applies with `source` (an
  * invalid entry fails its `skills/list` page instead of being dropped with a warning); `onWarning`
  * applies to all three.

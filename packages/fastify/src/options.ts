@@ -29,7 +29,7 @@ export interface NormalizedOptions {
 }
 
 /** Catalog options the plugin can only apply when it loads the catalog itself. */
-const STORAGE_ONLY = ['prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency', 'timeoutMs'] as const;
+const STORAGE_ONLY = ['baseUri', 'prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency', 'timeoutMs'] as const;
 
 export function optionError(option: string, message: string): TypeError {
   return new TypeError(`${NAME}: option "${option}" ${message}`);
@@ -111,8 +111,8 @@ function normalizeOrigin(options: SkillsPluginOptions): SkillsOrigin {
   }
   if (options.storage !== undefined && options.storage !== null) {
     if (!hasMethods(options.storage, 'list', 'read')) throw optionError('storage', 'must have list(dir) and read(path) methods, e.g. fsStorage("./skills")');
-    const { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } = options;
-    return { kind: 'storage', storage: options.storage, catalogOptions: { prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } };
+    const { baseUri, prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } = options;
+    return { kind: 'storage', storage: options.storage, catalogOptions: { baseUri, prefix, pageSize, limits, strict, cacheHint, concurrency, timeoutMs, onWarning } };
   }
   // strict also means something for a custom source (an invalid entry fails the page instead of being
   // dropped), but nothing for a catalog, which checked its entries when it loaded.

@@ -11,7 +11,7 @@ export type AnyMcpServer = McpServer | Server;
 
 /**
  * Options of `app.register(skillsPlugin, options)`. Give exactly one of `storage`, `catalog` or
- * `source`. The catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
+ * `source`. The catalog options (`baseUri`, `prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
  * `concurrency`, `timeoutMs`) apply only with `storage`, where the plugin loads the catalog itself,
  * except `strict`, which also applies with `source` (an invalid entry fails its `skills/list` page
  * instead of being dropped with a warning); `onWarning` applies to every kind of source.

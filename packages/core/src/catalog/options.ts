@@ -3,8 +3,10 @@ import { isHiddenName } from '../storage-kit/skill-folders.js';
 import { segmentProblem } from '../uri/segment.js';
 import { escapeControls } from '../text/escape.js';
 import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
+import { DEFAULT_BASE_URI, parseBaseUri, type BaseUri } from '../uri/base.js';
 
 export interface NormalizedCatalogOptions {
+  base: BaseUri;
   prefix: string[];
   pageSize: number;
   limits: SkillLimits;
@@ -47,12 +49,14 @@ const isPositiveInteger = (n: unknown): n is number => typeof n === 'number' && 
 /** Check every option once, at construction, so a mistake fails at start-up rather than on a request. */
 export function normalizeCatalogOptions(options: CatalogOptions = {}): NormalizedCatalogOptions {
   if (options === null || typeof options !== 'object') fail('options', 'must be an object');
+  const base = options.baseUri === undefined ? DEFAULT_BASE_URI : parseBaseUri(options.baseUri);
+  if (typeof base === 'string') fail('baseUri', base);
   const prefix = normalizePrefix(options.prefix);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!(isPositiveInteger(pageSize) || pageSize === Infinity)) fail('pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
   const limits = { files: options.limits?.files ?? MAX_FILES_PER_SKILL, bytes: options.limits?.bytes ?? MAX_BYTES_PER_SKILL };
-  if (!isPositiveInteger(limits.files)) fail('limits.files', `must be a positive integer, got ${String(limits.files)}`);
-  if (!isPositiveInteger(limits.bytes)) fail('limits.bytes', `must be a positive integer, got ${String(limits.bytes)}`);
+  if (!(isPositiveInteger(limits.files) || limits.files === Infinity)) fail('limits.files', `must be a positive integer or Infinity, got ${String(limits.files)}`);
+  if (!(isPositiveInteger(limits.bytes) || limits.bytes === Infinity)) fail('limits.bytes', `must be a positive integer (bytes) or Infinity, got ${String(limits.bytes)}`);
   const cacheHint = normalizeCacheHint(options.cacheHint);
   const concurrency = options.concurrency ?? 32;
   if (!isPositiveInteger(concurrency)) fail('concurrency', `must be a positive integer, got ${String(concurrency)}`);
@@ -64,6 +68,7 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}): Normalize
     fail('cacheBytes', `must be a non-negative integer (bytes; 0 turns the cache off), got ${String(cacheBytes)}`);
   }
   return {
+    base: base as BaseUri,
     prefix,
     pageSize,
     limits,

@@ -2,7 +2,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SkillNotFoundError, invalidParams } from '../errors.js';
-import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
+import { parseUri, skillUriKey } from '../uri/canonical.js';
 import { consoleWarning } from '../catalog/options.js';
 import { contextFromExtra, type ExtraLike } from '../context/store.js';
 import {
@@ -39,7 +39,7 @@ export interface AttachOptions {
 export interface AttachedSkills {
   /** SKILL.md entries for `resources/list`. */
   listResources(extra?: ExtraLike): Promise<{ uri: string; name: string; description?: string; mimeType: string }[]>;
-  /** The `resources/read` result for a `skill://` URI, or undefined for any other scheme. */
+  /** The `resources/read` result for a URI under the source's base (`skill://` by default), or undefined for any other. */
   readResource(uri: string, extra?: ExtraLike): Promise<ReadResourceResultLike | undefined>;
 }
 
@@ -92,17 +92,17 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
 
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextFromExtra(extra));
   const readResource = async (uri: string, extra?: ExtraLike) =>
-    /^skill:/i.test(uri) ? handlers.read(uri, contextFromExtra(extra)) : undefined;
+    handlers.serves(uri) ? handlers.read(uri, contextFromExtra(extra)) : undefined;
 
   if (isMcp) {
     // A resource template is the public way to add resources beside the app's own on an McpServer.
     (server as McpServer).registerResource(
       'skills',
-      new ResourceTemplate('skill://{+path}', { list: async (extra) => ({ resources: await listResources(extra) }) }),
+      new ResourceTemplate(`${handlers.base.uri}{+path}`, { list: async (extra) => ({ resources: await listResources(extra) }) }),
       {},
       async (uri, _variables, extra) => (await handlers.read(uri.href, contextFromExtra(extra))) as never,
     );
-    guardResourceParams(low);
+    guardResourceParams(low, handlers);
   } else if (options.resources !== 'manual') {
     installResourceHandlers(low, listResources, readResource);
   }
@@ -150,7 +150,7 @@ type RawHandler = (request: { params?: unknown }, extra: unknown) => Promise<unk
  * first and answer -32602. This wraps entries of the SDK's handler map, which is not public API:
  * when it is not there, McpServer's own behaviour stays.
  */
-function guardResourceParams(low: Server): void {
+function guardResourceParams(low: Server, skills: SkillHandlers): void {
   const map = (low as unknown as { _requestHandlers?: unknown })._requestHandlers;
   if (!(map instanceof Map)) return;
   const handlers = map as Map<string, RawHandler>;
@@ -159,7 +159,7 @@ function guardResourceParams(low: Server): void {
     handlers.set('resources/read', (request, extra) => {
       const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
       if (!URL.canParse(uri)) throw invalidParams(`resources/read: params.uri is not a valid URI: ${uri.slice(0, 200)}`, { uri });
-      const problem = /^skill:/i.test(uri) ? respelledBy(uri) : undefined;
+      const problem = skills.serves(uri) ? respelledBy(uri) : undefined;
       if (problem) throw new SkillNotFoundError(`Resource ${uri} not found (${problem})`, uri);
       return read(request, extra);
     });
@@ -180,9 +180,9 @@ function guardResourceParams(low: Server): void {
  * unknown file, as `skills/get` and `resources/directory/read` refuse them.
  */
 function respelledBy(uri: string): string | undefined {
-  const spelled = parseSkillUri(uri);
+  const spelled = parseUri(uri);
   if (!spelled.ok) return spelled.error;
-  const resolved = parseSkillUri(new URL(uri).href);
+  const resolved = parseUri(new URL(uri).href);
   if (!resolved.ok || skillUriKey(resolved.segments) !== skillUriKey(spelled.segments)) return 'the URI resolves to another path than it spells';
   return undefined;
 }
