@@ -75,11 +75,11 @@ test('check: each message says what breaks which rule and where, in human sizes 
   const line = (start: string) => lines.find((l) => l.startsWith(start)) ?? assert.fail(`no line for ${start}:\n${r.stdout}`);
   assert.equal(
     line('big:'),
-    'big: skill skipped: skill has 19.4 MiB in 3 files; the limit is 16 MiB per skill. The largest: big/assets/video.bin (19.1 MiB), big/assets/poster.png (293.0 KiB), big/SKILL.md (37 B). Move large files out of the skill folder or make them smaller [limit]',
+    'big: served over the limit (hosts may refuse it): skill has 19.4 MiB in 3 files; the limit is 16 MiB per skill. The largest: big/assets/video.bin (19.1 MiB), big/assets/poster.png (293.0 KiB), big/SKILL.md (37 B). Move large files out of the skill folder or make them smaller [limit]',
   );
   assert.equal(
     line('many:'),
-    'many: skill skipped: skill has 521 files (nested folders included); the limit is 512 files per skill. The most are in many/pages (520 files): move files out of the skill folder or split it into smaller skills [limit]',
+    'many: served over the limit (hosts may refuse it): skill has 521 files (nested folders included); the limit is 512 files per skill. The most are in many/pages (520 files): move files out of the skill folder or split it into smaller skills [limit]',
   );
   assert.equal(line(`${long}/SKILL.md:`), `${long}/SKILL.md: skill skipped: frontmatter name is 75 characters long; at most 64 [frontmatter]`);
   assert.equal(

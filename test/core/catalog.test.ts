@@ -273,7 +273,7 @@ for (const kind of ['memory', 'fs'] as const) {
       for (const x of w.list) assert.ok(x.path && x.message.length > 0);
     });
 
-    test('limits: a skill over the file or byte limit is skipped with a warning; at the limit it loads', async (t) => {
+    test('limits: a skill over the file or byte limit is served with a warning, as the SDK v2 does; at the limit, no warning', async (t) => {
       const files = {
         'two/SKILL.md': skillMd('two'),
         'two/a.md': 'a',
@@ -283,15 +283,17 @@ for (const kind of ['memory', 'fs'] as const) {
       };
       const w = warnings();
       const catalog = await SkillCatalog.load(storageOf(kind, t, files), { limits: { files: 2 }, onWarning: w.onWarning });
-      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://two/SKILL.md']);
+      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://three/SKILL.md', 'skill://two/SKILL.md']);
+      assert.equal((await catalog.read('skill://three/b.md')).uri, 'skill://three/b.md', 'its files are served too');
       assert.equal(w.list.length, 1);
       assert.equal(w.list[0]!.code, 'limit');
       assert.equal(w.list[0]!.path, 'three');
-      assert.match(w.list[0]!.message, /3 files.*limit is 2/);
+      assert.equal(w.list[0]!.uri, 'skill://three/SKILL.md');
+      assert.match(w.list[0]!.message, /^served over the limit \(hosts may refuse it\): .*3 files.*limit is 2/);
 
       const tiny = warnings();
-      const none = await SkillCatalog.load(storageOf(kind, t, files), { limits: { bytes: 10 }, onWarning: tiny.onWarning });
-      assert.equal(none.entries.length, 0);
+      const both = await SkillCatalog.load(storageOf(kind, t, files), { limits: { bytes: 10 }, onWarning: tiny.onWarning });
+      assert.equal(both.entries.length, 2);
       assert.deepEqual(tiny.list.map((x) => [x.code, x.path]).sort(), [['limit', 'three'], ['limit', 'two']]);
       const three = tiny.list.find((x) => x.path === 'three')!;
       // Human sizes in the message, with the largest files named; exact counts in fields.
@@ -302,10 +304,24 @@ for (const kind of ['memory', 'fs'] as const) {
       assert.deepEqual([w.list[0]!.files, w.list[0]!.limit], [3, { files: 2 }]);
 
       const exact = byteLength(files['two/SKILL.md']) + 1;
-      const fits = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact }, onWarning: () => {} });
+      const atLimit = warnings();
+      const fits = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact }, onWarning: atLimit.onWarning });
       assert.equal(fits.entries.length, 1);
-      const over = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact - 1 }, onWarning: () => {} });
-      assert.equal(over.entries.length, 0);
+      assert.deepEqual(atLimit.list, []);
+      const overBy1 = warnings();
+      const over = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact - 1 }, onWarning: overBy1.onWarning });
+      assert.equal(over.entries.length, 1);
+      assert.deepEqual(overBy1.list.map((x) => x.code), ['limit']);
+      // Under strict, a skill over a limit fails the load.
+      await assert.rejects(
+        SkillCatalog.load(storageOf(kind, t, files), { strict: true, limits: { files: 2 }, onWarning: () => {} }),
+        (error: unknown) => error instanceof CatalogError && error.problems.length === 1 && error.problems[0]!.code === 'limit' && error.problems[0]!.path === 'three',
+      );
+      // Infinity turns a limit off.
+      const unlimited = warnings();
+      const all = await SkillCatalog.load(storageOf(kind, t, files), { limits: { files: Infinity, bytes: Infinity }, onWarning: unlimited.onWarning });
+      assert.equal(all.entries.length, 2);
+      assert.deepEqual(unlimited.list, []);
     });
 
     test('limits: the file-count warning names the fullest folder; the byte warning the largest files, in human sizes', async (t) => {
@@ -314,7 +330,7 @@ for (const kind of ['memory', 'fs'] as const) {
       const w = warnings();
       await SkillCatalog.load(storageOf(kind, t, files), { limits: { files: 3, bytes: 4000 }, onWarning: w.onWarning });
       const [count, size] = ['files', 'bytes'].map((limit) => w.list.find((x) => x.limit && limit in x.limit)!);
-      assert.match(count!.message, /^skill skipped: skill has 6 files \(nested folders included\); the limit is 3 files per skill\. The most are in many\/data \(4 files\)/);
+      assert.match(count!.message, /^served over the limit \(hosts may refuse it\): skill has 6 files \(nested folders included\); the limit is 3 files per skill\. The most are in many\/data \(4 files\)/);
       const total = Object.values(files).reduce((n, text) => n + byteLength(text), 0);
       assert.deepEqual([count!.files, count!.bytes, count!.limit], [6, total, { files: 3 }]);
       assert.match(size!.message, /skill has 4\.\d KiB in 6 files; the limit is 3\.9 KiB per skill\. The largest: many\/data\/f3\.txt \(2\.1 KiB\), many\/data\/f2\.txt \(1\.4 KiB\), many\/data\/f1\.txt \(700 B\)\./);
@@ -557,6 +573,15 @@ describe('SkillCatalog options are checked before the storage is touched', () =>
     ['prefix with a backslash', { prefix: 'a\\b' }, /prefix/],
     ['limits.files 0', { limits: { files: 0 } }, /limits\.files/],
     ['limits.bytes -1', { limits: { bytes: -1 } }, /limits\.bytes/],
+    ['limits.files -Infinity', { limits: { files: -Infinity } }, /limits\.files/],
+    ['limits.bytes NaN', { limits: { bytes: NaN } }, /limits\.bytes/],
+    ['baseUri not a URI', { baseUri: 'acme/skills' }, /baseUri.*not a base URI/],
+    ['baseUri with a query', { baseUri: 'github://acme/skills?x=1' }, /baseUri.*query or fragment/],
+    ['baseUri with a fragment', { baseUri: 'github://acme/skills/#top' }, /baseUri.*query or fragment/],
+    ['baseUri with ..', { baseUri: 'github://acme/../skills/' }, /baseUri/],
+    ['baseUri not canonical', { baseUri: 'GitHub://acme/sk%69lls/' }, /baseUri.*canonical form; write it as "github:\/\/acme\/skills\/"/],
+    ['baseUri with an empty authority', { baseUri: 'file:///srv/skills/' }, /baseUri.*empty authority/],
+    ['baseUri not a string', { baseUri: 42 as never }, /baseUri.*must be a string/],
     ['concurrency 0', { concurrency: 0 }, /concurrency/],
     ['onWarning not a function', { onWarning: 'log' as never }, /onWarning/],
   ];

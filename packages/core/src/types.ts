@@ -157,6 +157,11 @@ export interface SkillSource<C extends SkillContext = SkillContext> {
   onListChanged?(listener: () => void, ctx?: C): () => void;
   /** Where `attach` reports entries and reads it refused. Default: `console.warn`. */
   warn?(warning: SkillWarning): void;
+  /**
+   * Every URI the source serves starts with this (`SkillCatalog` gives its `baseUri` option).
+   * `attach` serves `resources/read` for URIs under it and registers its template there. Default `skill://`.
+   */
+  readonly baseUri?: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -186,13 +191,23 @@ export interface SkillLimits {
 }
 
 export interface CatalogOptions {
-  /** Organisational prefix, e.g. `acme` or `acme/billing`, placed before every skill path. */
+  /**
+   * Where skill paths are placed: `skill://` (default) serves `skill://<skill>/SKILL.md`; a base
+   * such as `github://acme/skills/` serves `github://acme/skills/<skill>/SKILL.md`. An absolute
+   * `scheme://` URI in canonical form, no query or fragment; a trailing `/` is optional. As in the
+   * SDK v2 (`baseUri` of a skill source). `prefix` comes after it.
+   */
+  baseUri?: string;
+  /** Organisational prefix, e.g. `acme` or `acme/billing`, placed before every skill path (after `baseUri`). */
   prefix?: string;
   /** Skills per `skills/list` page: a positive integer or `Infinity`. Default 100. */
   pageSize?: number;
-  /** Per-skill limits; a skill over a limit is skipped with a warning. */
+  /**
+   * Per-skill limits (default 512 files, 16 MiB; `Infinity` for none). A skill over a limit is
+   * served with a `limit` warning, as the SDK v2 does (hosts may refuse it); under `strict` the load fails.
+   */
   limits?: Partial<SkillLimits>;
-  /** Throw one `CatalogError` listing every problem instead of skipping with warnings. */
+  /** Throw one `CatalogError` listing every problem (skipped skills, skills over the limits) instead of warnings. */
   strict?: boolean;
   /** Called for every skipped skill, ignored file and refused read. Default: `console.warn`. */
   onWarning?: (warning: SkillWarning) => void;

@@ -11,7 +11,7 @@ import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
  * Options of `skillsMiddleware`: the options every skillmount adapter shares
  * (`SkillsAdapterOptions` from `@skillmount/core/adapter`, documented in core's README), with
  * Express's `Request` for `context`. Give exactly one of `storage`, `catalog` or `source`. The
- * catalog options (`prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
+ * catalog options (`baseUri`, `prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
  * `timeoutMs`, `cacheBytes`) apply only with `storage`, where the catalog is loaded in the
  * background, except `strict`, which also applies with a custom `source`; `onWarning` applies to
  * all three. A `storage` is closed with the router's `close()`.

@@ -24,7 +24,9 @@ export async function check(argv: string[]): Promise<number> {
       throw error instanceof CatalogError ? error : opened.explain(error);
     }
     catalog.close();
-    const skills = catalog.entries.map((e) => ({
+    // A skill over the per-skill limits is served (hosts may refuse it), but it is not valid: its warning says why.
+    const overLimit = new Set(problems.filter((p) => p.code === 'limit' && p.uri !== undefined).map((p) => p.uri));
+    const skills = catalog.entries.filter((e) => !overLimit.has(e.uri)).map((e) => ({
       uri: e.uri,
       files: e.resources === 'dynamic' ? 0 : e.resources.length,
       bytes: e.resources === 'dynamic' ? 0 : e.resources.reduce((n, r) => n + r.size, 0),

@@ -1,5 +1,5 @@
 import { SkillNotFoundError, StorageError, changedFile, directoryNotFound, fileNotFound, internalError, invalidParams, skillNotFound } from '../errors.js';
-import { parseSkillUri } from '../uri/canonical.js';
+import { parseUri } from '../uri/canonical.js';
 import type {
   CacheHint,
   CatalogOptions,
@@ -44,6 +44,8 @@ export class SkillCatalog implements SkillSource {
   /** `#files` with every call bounded by `timeoutMs`. */
   readonly #timed: SkillFiles;
   readonly #options: NormalizedCatalogOptions;
+  /** Decoded segments every served URI starts with: the base URI's, then the prefix. */
+  readonly #uriPrefix: readonly string[];
   #snapshot: CatalogSnapshot;
   #running: Promise<ReloadReport> | undefined;
   #queued: Promise<ReloadReport> | undefined;
@@ -60,6 +62,7 @@ export class SkillCatalog implements SkillSource {
     this.#files = files;
     this.#timed = withTimeouts(files, options.timeoutMs);
     this.#options = options;
+    this.#uriPrefix = [...options.base.segments, ...options.prefix];
     this.#snapshot = snapshot;
     const cacheBytes = options.cacheBytes ?? (files.inMemory === true ? 0 : DEFAULT_CACHE_BYTES);
     this.#cache = cacheBytes > 0 ? new BytesCache(cacheBytes) : undefined;
@@ -93,6 +96,11 @@ export class SkillCatalog implements SkillSource {
   /** Problems found by the last successful load or reload. */
   get warnings(): readonly SkillWarning[] {
     return this.#snapshot.warnings;
+  }
+
+  /** Where this catalog's URIs live (the `baseUri` option, canonical): `skill://` by default. */
+  get baseUri(): string {
+    return this.#options.base.uri;
   }
 
   /** The storage this catalog reads from. */
@@ -274,12 +282,20 @@ export class SkillCatalog implements SkillSource {
    * it lies outside this catalog's prefix (nothing is served there). Malformed URIs are not found.
    */
   #pathOf(uri: string, what: 'skill' | 'file' | 'directory'): string {
-    const parsed = parseSkillUri(uri);
-    if (!parsed.ok) {
+    const { base } = this.#options;
+    const parsed = parseUri(uri);
+    const problem = !parsed.ok
+      ? parsed.error
+      : parsed.scheme !== base.scheme
+        ? `not a ${base.scheme}:// URI`
+        : parsed.segments[0] === ''
+          ? `an empty authority (${base.scheme}:///…); a ${base.scheme}:// URI starts with a name`
+          : undefined;
+    if (problem !== undefined || !parsed.ok) {
       const noun = what === 'skill' ? 'No skill is served at' : what === 'file' ? 'Resource not found:' : 'No directory is served at';
-      throw new SkillNotFoundError(`${noun} ${uri} (${parsed.error})`, uri);
+      throw new SkillNotFoundError(`${noun} ${uri} (${problem})`, uri);
     }
-    const prefix = this.#options.prefix;
+    const prefix = this.#uriPrefix;
     const segments = parsed.segments;
     if (segments.length <= prefix.length || prefix.some((p, i) => segments[i] !== p)) return '';
     return segments.slice(prefix.length).join('/');
@@ -308,7 +324,7 @@ function directoryChild(item: DirectoryItem): DirectoryChild {
 }
 
 function buildOptions(options: NormalizedCatalogOptions) {
-  return { prefix: options.prefix, limits: options.limits, strict: options.strict, concurrency: options.concurrency };
+  return { prefix: [...options.base.segments, ...options.prefix], scheme: options.base.scheme, limits: options.limits, strict: options.strict, concurrency: options.concurrency };
 }
 
 export function describe(error: unknown): string {

@@ -4,8 +4,10 @@ import { segmentProblem } from '../uri/segment.js';
 import { escapeControls } from '../text/escape.js';
 import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
 import { isPositiveInteger, numberProblem, optionFail, type OptionFail } from '../option-checks.js';
+import { DEFAULT_BASE_URI, parseBaseUri, type BaseUri } from '../uri/base.js';
 
 export interface NormalizedCatalogOptions {
+  base: BaseUri;
   prefix: string[];
   pageSize: number;
   limits: SkillLimits;
@@ -36,13 +38,17 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function normalizeCatalogOptions(options: CatalogOptions = {}, packageName = 'skillmount'): NormalizedCatalogOptions {
   const fail = optionFail(packageName);
   if (!isObject(options)) fail('invalid-type', '', `must be an object, got ${String(options)}`);
+  const base = options.baseUri === undefined ? DEFAULT_BASE_URI : parseBaseUri(options.baseUri);
+  if (typeof base === 'string') fail(typeof options.baseUri === 'string' ? 'invalid-value' : 'invalid-type', 'baseUri', base);
   const prefix = normalizePrefix(options.prefix, fail);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!(isPositiveInteger(pageSize) || pageSize === Infinity)) fail(numberProblem(pageSize), 'pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
   if (options.limits !== undefined && !isObject(options.limits)) fail('invalid-type', 'limits', `must be an object { files?, bytes? }, got ${String(options.limits)}`);
   const limits = { files: options.limits?.files ?? MAX_FILES_PER_SKILL, bytes: options.limits?.bytes ?? MAX_BYTES_PER_SKILL };
-  if (!isPositiveInteger(limits.files)) fail(numberProblem(limits.files), 'limits.files', `must be a positive integer, got ${String(limits.files)}`);
-  if (!isPositiveInteger(limits.bytes)) fail(numberProblem(limits.bytes), 'limits.bytes', `must be a positive integer, got ${String(limits.bytes)}`);
+  if (!(isPositiveInteger(limits.files) || limits.files === Infinity)) fail(numberProblem(limits.files), 'limits.files', `must be a positive integer or Infinity, got ${String(limits.files)}`);
+  if (!(isPositiveInteger(limits.bytes) || limits.bytes === Infinity)) {
+    fail(numberProblem(limits.bytes), 'limits.bytes', `must be a positive integer (bytes) or Infinity, got ${String(limits.bytes)}`);
+  }
   if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('invalid-type', 'strict', `must be true or false, got ${String(options.strict)}`);
   const cacheHint = checkCacheHint(options.cacheHint, fail);
   const concurrency = options.concurrency ?? 32;
@@ -55,6 +61,7 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}, packageNam
     fail(numberProblem(cacheBytes), 'cacheBytes', `must be a non-negative integer (bytes; 0 turns the cache off), got ${String(cacheBytes)}`);
   }
   return {
+    base: base as BaseUri,
     prefix,
     pageSize,
     limits,

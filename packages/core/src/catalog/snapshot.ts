@@ -37,6 +37,22 @@ export interface ListedState {
   others: ReadonlyMap<string, string>;
 }
 
+/**
+ * What a snapshot keeps only so that the next reload can skip work; nothing here is served. (Each
+ * file's change token stays on its `FileRecord`: a second map of one entry per file would cost
+ * more memory than the field.)
+ */
+export interface ReloadMemory {
+  /** Parsed frontmatter of every SKILL.md read, by storage path: reused while its record is. */
+  skillMds: ReadonlyMap<string, ParsedSkillMd>;
+  /** Records of files read for skills that were skipped (so not in `files`), by storage path. */
+  unserved: ReadonlyMap<string, FileRecord>;
+  /** What the walk saw (see `fingerprintOf`); a reload whose walk matches it keeps this snapshot. */
+  fingerprint?: string;
+  /** For a storage that lists in one call (`listAll`): what else its listing held, so a reload can compare listings directly. */
+  listed?: ListedState;
+}
+
 /** An immutable, fully validated catalog state. A reload builds a new one and swaps it in. */
 export interface CatalogSnapshot {
   /** Sorted by URI, deep-frozen: exactly what clients receive. */
@@ -53,15 +69,9 @@ export interface CatalogSnapshot {
    */
   directories: ReadonlyMap<string, readonly DirectoryItem[]>;
   resourceListing: readonly SkillResourceListing[];
-  /** Parsed frontmatter of every SKILL.md read, by storage path: reused while its record is. */
-  skillMds: ReadonlyMap<string, ParsedSkillMd>;
-  /** Records of files read for skills that were skipped (so not in `files`), by storage path, for the next reload. */
-  unserved: ReadonlyMap<string, FileRecord>;
   warnings: readonly SkillWarning[];
   /** Number of file bodies read from storage to build this snapshot. */
   bodiesRead: number;
-  /** What the walk saw (see `fingerprintOf`); a reload whose walk matches it keeps this snapshot. */
-  fingerprint?: string;
-  /** For a storage that lists in one call (`listAll`): what else its listing held, so a reload can compare listings directly. */
-  listed?: ListedState;
+  /** Kept for the next reload only. */
+  reload: ReloadMemory;
 }

@@ -6,12 +6,15 @@ import { encodeSegment } from '../uri/segment.js';
  * exactly what `buildSkillUri` gives for `[...prefix, ...path.split('/')]`.
  */
 export class UriTable {
+  readonly #scheme: string;
   readonly #prefixUri: string | undefined;
   readonly #folders = new Map<string, string>();
 
-  constructor(prefix: readonly string[]) {
+  /** `prefix`: the decoded segments before every storage path, the first being the authority. */
+  constructor(prefix: readonly string[], scheme = SKILL_SCHEME) {
+    this.#scheme = scheme;
     if (prefix.length > 0) {
-      this.#prefixUri = `${SKILL_SCHEME}://${prefix.map((segment, i) => encodeSegment(segment, i === 0)).join('/')}`;
+      this.#prefixUri = `${scheme}://${prefix.map((segment, i) => encodeSegment(segment, i === 0)).join('/')}`;
     }
   }
 
@@ -19,7 +22,7 @@ export class UriTable {
   uri(path: string): string {
     // join, not a template literal: one flat string per URI rather than a rope kept beside its flattened copy.
     const slash = path.lastIndexOf('/');
-    if (slash < 0) return this.#prefixUri === undefined ? [SKILL_SCHEME, encodeSegment(path, true)].join('://') : [this.#prefixUri, encodeSegment(path)].join('/');
+    if (slash < 0) return this.#prefixUri === undefined ? [this.#scheme, encodeSegment(path, true)].join('://') : [this.#prefixUri, encodeSegment(path)].join('/');
     return [this.folderUri(path.slice(0, slash)), encodeSegment(path.slice(slash + 1))].join('/');
   }
 

@@ -45,8 +45,8 @@ const skillsMethods = new Map<string, MethodHandler>(Object.entries({
   },
   'resources/read': async (request, ctx, tools) => {
     const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
-    // skill:// files come from the source itself; other URIs are the app's.
-    return /^skill:/i.test(uri) ? tools.countRead(uri, async () => (await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
+    // Files under the source's base URI (skill:// by default) come from the source itself; other URIs are the app's.
+    return tools.handlers.serves(uri) ? tools.countRead(uri, async () => (await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
   },
 } satisfies Record<string, MethodHandler>));
 

@@ -2,7 +2,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SkillNotFoundError, invalidParams } from '../errors.js';
-import { parseSkillUri, skillUriKey } from '../uri/canonical.js';
+import { parseUri, skillUriKey } from '../uri/canonical.js';
 import { consoleWarning } from '../catalog/options.js';
 import { afterConnect, isMcpServer, lowLevelServer, seamMissing, wrapInstalledHandler, type AnyServer } from '../sdk/seams.js';
 import { contextFromExtra, hasSkillContext, type ExtraLike } from '../context/store.js';
@@ -47,7 +47,7 @@ export interface AttachOptions {
 export interface AttachedSkills {
   /** SKILL.md entries for `resources/list`. */
   listResources(extra?: ExtraLike): Promise<{ uri: string; name: string; description?: string; mimeType: string }[]>;
-  /** The `resources/read` result for a `skill://` URI, or undefined for any other scheme. */
+  /** The `resources/read` result for a URI under the source's base (`skill://` by default), or undefined for any other. */
   readResource(uri: string, extra?: ExtraLike): Promise<ReadResourceResultLike | undefined>;
 }
 
@@ -127,7 +127,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   const directoryRead = typeof source.readDirectory === 'function';
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
   const readResource = async (uri: string, extra?: ExtraLike) =>
-    /^skill:/i.test(uri) ? handlers.read(uri, contextOf(extra)) : undefined;
+    handlers.serves(uri) ? handlers.read(uri, contextOf(extra)) : undefined;
 
   if (isMcp) {
     // First, because it is the step McpServer may refuse (a template already named "skills"),
@@ -136,7 +136,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     try {
       (server as McpServer).registerResource(
         'skills',
-        new ResourceTemplate('skill://{+path}', { list: async (extra) => ({ resources: await listResources(extra) }) }),
+        new ResourceTemplate(`${handlers.base.uri}{+path}`, { list: async (extra) => ({ resources: await listResources(extra) }) }),
         {},
         async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra))) as never,
       );
@@ -167,7 +167,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     });
   }
 
-  if (isMcp) guardResourceParams(low, warn);
+  if (isMcp) guardResourceParams(low, handlers, warn);
   else if (!manual) installResourceHandlers(low, listResources, readResource);
 
   if (followConnect && typeof source.onListChanged === 'function') {
@@ -211,11 +211,11 @@ function installResourceHandlers(low: Server, listResources: AttachedSkills['lis
  * first and answer -32602. This wraps McpServer's installed handlers (seam
  * `request-handler-map`); without it, McpServer's own checks stay and `warn` hears it once.
  */
-function guardResourceParams(low: Server, warn: (warning: SkillWarning) => void): void {
+function guardResourceParams(low: Server, skills: SkillHandlers, warn: (warning: SkillWarning) => void): void {
   const read = wrapInstalledHandler(low, 'resources/read', (read) => (request, extra) => {
     const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
     if (!URL.canParse(uri)) throw invalidParams(`resources/read: params.uri is not a valid URI: ${uri.slice(0, 200)}`, { uri });
-    const problem = /^skill:/i.test(uri) ? respelledBy(uri) : undefined;
+    const problem = skills.serves(uri) ? respelledBy(uri) : undefined;
     if (problem) throw new SkillNotFoundError(`Resource ${uri} not found (${problem})`, uri);
     return read(request, extra);
   });
@@ -239,9 +239,9 @@ function guardResourceParams(low: Server, warn: (warning: SkillWarning) => void)
  * unknown file, as `skills/get` and `resources/directory/read` refuse them.
  */
 function respelledBy(uri: string): string | undefined {
-  const spelled = parseSkillUri(uri);
+  const spelled = parseUri(uri);
   if (!spelled.ok) return spelled.error;
-  const resolved = parseSkillUri(new URL(uri).href);
+  const resolved = parseUri(new URL(uri).href);
   if (!resolved.ok || skillUriKey(resolved.segments) !== skillUriKey(spelled.segments)) return 'the URI resolves to another path than it spells';
   return undefined;
 }

@@ -5,6 +5,7 @@ import { changedFile, directoryNotFound, fileNotFound, internalError, skillNotFo
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT, METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import { canonicalUri } from '../uri/canonical.js';
+import { DEFAULT_BASE_URI, isUnderBase, parseBaseUri, type BaseUri } from '../uri/base.js';
 import { fileOfAnswer, kindOf, pageProblem, sortPageEntries } from './source-answers.js';
 import { warnOnce } from './warn-once.js';
 import type { CacheHint, SkillContext, SkillSource, SkillWarning } from '../types.js';
@@ -37,6 +38,8 @@ export class SkillHandlers {
   // Entries from a SkillCatalog this copy of core built were validated then; anything else is checked per request.
   readonly #trusted: boolean;
   readonly #strict: boolean;
+  /** Where the source's URIs live (`source.baseUri`, default `skill://`). */
+  readonly base: BaseUri;
   /** Problems with what the source returned, each told once (they recur on every request). */
   readonly #tell: (warning: SkillWarning) => void;
 
@@ -46,8 +49,14 @@ export class SkillHandlers {
     options: SkillHandlersOptions = {},
   ) {
     this.#trusted = isCatalogBuiltHere(source);
+    this.base = baseOf(source);
     this.#strict = options.strict === true;
     this.#tell = warnOnce(source, warn);
+  }
+
+  /** Whether a `resources/read` of `uri` is the source's to answer (or refuse), rather than the app's. */
+  serves(uri: string): boolean {
+    return isUnderBase(this.base, uri);
   }
 
   /** `resultType` and the cache fields every result carries. */
@@ -136,4 +145,12 @@ export class SkillHandlers {
     const content = { uri: file.uri, ...(checked ?? encodeContent(file.bytes)) };
     return { ...this.envelope(ctx), contents: [file.mimeType ? { ...content, mimeType: file.mimeType } : content] };
   }
+}
+
+/** A source's base URI, checked when it is attached. */
+function baseOf(source: SkillSource): BaseUri {
+  if (source.baseUri === undefined) return DEFAULT_BASE_URI;
+  const base = parseBaseUri(source.baseUri);
+  if (typeof base === 'string') throw new TypeError(`skillmount: the skill source's baseUri ${base}`);
+  return base;
 }

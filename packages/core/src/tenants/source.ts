@@ -235,6 +235,8 @@ export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
   }
 
   const source: TenantSource = {
+    // Every tenant's catalog serves under the same base (its `catalog.baseUri`); attach registers it once.
+    ...(opts.emptyCatalog.baseUri !== undefined ? { baseUri: opts.emptyCatalog.baseUri } : {}),
     list: (params, ctx) => withSource(ctx, (s) => s.list(params, ctx)),
     get: (uri, ctx) => withSource(ctx, (s) => s.get(uri, ctx)),
     read: (uri, ctx) => withSource(ctx, (s) => s.read(uri, ctx)),

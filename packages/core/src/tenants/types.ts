@@ -32,7 +32,8 @@ export interface TenantStorageOptions extends TenantCatalogsCommon {
   storage: (key: string) => SkillFiles | Promise<SkillFiles>;
   load?: never;
   /**
-   * Options for every tenant's catalog (`SkillCatalog.load`). Unlike a single catalog, the default
+   * Options for every tenant's catalog (`SkillCatalog.load`); its `baseUri` is the tenant source's
+   * too, so every tenant serves under it. Unlike a single catalog, the default
    * `cacheHint.cacheScope` is `'private'`: results differ per tenant and must not be shared by caches.
    */
   catalog?: CatalogOptions;

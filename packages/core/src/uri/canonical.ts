@@ -38,17 +38,6 @@ export function parseUri(uri: string): ParsedUri {
   return { ok: true, scheme: scheme[1]!.toLowerCase(), segments };
 }
 
-/**
- * `parseUri`, accepting only the `skill://` URIs a catalog serves: a first segment (the authority)
- * that is not empty, since a catalog maps every segment onto a storage path.
- */
-export function parseSkillUri(uri: string): ParsedUri {
-  const parsed = parseUri(uri);
-  if (parsed.ok && parsed.scheme !== SKILL_SCHEME) return { ok: false, error: `not a ${SKILL_SCHEME}:// URI` };
-  if (parsed.ok && parsed.segments[0] === '') return { ok: false, error: `an empty authority (${SKILL_SCHEME}:///…); a ${SKILL_SCHEME}:// URI starts with a name` };
-  return parsed;
-}
-
 /** Build the one spelling we publish for a list of decoded segments. */
 export function buildSkillUri(segments: readonly string[], scheme = SKILL_SCHEME): string {
   return `${scheme}://${segments.map((segment, i) => encodeSegment(segment, i === 0)).join('/')}`;
