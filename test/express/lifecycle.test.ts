@@ -211,7 +211,7 @@ test('with a custom source, strict fails a skills/list page that holds an invali
   const [greet] = catalog.entries;
   const misnamed = { ...greet!, uri: 'skill://other/SKILL.md', resources: [{ ...(greet!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }] };
   const source = { list: async () => ({ skills: [greet!, misnamed] }), get: async () => undefined, read: async () => undefined };
-  assert.throws(() => skillsMiddleware({ source: catalog, strict: true }), /option "strict" applies only with storage or a custom source; pass it to SkillCatalog.load/);
+  assert.throws(() => skillsMiddleware({ source: catalog, strict: true }), /option "strict" applies only with storage or a custom source; pass strict to SkillCatalog.load/);
   for (const strict of [undefined, true]) {
     const warned: string[] = [];
     const url = await mount(skillsMiddleware({ source, onWarning: (w: SkillWarning) => warned.push(`${w.code} ${w.uri}`), ...(strict ? { strict } : {}) }), t);

@@ -99,7 +99,7 @@ test('with a custom source, strict fails a skills/list page that holds an invali
   const [hello] = good.entries;
   const misnamed = { ...hello!, uri: 'skill://other/SKILL.md', resources: [{ ...(hello!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }] };
   const source = { list: async () => ({ skills: [hello!, misnamed] }), get: async () => undefined, read: async () => undefined };
-  await refused({ source, strict: 'yes' }, /@skillmount\/fastify: option "strict" must be true or false, got "yes"/);
+  await refused({ source, strict: 'yes' }, /@skillmount\/fastify: option "strict" must be true or false, got "yes"/, 'invalid-type', 'strict');
   for (const strict of [undefined, false, true]) {
     const warned: string[] = [];
     const { app, url } = await startApp({ source, onWarning: (w) => warned.push(`${w.code} ${w.uri}`), ...(strict === undefined ? {} : { strict }) });
