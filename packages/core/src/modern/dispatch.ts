@@ -30,7 +30,7 @@ const skillsMethods = new Map<string, MethodHandler>(Object.entries({
   [METHOD_DISCOVER]: async (_request, ctx, tools) => {
     const { capabilities, instructions } = await tools.identity();
     return {
-      ...tools.handlers.envelope(ctx),
+      ...(await tools.handlers.envelope(ctx)),
       supportedVersions: [...SUPPORTED_VERSIONS],
       capabilities,
       ...(instructions !== undefined ? { instructions } : {}),

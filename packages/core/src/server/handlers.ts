@@ -1,6 +1,6 @@
 import { isCatalogBuiltHere } from '../catalog/catalog.js';
 import { sha256Digest } from '../bytes/digest.js';
-import { encodeContent, verifiedContent } from '../bytes/verified.js';
+import { encodeContent, verifiedContent, type EncodedContent } from '../bytes/verified.js';
 import { changedFile, directoryNotFound, fileNotFound, internalError, skillNotFound } from '../errors.js';
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT, METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
@@ -8,7 +8,8 @@ import { canonicalUri } from '../uri/canonical.js';
 import { DEFAULT_BASE_URI, isUnderBase, parseBaseUri, type BaseUri } from '../uri/base.js';
 import { fileOfAnswer, kindOf, pageProblem, sortPageEntries } from './source-answers.js';
 import { warnOnce } from './warn-once.js';
-import type { CacheHint, SkillContext, SkillSource, SkillWarning } from '../types.js';
+import { withResolvedSource } from '../routing/routed-source.js';
+import type { CacheHint, SkillContext, SkillFileContent, SkillSource, SkillWarning } from '../types.js';
 
 /** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
 function cacheHintProblem(hint: unknown): string | undefined {
@@ -24,31 +25,38 @@ export interface ReadResourceResultLike {
   [key: string]: unknown;
 }
 
+type Envelope = { resultType: 'complete' } & CacheHint;
+
 export interface SkillHandlersOptions {
   /** Fail a whole `skills/list` page for one invalid entry instead of dropping it with a warning. */
   strict?: boolean;
 }
 
+/** The source answering one request, and whether its entries were checked when it was built. */
+interface Answering {
+  source: SkillSource;
+  // Entries from a SkillCatalog were validated when it was built; anything else is checked per request.
+  trusted: boolean;
+}
+
 /**
- * The extension's request logic, independent of how it is wired to a server: asks the source,
- * refuses to put anything invalid on the wire, and adds the result envelope. Both protocol eras
- * answer through it, so a source's answer means the same on either.
+ * The extension's request logic, independent of how it is wired to a server: resolves the source
+ * that answers the request (a per-tenant source resolves to the tenant's catalog) once, asks it,
+ * refuses to put anything invalid on the wire, and adds the result envelope with that same
+ * source's cache hint. Both protocol eras answer through it, so a source's answer means the same on either.
  */
 export class SkillHandlers {
-  // Entries from a SkillCatalog this copy of core built were validated then; anything else is checked per request.
-  readonly #trusted: boolean;
+  readonly #source: SkillSource;
+  readonly #warn: (warning: SkillWarning) => void;
   readonly #strict: boolean;
   /** Where the source's URIs live (`source.baseUri`, default `skill://`). */
   readonly base: BaseUri;
   /** Problems with what the source returned, each told once (they recur on every request). */
   readonly #tell: (warning: SkillWarning) => void;
 
-  constructor(
-    private readonly source: SkillSource,
-    private readonly warn: (warning: SkillWarning) => void,
-    options: SkillHandlersOptions = {},
-  ) {
-    this.#trusted = isCatalogBuiltHere(source);
+  constructor(source: SkillSource, warn: (warning: SkillWarning) => void, options: SkillHandlersOptions = {}) {
+    this.#source = source;
+    this.#warn = warn;
     this.base = baseOf(source);
     this.#strict = options.strict === true;
     this.#tell = warnOnce(source, warn);
@@ -59,12 +67,22 @@ export class SkillHandlers {
     return isUnderBase(this.base, uri);
   }
 
-  /** `resultType` and the cache fields every result carries. */
-  envelope(ctx: SkillContext): { resultType: 'complete' } & CacheHint {
-    const hint = this.source.cacheHint?.(ctx) ?? DEFAULT_CACHE_HINT;
+  /** Run `fn` with the one source that answers `ctx`, held until `fn` settles. */
+  #answer<T>(ctx: SkillContext, fn: (answering: Answering) => T | Promise<T>): Promise<T> {
+    return withResolvedSource(this.#source, ctx, (source) => fn({ source, trusted: isCatalogBuiltHere(source) }));
+  }
+
+  /** `resultType` and the cache fields of a result that does not come from the source (`server/discover`). */
+  envelope(ctx: SkillContext): Promise<Envelope> {
+    return this.#answer(ctx, ({ source }) => this.#envelopeOf(source, ctx));
+  }
+
+  /** `resultType` and the cache fields every result carries: the hint of the source that answered. */
+  #envelopeOf(source: SkillSource, ctx: SkillContext): Envelope {
+    const hint = source.cacheHint?.(ctx) ?? DEFAULT_CACHE_HINT;
     const problem = cacheHintProblem(hint);
     if (problem) {
-      this.warn({ code: 'invalid-cache-hint', message: `the skill source's cacheHint() returned ${problem}; nothing was sent. Return { ttlMs: <integer ≥ 0>, cacheScope: 'public' | 'private' }` });
+      this.#warn({ code: 'invalid-cache-hint', message: `the skill source's cacheHint() returned ${problem}; nothing was sent. Return { ttlMs: <integer ≥ 0>, cacheScope: 'public' | 'private' }` });
       throw internalError("The server's skill source gave an invalid cache hint");
     }
     return { resultType: 'complete', ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
@@ -76,74 +94,92 @@ export class SkillHandlers {
     throw internalError(`The server's skill source gave an invalid answer to ${method}${uri !== undefined ? ` for ${uri}` : ''}`);
   }
 
-  #checkPage(page: unknown, method: string, items: 'skills' | 'resources', uri?: string): void {
-    if (this.#trusted) return;
+  #checkPage(answering: Answering, page: unknown, method: string, items: 'skills' | 'resources', uri?: string): void {
+    if (answering.trusted) return;
     const problem = pageProblem(page, items);
     if (problem) this.#refuse('invalid-page', method, problem, uri);
   }
 
   /** What is wrong with an entry from the source, or undefined (always undefined for a catalog's). */
-  #entryProblem(entry: unknown): string | undefined {
-    if (this.#trusted) return undefined;
+  #entryProblem(answering: Answering, entry: unknown): string | undefined {
+    if (answering.trusted) return undefined;
     const problems = entryProblems(entry);
     return problems.length > 0 ? problems.join('; ') : undefined;
   }
 
-  async list(cursor: string | undefined, ctx: SkillContext) {
-    const page = await this.source.list(cursor === undefined ? {} : { cursor }, ctx);
-    this.#checkPage(page, METHOD_SKILLS_LIST, 'skills');
-    const next = page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {};
-    // A catalog's pages were checked when it was built (valid, one entry per URI): nothing to redo per request.
-    if (this.#trusted) return { ...this.envelope(ctx), skills: page.skills, ...next };
-    const { kept, dropped } = sortPageEntries(page.skills);
-    for (const { uri, problem } of dropped) {
-      if (this.#strict) this.#refuse('invalid-entry', METHOD_SKILLS_LIST, `an invalid entry (${problem}), and strict is on`, uri);
-      this.#tell({ code: 'invalid-entry', ...(uri !== undefined ? { uri } : {}), message: `${METHOD_SKILLS_LIST}: the skill source returned an invalid entry, dropped from the page: ${problem}` });
-    }
-    return { ...this.envelope(ctx), skills: kept, ...next };
+  list(cursor: string | undefined, ctx: SkillContext) {
+    return this.#answer(ctx, async (answering) => {
+      const page = await answering.source.list(cursor === undefined ? {} : { cursor }, ctx);
+      this.#checkPage(answering, page, METHOD_SKILLS_LIST, 'skills');
+      const next = page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {};
+      // A catalog's pages were checked when it was built (valid, one entry per URI): nothing to redo per request.
+      if (answering.trusted) return { ...this.#envelopeOf(answering.source, ctx), skills: page.skills, ...next };
+      const { kept, dropped } = sortPageEntries(page.skills);
+      for (const { uri, problem } of dropped) {
+        if (this.#strict) this.#refuse('invalid-entry', METHOD_SKILLS_LIST, `an invalid entry (${problem}), and strict is on`, uri);
+        this.#tell({ code: 'invalid-entry', ...(uri !== undefined ? { uri } : {}), message: `${METHOD_SKILLS_LIST}: the skill source returned an invalid entry, dropped from the page: ${problem}` });
+      }
+      return { ...this.#envelopeOf(answering.source, ctx), skills: kept, ...next };
+    });
   }
 
-  async get(uri: string, ctx: SkillContext) {
-    const skill = await this.source.get(uri, ctx);
-    if (skill === undefined || skill === null) throw skillNotFound(uri);
-    const problem = this.#entryProblem(skill);
-    if (problem !== undefined) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `an invalid entry (${problem})`, uri);
-    if (!this.#trusted && canonicalUri(skill.uri) !== canonicalUri(uri)) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `the entry of another skill, ${skill.uri}`, uri);
-    return { ...this.envelope(ctx), skill };
+  get(uri: string, ctx: SkillContext) {
+    return this.#answer(ctx, async (answering) => {
+      const skill = await answering.source.get(uri, ctx);
+      if (skill === undefined || skill === null) throw skillNotFound(uri);
+      const problem = this.#entryProblem(answering, skill);
+      if (problem !== undefined) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `an invalid entry (${problem})`, uri);
+      if (!answering.trusted && canonicalUri(skill.uri) !== canonicalUri(uri)) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `the entry of another skill, ${skill.uri}`, uri);
+      return { ...this.#envelopeOf(answering.source, ctx), skill };
+    });
   }
 
-  async readDirectory(uri: string, cursor: string | undefined, ctx: SkillContext) {
-    const page = await this.source.readDirectory!(uri, cursor === undefined ? {} : { cursor }, ctx);
-    if (page === undefined || page === null) throw directoryNotFound(uri);
-    this.#checkPage(page, METHOD_DIRECTORY_READ, 'resources', uri);
-    return { ...this.envelope(ctx), resources: page.resources, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
+  readDirectory(uri: string, cursor: string | undefined, ctx: SkillContext) {
+    return this.#answer(ctx, async (answering) => {
+      const { source } = answering;
+      // A tenant's source may lack folders where the router has them: the answer of a folder it does not have.
+      if (typeof source.readDirectory !== 'function') throw directoryNotFound(uri);
+      const page = await source.readDirectory(uri, cursor === undefined ? {} : { cursor }, ctx);
+      if (page === undefined || page === null) throw directoryNotFound(uri);
+      this.#checkPage(answering, page, METHOD_DIRECTORY_READ, 'resources', uri);
+      return { ...this.#envelopeOf(source, ctx), resources: page.resources, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
+    });
   }
 
-  async listResources(ctx: SkillContext) {
-    const listed = (await this.source.listResources?.(ctx)) ?? [];
-    if (!this.#trusted && !Array.isArray(listed)) this.#refuse('invalid-page', 'resources/list', `${kindOf(listed)} from listResources(), not an array`);
-    return listed;
+  listResources(ctx: SkillContext) {
+    return this.#answer(ctx, async (answering) => {
+      const listed = (await answering.source.listResources?.(ctx)) ?? [];
+      if (!answering.trusted && !Array.isArray(listed)) this.#refuse('invalid-page', 'resources/list', `${kindOf(listed)} from listResources(), not an array`);
+      return listed;
+    });
   }
 
   /** Read one file and check it against what was published before a byte goes out. */
-  async read(uri: string, ctx: SkillContext): Promise<ReadResourceResultLike> {
-    const answer = await this.source.read(uri, ctx);
-    if (answer === undefined || answer === null) throw fileNotFound(uri);
-    const normalised = fileOfAnswer(answer, uri);
-    if ('problem' in normalised) this.#refuse('invalid-read-result', 'resources/read', normalised.problem, uri);
-    const file = normalised.file;
+  read(uri: string, ctx: SkillContext): Promise<ReadResourceResultLike> {
+    return this.#answer(ctx, async ({ source }) => {
+      const answer = await source.read(uri, ctx);
+      if (answer === undefined || answer === null) throw fileNotFound(uri);
+      const normalised = fileOfAnswer(answer, uri);
+      if ('problem' in normalised) this.#refuse('invalid-read-result', 'resources/read', normalised.problem, uri);
+      const file = normalised.file;
+      const content = { uri: file.uri, ...this.#checkedContent(file) };
+      return { ...this.#envelopeOf(source, ctx), contents: [file.mimeType ? { ...content, mimeType: file.mimeType } : content] };
+    });
+  }
+
+  /** The file's content for the wire, once its bytes match what was published. */
+  #checkedContent(file: SkillFileContent): EncodedContent {
     const published = file.published;
     // Bytes a catalog checked when it cached them are neither hashed nor encoded again.
     const checked = published && published !== 'dynamic' ? verifiedContent(file.bytes, published) : undefined;
     if (published && published !== 'dynamic' && !checked) {
       if (file.bytes.byteLength !== published.size || sha256Digest(file.bytes) !== published.digest) {
         const { warning, error } = changedFile(file.uri);
-        this.warn(warning);
+        this.#warn(warning);
         throw error;
       }
     }
-    const content = { uri: file.uri, ...(checked ?? encodeContent(file.bytes)) };
-    return { ...this.envelope(ctx), contents: [file.mimeType ? { ...content, mimeType: file.mimeType } : content] };
+    return checked ?? encodeContent(file.bytes);
   }
 }
 

@@ -69,6 +69,13 @@ export type ClosableSkillSource = SkillSource & {
  * like any source (or pass it as an adapter's `source` option).
  */
 export interface TenantSource extends SkillSource {
+  /**
+   * Run `use` with the source serving the context's tenant (an empty catalog for no tenant), kept
+   * in memory until `use` settles. A request is answered from that one source: its result and the
+   * result's cache hint (`ttlMs`, `cacheScope`) both come from it. Rejects with `-32603` when the
+   * tenant's source cannot be loaded, or after `close()`.
+   */
+  resolve<T>(ctx: SkillContext, use: (source: SkillSource) => T | Promise<T>): Promise<T>;
   /** The tenant key of a context, after the checks; `undefined` for no tenant (or a refused key). */
   keyOf(ctx: SkillContext): Promise<string | undefined>;
   /** The source serving `key` (a `SkillCatalog` with the `storage` option), loading it when it is not in memory. */
