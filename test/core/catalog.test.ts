@@ -587,7 +587,7 @@ describe('SkillCatalog options are checked before the storage is touched', () =>
   ];
   for (const [what, options, option] of bad) {
     // A wrong type is a TypeError (invalid-type), a value out of range a RangeError (invalid-value).
-    const wrongType = what === 'pageSize "x"' || what === 'onWarning not a function';
+    const wrongType = what === 'pageSize "x"' || what === 'onWarning not a function' || what === 'baseUri not a string';
     test(`${what} → ${wrongType ? 'TypeError' : 'RangeError'} naming the option`, async () => {
       const { files, state } = instrumented(memoryStorage(demoTree()));
       await assert.rejects(SkillCatalog.load(files, options), (error: unknown) => {
