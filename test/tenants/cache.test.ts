@@ -160,14 +160,20 @@ test("a failing load answers that tenant's requests with -32603, leaves others a
   const log = storageLog();
   const warnings: SkillWarning[] = [];
   let failures = 1;
+  let askedForB = 0;
   const tenants = tenantCatalogs({
-    key: (ctx) => ctx.tenant as string | undefined,
+    key: (ctx) => {
+      if (ctx.tenant === 'b') askedForB++;
+      return ctx.tenant as string | undefined;
+    },
     storage: async (key) => {
       const storage = counting(fsStorage(path.join(root, key)));
       if (key === 'b' && failures-- > 0) {
         const down = async (): Promise<never> => {
           storage.roots++;
-          await sleep(50); // long enough for the other requests to join this load
+          // Fails only once the other requests of b have joined this load, however slow the machine.
+          await waitFor(() => askedForB >= 3, 'the three requests of b arrived');
+          await sleep(20);
           throw new StorageError('cannot list /srv/private/tenants/b: connection reset', '/srv/private/tenants/b');
         };
         storage.list = down;
