@@ -8,7 +8,7 @@ import { memoryStorage, tenantCatalogs, type SkillContext, type SkillFiles, type
 import { fsStorage } from '@skillmount/storage-fs';
 import { s3Storage } from '@skillmount/storage-s3';
 import { migrate, postgresStorage } from '@skillmount/storage-postgres';
-import { startS3Server } from '../support/s3-server.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { startPostgres, uniqueName } from '../support/postgres.js';
 import { freshPrefix, upload } from '../storage-s3/helpers.js';
 import { SKILLS_OF, TREES, counting, rawClient, serveExpress, tenantFolders, writeTree, type CountingStorage } from './helpers.js';
@@ -93,12 +93,7 @@ test('a tenant whose folder holds nothing is served empty each time, and is seen
 });
 
 test('S3: random keys (prefixes with no object) evict no loaded tenant', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
-  const client = server.client();
-  t.after(() => client.destroy());
+  const { server, bucket, client } = await s3ForTest(t);
   const base = freshPrefix('unknown-keys');
   await upload(client, bucket, `${base}a/`, TREES.a);
   const log = storageLog((key) => s3Storage({ client, bucket, prefix: `${base}${key}/` }));
