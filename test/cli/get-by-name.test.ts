@@ -10,6 +10,7 @@ import path from 'node:path';
 import { SkillCatalog, memoryStorage, type SkillSource } from '@skillmount/core';
 import { serveOurs, type Served } from '../client/support/servers.js';
 import { startLyingServer, type LyingServer } from '../client/support/lying-server.js';
+import { skillMd } from '../support/skill-md.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 
@@ -20,16 +21,15 @@ const cli = (...args: string[]) =>
     );
   });
 
-const skillMd = (name: string, where: string) => `---\nname: ${name}\ndescription: The ${name} skill in ${where}.\n---\n# ${where}\n`;
 const TREE: Record<string, string> = {
-  'git-workflow/SKILL.md': skillMd('git-workflow', 'git-workflow'),
-  'acme/billing/invoice-rules/SKILL.md': skillMd('invoice-rules', 'acme/billing/invoice-rules'),
+  'git-workflow/SKILL.md': skillMd('git-workflow', { description: 'The git-workflow skill in git-workflow.', body: '# git-workflow\n' }),
+  'acme/billing/invoice-rules/SKILL.md': skillMd('invoice-rules', { description: 'The invoice-rules skill in acme/billing/invoice-rules.', body: '# acme/billing/invoice-rules\n' }),
   'acme/billing/invoice-rules/rules.md': 'Round half to even.\n',
-  'acme/refunds/SKILL.md': skillMd('refunds', 'acme/refunds'),
-  'globex/refunds/SKILL.md': skillMd('refunds', 'globex/refunds'),
-  'onboarding/SKILL.md': skillMd('onboarding', 'onboarding'),
-  'acme/onboarding/SKILL.md': skillMd('onboarding', 'acme/onboarding'),
-  'vault/unlisted/SKILL.md': skillMd('unlisted', 'vault/unlisted'),
+  'acme/refunds/SKILL.md': skillMd('refunds', { description: 'The refunds skill in acme/refunds.', body: '# acme/refunds\n' }),
+  'globex/refunds/SKILL.md': skillMd('refunds', { description: 'The refunds skill in globex/refunds.', body: '# globex/refunds\n' }),
+  'onboarding/SKILL.md': skillMd('onboarding', { description: 'The onboarding skill in onboarding.', body: '# onboarding\n' }),
+  'acme/onboarding/SKILL.md': skillMd('onboarding', { description: 'The onboarding skill in acme/onboarding.', body: '# acme/onboarding\n' }),
+  'vault/unlisted/SKILL.md': skillMd('unlisted', { description: 'The unlisted skill in vault/unlisted.', body: '# vault/unlisted\n' }),
 };
 let served: Served;
 let liar: LyingServer;

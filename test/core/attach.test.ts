@@ -33,7 +33,12 @@ import {
 import { fsStorage } from '@skillmount/storage-fs';
 import { connectClient, errorCode } from '../support/client.js';
 import { EXAMPLES, checkSkillsEndpoint } from '../support/skills-suite.js';
-import { demoTree, listen, readJsonBody, skillMd, sleep, tempDir, warnings, writeTree } from './helpers.js';
+import { demoTree, readJsonBody, warnings } from './helpers.js';
+import { listenHttp } from '../support/apps.js';
+import { skillMd } from '../support/skill-md.js';
+import { sleep } from '../support/wait.js';
+import { statelessTransport } from '../support/stateless-route.js';
+import { tempDir, writeTree } from '../support/trees.js';
 
 const sha = (content: string | Uint8Array) => 'sha256:' + createHash('sha256').update(content).digest('hex');
 
@@ -76,7 +81,7 @@ async function serveEndpoint(
   const wire: Buffer[] = [];
   let opened!: () => void;
   const sseOpen = new Promise<void>((resolve) => (opened = resolve));
-  const http = await listen(async (req, res) => {
+  const http = await listenHttp(async (req, res) => {
     tap(res, wire);
     if (req.method === 'GET') {
       const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -105,15 +110,10 @@ async function serveEndpoint(
 /** A stateless route the app writes itself: build, attach, connect, handle. */
 async function serveOwn(build: () => McpServer | Server, context?: (req: IncomingMessage) => Record<string, unknown>): Promise<Served> {
   const wire: Buffer[] = [];
-  const http = await listen(async (req, res) => {
+  const http = await listenHttp(async (req, res) => {
     tap(res, wire);
     const server = build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, res);
     if (context) await runWithSkillContext(context(req), () => transport.handleRequest(req, res));
     else await transport.handleRequest(req, res);
   });

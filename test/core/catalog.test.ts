@@ -15,7 +15,9 @@ import {
   OptionError,
 } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
-import { demoTree, instrumented, skillMd, tempDir, warnings, writeTree } from './helpers.js';
+import { demoTree, instrumented, warnings } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { tempDir, writeTree } from '../support/trees.js';
 
 const sha = (content: string | Uint8Array) => 'sha256:' + createHash('sha256').update(content).digest('hex');
 const byteLength = (content: string) => Buffer.byteLength(content, 'utf8');

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { CatalogError, SkillEntrySchema, buildSkillEntry, entryProblems, parseUri, sha256Digest, type SkillEntry, type SkillResource } from '@skillmount/core';
-import { skillMd } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
 
 const sha = (content: string | Uint8Array) => 'sha256:' + createHash('sha256').update(content).digest('hex');
 
@@ -26,7 +26,7 @@ describe('sha256Digest', () => {
 
 describe('buildSkillEntry', () => {
   test('builds a valid, frozen entry: digests and sizes of the exact bytes, sorted resources', () => {
-    const md = skillMd('refunds', 'Handle refunds — café.', 'license: MIT\nmetadata:\n  owner: billing\n');
+    const md = skillMd('refunds', { description: 'Handle refunds — café.', frontmatter: 'license: MIT\nmetadata:\n  owner: billing\n' });
     const logo = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
     const entry = buildSkillEntry('acme/billing/refunds', {
       'templates/approved.md': 'Approved ✓\n',

@@ -18,7 +18,8 @@ import {
   parseFrontmatter,
 } from '@skillmount/core';
 import { HOSTILE_SKILL_MDS } from '../support/hostile-skillmd.js';
-import { skillMd, warnings } from './helpers.js';
+import { warnings } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
 
 function refusal(text: string): { code: string; error: string } {
   const r = parseFrontmatter(text);

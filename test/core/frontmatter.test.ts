@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SkillCatalog, isValidSkillName, memoryStorage, parseFrontmatter } from '@skillmount/core';
-import { skillMd, warnings } from './helpers.js';
+import { warnings } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
 
 /** Parse and insist on success, for the tests that look at values. */
 function fields(yaml: string, body = 'body'): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SkillCatalog, memoryStorage, sha256Digest, type ListAllOptions, type SkillFileListing, type SkillFiles } from '@skillmount/core';
-import { skillMd } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

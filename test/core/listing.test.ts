@@ -15,7 +15,9 @@ import {
   type SkillResource,
 } from '@skillmount/core';
 import { connectClient, errorCode } from '../support/client.js';
-import { demoTree, listen, skillMd, warnings } from './helpers.js';
+import { demoTree, warnings } from './helpers.js';
+import { listenHttp } from '../support/apps.js';
+import { skillMd } from '../support/skill-md.js';
 
 const sha = (content: string | Uint8Array) => 'sha256:' + createHash('sha256').update(content).digest('hex');
 
@@ -96,7 +98,7 @@ describe('size and digest vouched for by the storage', () => {
     const w = warnings();
     const catalog = await SkillCatalog.load(storage, { onWarning: w.onWarning });
     const endpoint = createSkillsEndpoint({ source: catalog });
-    const http = await listen((req, res) => endpoint.handle(req, res, undefined));
+    const http = await listenHttp((req, res) => endpoint.handle(req, res, undefined));
     const client = await connectClient(http.url);
     try {
       assert.equal(await errorCode(client.client.readResource({ uri: 'skill://git-workflow/references/commit-messages.md' })), -32603);

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { SkillCatalog, createSkillsEndpoint } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { connectClient } from '../support/client.js';
-import { demoTree, listen, tempDir, warnings, writeTree } from './helpers.js';
+import { demoTree, warnings } from './helpers.js';
+import { listenHttp } from '../support/apps.js';
+import { tempDir, writeTree } from '../support/trees.js';
 
 const URI = 'skill://pdf-processing/templates/invoice.md';
 
@@ -27,7 +29,7 @@ test('a cached file is served from one shared copy, encoded once, and mutating i
   first.bytes.fill(0x21); // a careless caller
 
   const endpoint = createSkillsEndpoint({ source: catalog, sessions: false });
-  const server = await listen((req, res) => endpoint.handle(req, res, undefined));
+  const server = await listenHttp((req, res) => endpoint.handle(req, res, undefined));
   t.after(server.close);
   const { client, close } = await connectClient(server.url);
   t.after(close);

@@ -4,7 +4,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CatalogError, SkillCatalog, SkillProtocolError, memoryStorage, sha256Digest, type SkillFiles, type SkillResource } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
-import { instrumented, skillMd, sleep, tempDir, warnings, writeTree } from './helpers.js';
+import { instrumented, warnings } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { sleep } from '../support/wait.js';
+import { tempDir, writeTree } from '../support/trees.js';
 
 const tree = () => ({
   'a/SKILL.md': skillMd('a'),

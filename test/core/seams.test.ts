@@ -7,25 +7,22 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { SkillCatalog, attach, createSkillsEndpoint, memoryStorage, type SkillWarning } from '@skillmount/core';
 import { connectClient, errorCode } from '../support/client.js';
-import { demoTree, listen, readJsonBody, skillMd } from './helpers.js';
+import { demoTree, readJsonBody } from './helpers.js';
+import { listenHttp } from '../support/apps.js';
+import { skillMd } from '../support/skill-md.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
 const EXTENSION = 'io.modelcontextprotocol/skills';
 
 /** A stateless route: a fresh server from `build` per request, connected by the test itself. */
 async function serveOwn(build: () => McpServer | Server) {
-  return listen(async (req: IncomingMessage, res: ServerResponse) => {
+  return listenHttp(async (req: IncomingMessage, res: ServerResponse) => {
     const server = build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, res);
     await transport.handleRequest(req, res);
   });
 }
@@ -190,7 +187,7 @@ describe('a missing SDK seam is reported once, and the endpoint still hides inte
         return mcp;
       },
     });
-    const http = await listen(async (req, res) => endpoint.handle(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
+    const http = await listenHttp(async (req, res) => endpoint.handle(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
     try {
       for (let round = 0; round < 2; round++) {
         await withClient(http.url, async ({ client, call }) => {

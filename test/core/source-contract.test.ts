@@ -20,7 +20,9 @@ import {
 } from '@skillmount/core';
 import { connectClient } from '../support/client.js';
 import { modern } from '../modern/support.js';
-import { listen, readJsonBody, skillMd } from './helpers.js';
+import { readJsonBody } from './helpers.js';
+import { listenHttp } from '../support/apps.js';
+import { skillMd } from '../support/skill-md.js';
 
 const sha = (content: string | Uint8Array) => 'sha256:' + createHash('sha256').update(content).digest('hex');
 
@@ -42,7 +44,7 @@ interface Eras {
 
 async function serve(options: SkillsEndpointOptions): Promise<Eras> {
   const endpoint = createSkillsEndpoint(options);
-  const http = await listen(async (req, res) => {
+  const http = await listenHttp(async (req, res) => {
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
     await endpoint.handle(req, res, body);
   });

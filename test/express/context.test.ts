@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SkillCatalog, type SkillContext, type SkillSource } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware } from '@skillmount/express';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { connectClient } from '../support/client.js';
-import { listen } from './listen.js';
+import { listenExpress } from '../support/apps.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
 /** The example catalog behind a source that records the context of every call. */
 async function observedSource() {
@@ -36,7 +36,7 @@ test('context(req), headers and req.auth reach the skill source', async (t) => {
     context: async (req) => ({ tenant: req.get('x-tenant'), path: req.originalUrl }),
   });
   app.use('/mcp', skills);
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();
@@ -74,7 +74,7 @@ test("a context function that throws goes to the app's error handler", async (t)
   app.use((error: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(error.status ?? 500).json({ jsonrpc: '2.0', error: { code: -32001, message: error.message }, id: null });
   });
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();
@@ -99,15 +99,10 @@ test("run(req, fn) applies the context on the app's own route", async (t) => {
   app.post('/mcp', async (req, res) => {
     const server = new McpServer({ name: 'own-route', version: '1.0.0' });
     skills.attach(server);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, res);
     await skills.run(req, () => transport.handleRequest(req, res, req.body));
   });
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();

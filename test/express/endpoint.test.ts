@@ -9,7 +9,8 @@ import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware, type SkillsMiddlewareOptions } from '@skillmount/express';
 import { EXAMPLES, checkSkillsEndpoint } from '../support/skills-suite.js';
 import { connectClient } from '../support/client.js';
-import { listen, post } from './listen.js';
+import { listenExpress } from '../support/apps.js';
+import { post } from './post.js';
 
 /** An app with the skills router at /mcp, closed when the test ends. */
 async function serve(t: { after: (fn: () => Promise<void>) => void }, options: SkillsMiddlewareOptions, withJsonParser = false) {
@@ -17,7 +18,7 @@ async function serve(t: { after: (fn: () => Promise<void>) => void }, options: S
   if (withJsonParser) app.use(express.json());
   const skills = skillsMiddleware(options);
   app.use('/mcp', skills);
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();
@@ -136,7 +137,7 @@ test('other paths under the mount fall through to the app', async (t) => {
   app.get('/mcp/health', (_req, res) => {
     res.json({ ok: true });
   });
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();

@@ -2,12 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware } from '@skillmount/express';
 import { EXAMPLES, checkSkillsEndpoint } from '../support/skills-suite.js';
 import { connectClient } from '../support/client.js';
-import { listen } from './listen.js';
+import { listenExpress } from '../support/apps.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
 test("an app's existing MCP route adds skills with skills.attach(server)", async (t) => {
   const skills = skillsMiddleware({ storage: fsStorage(EXAMPLES), pageSize: 2 }); // not mounted
@@ -19,15 +19,10 @@ test("an app's existing MCP route adds skills with skills.attach(server)", async
     const server = new McpServer({ name: 'existing-app', version: '2.0.0' });
     server.registerTool('hello', { description: 'Says hello' }, async () => ({ content: [{ type: 'text', text: 'hello' }] }));
     skills.attach(server); // the one added line
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, res);
     await transport.handleRequest(req, res, req.body);
   });
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();

@@ -2,13 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { OptionError, SkillCatalog, memoryStorage, type OptionErrorCode, type SkillFiles, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware, type SkillsRouter } from '@skillmount/express';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { connectClient, errorCode } from '../support/client.js';
-import { listen, post } from './listen.js';
+import { listenExpress } from '../support/apps.js';
+import { post } from './post.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -34,7 +35,7 @@ function flakyStorage() {
 async function mount(skills: SkillsRouter, t: { after: (fn: () => Promise<void>) => void }) {
   const app = express();
   app.use('/mcp', skills);
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();
@@ -116,16 +117,11 @@ test('attach() before the load finishes: calls wait for it, or fail with -32603 
     app.post(path, async (req, res) => {
       const server = new McpServer({ name: 'own-route', version: '1.0.0' });
       router.attach(server);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
+      const transport = await statelessTransport(server, res);
       await transport.handleRequest(req, res, req.body);
     });
   }
-  const http = await listen(app, '');
+  const http = await listenExpress(app, '');
   t.after(async () => {
     await skills.close();
     await failed.close();

@@ -8,9 +8,11 @@ import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware, type SkillsMiddlewareOptions } from '@skillmount/express';
 import { EXAMPLES, checkSkillsEndpoint } from '../support/skills-suite.js';
 import { connectClient } from '../support/client.js';
-import { listen, post } from './listen.js';
+import { listenExpress } from '../support/apps.js';
+import { post } from './post.js';
+import { skillMd } from '../support/skill-md.js';
 
-const skillMd = (text: string) => `---\nname: greet\ndescription: Greets the user by name.\n---\n${text}\n`;
+const greetMd = (text: string) => skillMd('greet', { description: 'Greets the user by name.', body: `${text}\n` });
 const sha = (text: string) => 'sha256:' + createHash('sha256').update(text).digest('hex');
 
 async function serve(t: { after: (fn: () => Promise<void>) => void }, options: SkillsMiddlewareOptions, withJsonParser = false) {
@@ -24,7 +26,7 @@ async function serve(t: { after: (fn: () => Promise<void>) => void }, options: S
   if (withJsonParser) app.use(express.json());
   const skills = skillsMiddleware(options);
   app.use('/mcp', skills);
-  const http = await listen(app);
+  const http = await listenExpress(app);
   t.after(async () => {
     await skills.close();
     await http.close();
@@ -48,13 +50,13 @@ test('sessions: an app-loaded catalog, watched, with no body parser', async (t) 
 });
 
 test('sessions: a reload that changes the catalog sends list_changed, and skills/get has the new digest', async (t) => {
-  const storage = memoryStorage({ 'greet/SKILL.md': skillMd('Say hello.') });
+  const storage = memoryStorage({ 'greet/SKILL.md': greetMd('Say hello.') });
   const { skills, url, streamOpened } = await serve(t, { storage, sessions: true });
   const opened = streamOpened();
   const { client, call, close } = await connectClient(url);
   try {
     const before = await call('skills/get', { uri: 'skill://greet/SKILL.md' });
-    assert.equal(before.skill.resources[0].digest, sha(skillMd('Say hello.')));
+    assert.equal(before.skill.resources[0].digest, sha(greetMd('Say hello.')));
     let notified = 0;
     let wake = () => undefined as void;
     client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
@@ -67,7 +69,7 @@ test('sessions: a reload that changes the catalog sends list_changed, and skills
     let text = '';
     for (let attempt = 0; attempt < 20 && notified === 0; attempt++) {
       text = `Say hello, version ${attempt}.`;
-      storage.write('greet/SKILL.md', skillMd(text));
+      storage.write('greet/SKILL.md', greetMd(text));
       const heard = new Promise<void>((resolve) => (wake = resolve));
       const report = await skills.reload();
       assert.deepEqual(report, { added: [], removed: [], changed: ['skill://greet/SKILL.md'], listChanged: true });
@@ -76,9 +78,9 @@ test('sessions: a reload that changes the catalog sends list_changed, and skills
     assert.ok(notified > 0, 'notifications/resources/list_changed received');
 
     const after = await call('skills/get', { uri: 'skill://greet/SKILL.md' });
-    assert.equal(after.skill.resources[0].digest, sha(skillMd(text)));
+    assert.equal(after.skill.resources[0].digest, sha(greetMd(text)));
     const read = await client.readResource({ uri: 'skill://greet/SKILL.md' });
-    assert.equal((read.contents[0] as { text: string }).text, skillMd(text));
+    assert.equal((read.contents[0] as { text: string }).text, greetMd(text));
 
     const unchanged = await skills.reload();
     assert.equal(unchanged.listChanged, false);
@@ -88,7 +90,7 @@ test('sessions: a reload that changes the catalog sends list_changed, and skills
 });
 
 test('sessions: watch reloads when the storage changes', async (t) => {
-  const storage = memoryStorage({ 'greet/SKILL.md': skillMd('Say hello.') });
+  const storage = memoryStorage({ 'greet/SKILL.md': greetMd('Say hello.') });
   const { skills, url } = await serve(t, { storage, sessions: true, watch: true });
   await skills.ready;
   storage.write('wave/SKILL.md', '---\nname: wave\ndescription: Waves.\n---\nWave.\n');

@@ -4,9 +4,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { childOutput } from '../support/child-output.js';
 import { connectClient } from '../support/client.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { within } from './app.js';
+import { within } from '../support/wait.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -28,19 +29,8 @@ process.once('SIGUSR2', async () => {
 
 test('app.close() with open sessions and a watched folder leaves nothing open: the process exits', async () => {
   const child = spawn(process.execPath, ['--input-type=module', '-e', APP, EXAMPLES], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  const port = await within(
-    new Promise<string>((resolve) =>
-      child.stdout.on('data', (chunk: string) => {
-        output += chunk;
-        const match = /listening (\d+)/.exec(output);
-        if (match) resolve(match[1]!);
-      }),
-    ),
-    10_000,
-    'the app to listen',
-  );
+  const output = childOutput(child);
+  const port = await output.port(10_000);
   const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
   const sessions = await Promise.all([connectClient(`http://127.0.0.1:${port}/mcp`), connectClient(`http://127.0.0.1:${port}/mcp`)]);
   try {
@@ -52,7 +42,7 @@ test('app.close() with open sessions and a watched folder leaves nothing open: t
     const [code, signal] = await within(exited, 10_000, 'the app process to exit after app.close()');
     assert.equal(signal, null);
     assert.equal(code, 0);
-    assert.match(output, /closed/);
+    assert.match(output.text, /closed/);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     for (const session of sessions) await session.close();

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SkillCatalog, type SkillContext, type SkillSource } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import Fastify from 'fastify';
 import skillsPlugin, { type SkillsPluginOptions } from '@skillmount/fastify';
 import { connectClient } from '../support/client.js';
 import { checkSkillsEndpoint, EXAMPLES } from '../support/skills-suite.js';
-import { listen } from './app.js';
+import { listenFastify } from '../support/apps.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
 /** An app with its own stateless MCP route; the only skills-related line is `app.skills.attach(server)`. */
 async function appWithOwnRoute(options: SkillsPluginOptions) {
@@ -23,17 +23,12 @@ async function appWithOwnRoute(options: SkillsPluginOptions) {
     const server = new McpServer({ name: 'own-route', version: '1.0.0' });
     server.registerTool('hello', { description: 'Says hello' }, async () => ({ content: [{ type: 'text', text: 'hello' }] }));
     app.skills.attach(server);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, reply.raw);
     reply.hijack();
     await app.skills.run(request, () => transport.handleRequest(request.raw, reply.raw, request.body));
   });
-  const base = await listen(app);
-  return { app, url: `${base}/mcp` };
+  const { url } = await listenFastify(app);
+  return { app, url };
 }
 
 test('an existing MCP route adds skills with app.skills.attach(server) and path: false', async () => {

@@ -6,9 +6,10 @@ import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk
 import { memoryStorage } from '@skillmount/core';
 import type { FastifyInstance } from 'fastify';
 import { connectClient } from '../support/client.js';
-import { startApp, within } from './app.js';
+import { within } from '../support/wait.js';
+import { startApp } from './app.js';
+import { skillMd } from '../support/skill-md.js';
 
-const skillMd = (name: string, body: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n${body}\n`;
 const sha = (text: string) => 'sha256:' + createHash('sha256').update(text).digest('hex');
 const HELLO = 'skill://hello/SKILL.md';
 
@@ -42,7 +43,7 @@ async function sessionClient(url: string) {
 }
 
 test('sessions: a reload that changes the catalog reaches connected clients as list_changed', async () => {
-  const storage = memoryStorage({ 'hello/SKILL.md': skillMd('hello', 'Version one.') });
+  const storage = memoryStorage({ 'hello/SKILL.md': skillMd('hello', { body: 'Version one.\n' }) });
   let opened!: Promise<void>;
   const { app, url } = await startApp({ storage, sessions: true }, (app) => {
     opened = streamOpened(app);
@@ -51,21 +52,21 @@ test('sessions: a reload that changes the catalog reaches connected clients as l
   try {
     await within(opened, 5000, 'the GET event stream');
     const before = await session.call('skills/get', { uri: HELLO });
-    assert.equal(before.skill.resources[0].digest, sha(skillMd('hello', 'Version one.')));
+    assert.equal(before.skill.resources[0].digest, sha(skillMd('hello', { body: 'Version one.\n' })));
 
     // watch is off: writing alone changes nothing the client sees.
-    storage.write('hello/SKILL.md', skillMd('hello', 'Version two.'));
+    storage.write('hello/SKILL.md', skillMd('hello', { body: 'Version two.\n' }));
     assert.equal((await session.call('skills/get', { uri: HELLO })).skill.resources[0].digest, before.skill.resources[0].digest);
 
     const report = await app.skills.reload();
     assert.deepEqual(report, { added: [], removed: [], changed: [HELLO], listChanged: true });
     await session.nextListChanged();
     const after = await session.call('skills/get', { uri: HELLO });
-    assert.equal(after.skill.resources[0].digest, sha(skillMd('hello', 'Version two.')));
+    assert.equal(after.skill.resources[0].digest, sha(skillMd('hello', { body: 'Version two.\n' })));
     const read = await session.client.readResource({ uri: HELLO });
-    assert.equal((read.contents[0] as { text: string }).text, skillMd('hello', 'Version two.'));
+    assert.equal((read.contents[0] as { text: string }).text, skillMd('hello', { body: 'Version two.\n' }));
 
-    storage.write('bye/SKILL.md', skillMd('bye', 'Goodbye.'));
+    storage.write('bye/SKILL.md', skillMd('bye', { body: 'Goodbye.\n' }));
     assert.deepEqual((await app.skills.reload()).added, ['skill://bye/SKILL.md']);
     await session.nextListChanged();
     assert.deepEqual(app.skills.entries.map((e) => e.uri), ['skill://bye/SKILL.md', HELLO]);
@@ -77,7 +78,7 @@ test('sessions: a reload that changes the catalog reaches connected clients as l
 });
 
 test('sessions with watch: a storage change reloads and notifies without a call', async () => {
-  const storage = memoryStorage({ 'hello/SKILL.md': skillMd('hello', 'Version one.') });
+  const storage = memoryStorage({ 'hello/SKILL.md': skillMd('hello', { body: 'Version one.\n' }) });
   let opened!: Promise<void>;
   const { app, url } = await startApp({ storage, sessions: true, watch: true }, (app) => {
     opened = streamOpened(app);
@@ -85,23 +86,23 @@ test('sessions with watch: a storage change reloads and notifies without a call'
   const session = await sessionClient(url);
   try {
     await within(opened, 5000, 'the GET event stream');
-    storage.write('hello/SKILL.md', skillMd('hello', 'Watched.'));
+    storage.write('hello/SKILL.md', skillMd('hello', { body: 'Watched.\n' }));
     await session.nextListChanged();
     const after = await session.call('skills/get', { uri: HELLO });
-    assert.equal(after.skill.resources[0].digest, sha(skillMd('hello', 'Watched.')));
+    assert.equal(after.skill.resources[0].digest, sha(skillMd('hello', { body: 'Watched.\n' })));
   } finally {
     await session.close();
     await app.close();
   }
   // After close the plugin's catalog no longer watches: a write reloads nothing.
   const entries = app.skills.entries;
-  storage.write('late/SKILL.md', skillMd('late', 'Too late.'));
+  storage.write('late/SKILL.md', skillMd('late', { body: 'Too late.\n' }));
   await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(app.skills.entries, entries);
 });
 
 test('sessions: requests without a session are refused with JSON-RPC errors', async () => {
-  const { app, url } = await startApp({ storage: memoryStorage({ 'hello/SKILL.md': skillMd('hello', 'Hi.') }), sessions: true });
+  const { app, url } = await startApp({ storage: memoryStorage({ 'hello/SKILL.md': skillMd('hello', { body: 'Hi.\n' }) }), sessions: true });
   try {
     const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
     const noSession = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'skills/list' }) });

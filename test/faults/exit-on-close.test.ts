@@ -10,8 +10,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { postgresStorage } from '@skillmount/storage-postgres';
+import { childOutput } from '../support/child-output.js';
 import { connectClient } from '../support/client.js';
-import { setup, putTree, skillMd } from '../storage-postgres/helpers.js';
+import { setup, putTree } from '../storage-postgres/helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { within } from '../support/wait.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -53,9 +56,6 @@ ready(server.address().port, async () => {
 `,
 };
 
-const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms).unref())]);
-
 for (const [name, source] of Object.entries(APPS)) {
   test(`${name}: a storage given as "storage" closes with the app, and the process exits promptly on its own`, async (t) => {
     const { db, table, teardown } = await setup('exit_on_close');
@@ -68,19 +68,8 @@ for (const [name, source] of Object.entries(APPS)) {
     t.after(() => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    const port = await within(
-      new Promise<string>((resolve) =>
-        child.stdout.on('data', (chunk: string) => {
-          output += chunk;
-          const match = /listening (\d+)/.exec(output);
-          if (match) resolve(match[1]!);
-        }),
-      ),
-      15_000,
-      'the app to listen',
-    );
+    const output = childOutput(child);
+    const port = await output.port(15_000);
     const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
     const { call, close } = await connectClient(`http://127.0.0.1:${port}/mcp`);
     try {
@@ -92,8 +81,8 @@ for (const [name, source] of Object.entries(APPS)) {
     const [code, signal] = await within(exited, 8_000, 'the app process to exit after it closed');
     assert.equal(signal, null);
     assert.equal(code, 0);
-    assert.match(output, /closed/);
-    const took = Number(/exited (\d+)/.exec(output)?.[1]);
+    assert.match(output.text, /closed/);
+    const took = Number(/exited (\d+)/.exec(output.text)?.[1]);
     assert.ok(took < 2000, `the process exited ${took} ms after the app closed; an open pool holds it about 10 s`);
   });
 }

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
 import { memoryStorage } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
+import { listenExpress, listenFastify } from '../support/apps.js';
 import { send, type RawResponse } from './raw-http.js';
 import { FRAMEWORKS, serve } from './servers.js';
 
@@ -50,9 +50,8 @@ for (const framework of FRAMEWORKS) {
 test("fastify: the route's bodyLimit applies on the MCP route, whatever the app's", async () => {
   const app = Fastify({ bodyLimit: 100 });
   await app.register(skillsPlugin, { storage: memoryStorage(SKILLS), onWarning: () => {} });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { url } = await listenFastify(app);
   try {
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`;
     assert.equal(status(await send(url, { body: getOfSize(5000) })), 200);
     assert.equal(status(await send(url, { body: getOfSize(2 * 1024 * 1024) })), 413);
   } finally {
@@ -73,10 +72,9 @@ test('express: an app-level express.json() reads first with its own limit; a dec
     app.use((error: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
       res.status(error.status ?? 500).type('html').send('<p>refused</p>');
     });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
+    const http = await listenExpress(app);
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const url = http.url;
       assert.equal(status(await send(url, { body: getOfSize(5000) })), 200, 'a parsed body is taken');
       const answer = await send(url, { body: getOfSize(big) });
       assert.equal(status(answer), 413);
@@ -84,8 +82,7 @@ test('express: an app-level express.json() reads first with its own limit; a dec
       assert.equal(answer.contentType.startsWith('application/json') ? 'json-rpc 413' : 'html 413', expected);
     } finally {
       await skills.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await http.close();
     }
   }
 });

@@ -6,14 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import express from 'express';
 import Fastify from 'fastify';
 import { memoryStorage } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
+import { listenExpress, listenFastify } from '../support/apps.js';
 import { connectClient } from '../support/client.js';
 import { bigFileTree, startCli } from './attacks.js';
 import { FRAMEWORKS, type Framework } from './servers.js';
@@ -57,18 +56,17 @@ async function alive(url: string, id: string): Promise<boolean> {
   return res.status === 200;
 }
 
-/** Sessions on, with an auth layer in front that names the client from an `x-client` header. */
-async function serveWithAuth(framework: Framework): Promise<{ url: string; close(): Promise<void> }> {
+/** Sessions on (with `limits`), with an auth layer in front that names the client from an `x-client` header. */
+async function serveWithAuth(framework: Framework, limits: { maxSessionsPerClient?: number } = {}): Promise<{ url: string; close(): Promise<void> }> {
   const authOf = (header: unknown) => ({ token: 't', clientId: String(header ?? 'anonymous'), scopes: [] });
-  const options = { storage: memoryStorage(SKILLS), sessions: true, onWarning: () => {} };
+  const options = { storage: memoryStorage(SKILLS), sessions: true, onWarning: () => {}, ...limits };
   if (framework === 'fastify') {
     const app = Fastify();
     app.addHook('onRequest', async (request) => {
       (request.raw as typeof request.raw & { auth?: unknown }).auth = authOf(request.headers['x-client']);
     });
     await app.register(skillsPlugin, options);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    return { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`, close: () => app.close() };
+    return listenFastify(app);
   }
   const skills = skillsMiddleware(options);
   const app = express();
@@ -77,15 +75,12 @@ async function serveWithAuth(framework: Framework): Promise<{ url: string; close
     next();
   });
   app.use('/mcp', skills);
-  const server = await new Promise<HttpServer>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const http = await listenExpress(app);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: http.url,
     close: async () => {
       await skills.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await http.close();
     },
   };
 }
@@ -134,7 +129,7 @@ for (const framework of FRAMEWORKS) {
 }
 
 test('a client whose sessions are all busy is refused with 429, and others still get in', async (t) => {
-  const served = await serveWithAuthCapped();
+  const served = await serveWithAuth('express', { maxSessionsPerClient: 2 });
   t.after(() => served.close());
   // Two sessions with an open GET stream each: busy, so neither may be replaced.
   const streams: AbortController[] = [];
@@ -150,25 +145,3 @@ test('a client whose sessions are all busy is refused with 429, and others still
   const other = await initializeBurst(served.url, 1, { 'x-client': 'alice' });
   assert.deepEqual([...other.statuses], [[200, 1]]);
 });
-
-/** Express with maxSessionsPerClient: 2, clients named by `x-client`. */
-async function serveWithAuthCapped(): Promise<{ url: string; close(): Promise<void> }> {
-  const skills = skillsMiddleware({ storage: memoryStorage(SKILLS), sessions: true, maxSessionsPerClient: 2, onWarning: () => {} });
-  const app = express();
-  app.use((req, _res, next) => {
-    (req as typeof req & { auth?: unknown }).auth = { token: 't', clientId: String(req.headers['x-client']), scopes: [] };
-    next();
-  });
-  app.use('/mcp', skills);
-  const server = await new Promise<HttpServer>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    close: async () => {
-      await skills.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}

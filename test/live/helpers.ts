@@ -15,6 +15,7 @@ import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk
 import { connectClient } from '../support/client.js';
 import { exampleFiles } from '../support/skills-suite.js';
 import type { S3TestServer } from '../support/s3-server.js';
+import { waitFor } from '../support/wait.js';
 
 export const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 
@@ -100,15 +101,6 @@ export async function startServe(location: string, args: string[] = [], env: Nod
     },
     stop,
   };
-}
-
-/** Resolve once `check()` is true, or fail after `ms` naming `what`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** The environment that points the CLI's AWS SDK at the test S3 server, as a user would for MinIO. */

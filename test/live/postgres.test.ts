@@ -13,7 +13,8 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { privatePostgresProblem, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { runCli, sha256, startServe, waitFor, watchingClient, type Serving } from './helpers.js';
+import { runCli, sha256, startServe, watchingClient, type Serving } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const SKILL = 'skill://acme/billing/refunds/SKILL.md';
 const FILE = 'skill://acme/billing/refunds/templates/approved.md';
@@ -154,7 +155,7 @@ test('every connection of a running server terminated: it recovers on its own an
   await clientA.changed(since);
   t.diagnostic(`served ${Date.now() - started} ms after the write`);
   assert.equal(await clientA.digestOf(SKILL, FILE), sha256(content));
-  await waitFor(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE $2', [appA, 'LISTEN%'])).rowCount === 1, 'the server to LISTEN again');
+  await waitFor(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE $2', [appA, 'LISTEN%'])).rowCount === 1, 'the server to LISTEN again', 10_000);
 });
 
 test('PostgreSQL restarted under a running server: it recovers on its own and serves the next change', { skip }, async (t) => {

@@ -17,7 +17,8 @@ import Fastify from 'fastify';
 import { expectedWarnings } from '../support/expected.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { runCli, s3Env, sha256, startServe, tcpRelay, waitFor, watchingClient, type Serving, type TcpRelay } from './helpers.js';
+import { runCli, s3Env, sha256, startServe, tcpRelay, watchingClient, type Serving, type TcpRelay } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const SKILL = 'skill://pdf-processing/SKILL.md';
 const FILE = 'skill://pdf-processing/templates/invoice.md';
@@ -107,7 +108,7 @@ test('S3 unreachable: the old catalog keeps serving and the cause is logged; onc
   assert.equal((await client.call('skills/list', {})).skills.length, 3);
 
   trigger!();
-  await waitFor(() => warnings.some((w) => w.code === 'reload-failed'), 'a reload-failed warning');
+  await waitFor(() => warnings.some((w) => w.code === 'reload-failed'), 'a reload-failed warning', 10_000);
   const warning = warnings.find((w) => w.code === 'reload-failed')!;
   assert.match(warning.message, new RegExp(`^reload failed, still serving the previous catalog: ${unreachable.source}`));
   assert.equal(app.skills.entries, entries, 'the old catalog is still the one served');

@@ -12,16 +12,15 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SkillCatalog, attach, createSkillsEndpoint } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import { connectClient } from '../support/client.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { listen as listenFastify } from '../fastify/app.js';
-import { listen as listenExpress } from '../express/listen.js';
+import { listenExpress, listenFastify } from '../support/apps.js';
 import { appServer } from './support.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
 /** The app's own legacy handling: a stateless SDK v1 transport per request, counting what it answered. */
 function legacyRoute(attachSkills: (server: ReturnType<typeof appServer>) => void, answered: { count: number }) {
@@ -29,12 +28,7 @@ function legacyRoute(attachSkills: (server: ReturnType<typeof appServer>) => voi
     answered.count++;
     const server = appServer();
     attachSkills(server);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, res);
     await transport.handleRequest(req, res, body);
   };
 }
@@ -56,7 +50,7 @@ const APPS: Record<string, () => Promise<OwnRouteApp>> = {
       reply.hijack();
       await own(request.raw, reply.raw, request.body);
     });
-    return { url: `${await listenFastify(app)}/mcp`, legacy, close: () => app.close() };
+    return { ...(await listenFastify(app)), legacy };
   },
   'Express, router not mounted': async () => {
     const legacy = { count: 0 };

@@ -10,8 +10,7 @@ import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import Fastify from 'fastify';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { listen as listenFastify } from '../fastify/app.js';
-import { listen as listenExpress } from '../express/listen.js';
+import { listenExpress, listenFastify } from '../support/apps.js';
 
 export const MODERN = '2026-07-28';
 
@@ -120,8 +119,7 @@ export async function startTestApp(framework: 'fastify' | 'express', options: { 
   if (framework === 'fastify') {
     const app = Fastify();
     await app.register(skillsPlugin, { storage, server: appServer, sessions: options.sessions ?? true });
-    const base = await listenFastify(app);
-    return { url: `${base}/mcp`, reload: () => app.skills.reload(), close: () => app.close() };
+    return { ...(await listenFastify(app)), reload: () => app.skills.reload() };
   }
   const app = express();
   const skills = skillsMiddleware({ storage, server: appServer, sessions: options.sessions ?? true });

@@ -17,7 +17,7 @@ import Fastify from 'fastify';
 import { connectClient } from '../support/client.js';
 import { connectV1 } from '../client/support/servers.js';
 import { serveFetchHandler } from '../client/support/v2-http.js';
-import { listen as listenFastify } from '../fastify/app.js';
+import { listenFastify } from '../support/apps.js';
 import { modern } from '../modern/support.js';
 
 // --- The source: what an app written for the SDK v2 has, unchanged ------------------------------
@@ -78,8 +78,7 @@ async function serveSkillmount(): Promise<Served> {
   const warnings: string[] = [];
   const app = Fastify();
   await app.register(skillsPlugin, { source, onWarning: (w) => warnings.push(`${w.uri}: ${w.message}`) });
-  const base = await listenFastify(app);
-  return { name: 'skillmount', url: `${base}/mcp`, warnings, close: () => app.close() };
+  return { name: 'skillmount', ...(await listenFastify(app)), warnings };
 }
 
 async function serveSdkV2(): Promise<Served> {

@@ -7,17 +7,12 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { SkillCatalog, StorageError, type SkillFileListing, type SkillFiles } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
-import { skillMd, tempDir, writeTree } from '../core/helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { tempTree } from '../support/trees.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const digest = (bytes: string | Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
-function folder(t: TestContext, files: Record<string, string | Uint8Array> = {}): string {
-  const tmp = tempDir('skillmount-fs-all-');
-  t.after(tmp.remove);
-  writeTree(tmp.dir, files);
-  return tmp.dir;
-}
 
 const byPath = (listing: readonly SkillFileListing[]) => new Map(listing.map((item) => [item.path, item]));
 const sorted = (listing: readonly SkillFileListing[]) => [...listing].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -43,7 +38,7 @@ const TREE = {
 for (const mode of modes) {
   describe(`fsStorage.listAll (${mode.name})`, () => {
     test('lists every entry; files inside skill folders come with size and digest, SKILL.md with its bytes', async (t) => {
-      const dir = folder(t, TREE);
+      const dir = tempTree(t, TREE);
       symlinkSync(path.join(dir, 'README.md'), path.join(dir, 'tools/lint/link.md'));
       const items = byPath(await fsStorage(dir, mode.options).listAll!());
 
@@ -71,7 +66,7 @@ for (const mode of modes) {
     });
 
     test('a file whose token the caller already holds is not read again', async (t) => {
-      const dir = folder(t, TREE);
+      const dir = tempTree(t, TREE);
       const storage = fsStorage(dir, mode.options);
       const first = byPath(await storage.listAll!());
       writeFileSync(path.join(dir, 'tools/lint/references/rules.md'), '# Rules, changed\n');
@@ -94,7 +89,7 @@ for (const mode of modes) {
     });
 
     test('a missing root, or a root that is a file, fails with a StorageError naming it', async (t) => {
-      const dir = folder(t, { 'file.txt': 'x' });
+      const dir = tempTree(t, { 'file.txt': 'x' });
       for (const root of [path.join(dir, 'missing'), path.join(dir, 'file.txt')]) {
         await assert.rejects(fsStorage(root, mode.options).listAll!(), (error: unknown) => {
           assert.ok(error instanceof StorageError, String(error));
@@ -113,7 +108,7 @@ for (const mode of modes) {
         files[`${skill}/SKILL.md`] = skillMd(`skill-${s}`);
         for (let f = 0; f < 6; f++) files[`${skill}/${['references', 'scripts', 'assets'][f % 3]}/file-${f}.txt`] = `skill ${s} file ${f}\n`.repeat(f * 40);
       }
-      const dir = folder(t, files);
+      const dir = tempTree(t, files);
       const storage = fsStorage(dir, mode.options);
       const folderByFolder: SkillFiles = { list: (d) => storage.list(d), read: (p) => storage.read(p) };
       const quiet = { onWarning() {} };
@@ -137,13 +132,13 @@ for (const mode of modes) {
 
 describe('fsStorage.listAll: threads', () => {
   test('both ways give the same listing', async (t) => {
-    const dir = folder(t, TREE);
+    const dir = tempTree(t, TREE);
     const [a, b] = await Promise.all([fsStorage(dir).listAll!(), fsStorage(dir, { workerThreads: false }).listAll!()]);
     assert.deepEqual(sorted(a), sorted(b));
   });
 
   test('a process that only waits for a listing finishes it and then exits (idle threads hold nothing open)', (t) => {
-    const dir = folder(t, TREE);
+    const dir = tempTree(t, TREE);
     for (const type of ['module', 'commonjs'] as const) {
       const load = type === 'module' ? `const { fsStorage } = await import('@skillmount/storage-fs');` : `const { fsStorage } = require('@skillmount/storage-fs');`;
       const code = `${type === 'module' ? '' : '(async () => {'}${load} const l = await fsStorage(${JSON.stringify(dir)}).listAll(); console.log(l.filter((i) => i.digest).length);${type === 'module' ? '' : '})();'}`;
@@ -155,7 +150,7 @@ describe('fsStorage.listAll: threads', () => {
   });
 
   test('without its worker file (a bundle that left it out), the listing runs on the calling thread', async (t) => {
-    const dir = folder(t, TREE);
+    const dir = tempTree(t, TREE);
     // A copy of the built package beside the original, so that its imports still resolve.
     const copy = path.join(repo, 'packages/storage-fs', `dist-no-worker-${process.pid}`);
     cpSync(path.join(repo, 'packages/storage-fs/dist'), copy, { recursive: true });

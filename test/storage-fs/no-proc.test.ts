@@ -10,7 +10,8 @@ import path from 'node:path';
 import { StorageError } from '@skillmount/core';
 import { useProcFd } from '../../packages/storage-fs/src/confine.js';
 import { fsStorage } from '../../packages/storage-fs/src/storage.js';
-import { skillMd, tempDir, writeTree } from '../core/helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { tempDir, writeTree } from '../support/trees.js';
 
 describe('fsStorage without /proc/self/fd', () => {
   const tmp = tempDir('skillmount-fs-noproc-');

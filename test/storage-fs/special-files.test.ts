@@ -10,27 +10,17 @@ import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { SkillCatalog, StorageError, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
-import { skillMd, tempDir, writeTree } from '../core/helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { within } from '../support/wait.js';
+import { tempTree } from '../support/trees.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 // Generous for a loaded machine; a blocked open never settles at all.
 const PROMPT_MS = 5_000;
 
-function folder(t: TestContext): string {
-  const tmp = tempDir('skillmount-fs-special-');
-  t.after(tmp.remove);
-  writeTree(tmp.dir, { 'demo/SKILL.md': skillMd('demo'), 'demo/notes.md': 'notes\n', 'demo/other.md': 'other\n' });
-  return tmp.dir;
-}
+const folder = (t: TestContext) => tempTree(t, { 'demo/SKILL.md': skillMd('demo'), 'demo/notes.md': 'notes\n', 'demo/other.md': 'other\n' }, 'skillmount-fs-special-');
 
 const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
-
-/** `promise`, or a failure once `ms` have passed. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 describe('a FIFO swapped in for a listed file', () => {
   test('every read of it fails at once with a StorageError naming the path; a normal read right after answers', async (t) => {

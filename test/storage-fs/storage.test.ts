@@ -6,14 +6,9 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { OptionError, StorageError, type SkillFileEntry } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
-import { sleep, tempDir, writeTree } from '../core/helpers.js';
+import { sleep } from '../support/wait.js';
+import { tempTree } from '../support/trees.js';
 
-function folder(t: TestContext, files: Record<string, string> = {}): string {
-  const tmp = tempDir('skillmount-fs-');
-  t.after(tmp.remove);
-  writeTree(tmp.dir, files);
-  return tmp.dir;
-}
 
 function storageError(fn: () => Promise<unknown>, expectedPath: string): Promise<StorageError> {
   return fn().then(
@@ -33,13 +28,13 @@ describe('fsStorage: options', () => {
   test('the root must be a non-empty string; the root is kept absolute', (t) => {
     assert.throws(() => fsStorage(''), TypeError);
     assert.throws(() => fsStorage(undefined as never), TypeError);
-    const dir = folder(t);
+    const dir = tempTree(t);
     assert.equal(fsStorage(dir).root, dir);
     assert.equal(fsStorage(path.relative(process.cwd(), dir)).root, dir);
   });
 
   test('bad options are OptionErrors naming the package and the option', (t) => {
-    const dir = folder(t);
+    const dir = tempTree(t);
     const refused = (options: object, option: string, code: string, type: typeof TypeError | typeof RangeError) =>
       assert.throws(
         () => fsStorage(dir, options as never),
@@ -59,7 +54,7 @@ describe('fsStorage: options', () => {
 
 describe('fsStorage.list', () => {
   test('reports files, folders, and symlinks and special files as unsupported', async (t) => {
-    const dir = folder(t, { 'a.md': 'a', 'sub/b.md': 'b' });
+    const dir = tempTree(t, { 'a.md': 'a', 'sub/b.md': 'b' });
     symlinkSync(path.join(dir, 'a.md'), path.join(dir, 'link-to-file'));
     symlinkSync(path.join(dir, 'sub'), path.join(dir, 'link-to-dir'));
     symlinkSync(path.join(dir, 'missing'), path.join(dir, 'dangling'));
@@ -89,13 +84,13 @@ describe('fsStorage.list', () => {
   });
 
   test('hidden names are listed as they are (the catalog decides to ignore them)', async (t) => {
-    const dir = folder(t, { '.hidden': 'h', '.git/config': 'c' });
+    const dir = tempTree(t, { '.hidden': 'h', '.git/config': 'c' });
     const entries = await fsStorage(dir).list('');
     assert.deepEqual(entries.map((e) => [e.name, e.kind]).sort(), [['.git', 'directory'], ['.hidden', 'file']]);
   });
 
   test('change tokens change when content changes, also at the same size', async (t) => {
-    const dir = folder(t, { 'a.md': 'one' });
+    const dir = tempTree(t, { 'a.md': 'one' });
     const storage = fsStorage(dir);
     const token = async () => has(await storage.list(''), 'a.md')!.token;
     const first = await token();
@@ -109,7 +104,7 @@ describe('fsStorage.list', () => {
   });
 
   test('a missing folder, or a file, cannot be listed: StorageError with the path and the cause', async (t) => {
-    const dir = folder(t, { 'a.md': 'a' });
+    const dir = tempTree(t, { 'a.md': 'a' });
     const missing = await storageError(() => fsStorage(dir).list('nope'), 'nope');
     assert.equal((missing.cause as NodeJS.ErrnoException).code, 'ENOENT');
     const notDir = await storageError(() => fsStorage(dir).list('a.md'), 'a.md');
@@ -119,7 +114,7 @@ describe('fsStorage.list', () => {
   });
 
   test('a name that is not valid UTF-8 is listed as unsupported instead of failing the listing', async (t) => {
-    const dir = folder(t, { 'ok.md': 'ok' });
+    const dir = tempTree(t, { 'ok.md': 'ok' });
     writeFileSync(Buffer.concat([Buffer.from(dir + path.sep), Buffer.from([0x66, 0xff, 0x2e, 0x6d, 0x64])]), 'x');
     const entries = await fsStorage(dir).list('');
     assert.equal(has(entries, 'ok.md')?.kind, 'file');
@@ -128,8 +123,8 @@ describe('fsStorage.list', () => {
   });
 
   test('a folder reached through a symlinked parent is not listed', async (t) => {
-    const outside = folder(t, { 'secret.txt': 'SECRET' });
-    const dir = folder(t, { 'a.md': 'a' });
+    const outside = tempTree(t, { 'secret.txt': 'SECRET' });
+    const dir = tempTree(t, { 'a.md': 'a' });
     symlinkSync(outside, path.join(dir, 'linkdir'));
     await storageError(() => fsStorage(dir).list('linkdir'), 'linkdir');
   });
@@ -137,7 +132,7 @@ describe('fsStorage.list', () => {
 
 describe('fsStorage.read', () => {
   test('returns the exact bytes of a regular file', async (t) => {
-    const dir = folder(t);
+    const dir = tempTree(t);
     const bytes = new Uint8Array([0, 1, 2, 255, 0xef, 0xbb, 0xbf]);
     mkdirSync(path.join(dir, 'sub'));
     writeFileSync(path.join(dir, 'sub', 'bin'), bytes);
@@ -147,8 +142,8 @@ describe('fsStorage.read', () => {
   });
 
   test('refuses a symlink (O_NOFOLLOW), with ELOOP as the cause', async (t) => {
-    const outside = folder(t, { 'secret.txt': 'SECRET' });
-    const dir = folder(t, { 'a.md': 'a' });
+    const outside = tempTree(t, { 'secret.txt': 'SECRET' });
+    const dir = tempTree(t, { 'a.md': 'a' });
     symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'link.md'));
     const error = await storageError(() => fsStorage(dir).read('link.md'), 'link.md');
     assert.equal((error.cause as NodeJS.ErrnoException).code, 'ELOOP');
@@ -156,14 +151,14 @@ describe('fsStorage.read', () => {
   });
 
   test('refuses a file reached through a symlinked folder', async (t) => {
-    const outside = folder(t, { 'secret.txt': 'SECRET' });
-    const dir = folder(t, { 'skill/SKILL.md': 'x' });
+    const outside = tempTree(t, { 'secret.txt': 'SECRET' });
+    const dir = tempTree(t, { 'skill/SKILL.md': 'x' });
     symlinkSync(outside, path.join(dir, 'skill', 'linkdir'));
     await storageError(() => fsStorage(dir).read('skill/linkdir/secret.txt'), 'skill/linkdir/secret.txt');
   });
 
   test('refuses a directory, a socket and a FIFO without blocking', async (t) => {
-    const dir = folder(t, { 'sub/a.md': 'a' });
+    const dir = tempTree(t, { 'sub/a.md': 'a' });
     const error = await storageError(() => fsStorage(dir).read('sub'), 'sub');
     assert.match(error.message, /not a regular file|directory/);
     await storageError(() => fsStorage(dir).read(''), '');
@@ -174,7 +169,7 @@ describe('fsStorage.read', () => {
   });
 
   test('any path with "..", ".", an empty segment, a backslash or NUL throws a StorageError naming the path', async (t) => {
-    const dir = folder(t, { 'a/b.md': 'b' });
+    const dir = tempTree(t, { 'a/b.md': 'b' });
     const storage = fsStorage(dir);
     const bad = ['..', '../x', 'a/../a/b.md', '.', './a/b.md', 'a/./b.md', 'a//b.md', '/a/b.md', 'a/', 'a\\b.md', 'a/b.md\0', '\0', '..\\x'];
     for (const p of bad) {
@@ -184,7 +179,7 @@ describe('fsStorage.read', () => {
   });
 
   test('a missing file → StorageError with the path and the ENOENT cause', async (t) => {
-    const dir = folder(t, { 'a/b.md': 'b' });
+    const dir = tempTree(t, { 'a/b.md': 'b' });
     const error = await storageError(() => fsStorage(dir).read('a/missing.md'), 'a/missing.md');
     assert.equal((error.cause as NodeJS.ErrnoException).code, 'ENOENT');
     assert.match(error.message, /no such file/);
@@ -194,7 +189,7 @@ describe('fsStorage.read', () => {
 
 describe('fsStorage.watch', () => {
   test('several quick writes give one debounced call; the returned function stops it', async (t) => {
-    const dir = folder(t, { 'skill/SKILL.md': 'x' });
+    const dir = tempTree(t, { 'skill/SKILL.md': 'x' });
     const storage = fsStorage(dir, { debounceMs: 150 });
     let calls = 0;
     const stop = storage.watch!(() => calls++);
@@ -219,7 +214,7 @@ describe('fsStorage.watch', () => {
   });
 
   test('stopping right after a change cancels the pending call', async (t) => {
-    const dir = folder(t, { 'a.md': 'x' });
+    const dir = tempTree(t, { 'a.md': 'x' });
     let calls = 0;
     const stop = fsStorage(dir, { debounceMs: 300 }).watch!(() => calls++);
     await sleep(30);
@@ -231,7 +226,7 @@ describe('fsStorage.watch', () => {
   });
 
   test('watching a missing folder throws a StorageError', async (t) => {
-    const dir = folder(t);
+    const dir = tempTree(t);
     assert.throws(() => fsStorage(path.join(dir, 'gone')).watch!(() => {}), StorageError);
   });
 });

@@ -3,7 +3,8 @@ import { after, before, test } from 'node:test';
 import { SkillCatalog, StorageError, type SkillWarning } from '@skillmount/core';
 import { postgresStorage } from '@skillmount/storage-postgres';
 import { uniqueName } from '../support/postgres.js';
-import { countingPool, putTree, setup, skillMd, type CountingPool } from './helpers.js';
+import { countingPool, putTree, setup, type CountingPool } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
 
 let env: Awaited<ReturnType<typeof setup>>;
 let counting: CountingPool;

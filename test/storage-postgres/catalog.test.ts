@@ -4,7 +4,8 @@ import pg from 'pg';
 import { OptionError, SkillCatalog, StorageError, sha256Digest, type SkillResource, type SkillWarning } from '@skillmount/core';
 import { postgresStorage } from '@skillmount/storage-postgres';
 import { uniqueName } from '../support/postgres.js';
-import { countingPool, putTree, setup, skillMd, text, type CountingPool } from './helpers.js';
+import { countingPool, putTree, setup, text, type CountingPool } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
 
 let env: Awaited<ReturnType<typeof setup>>;
 let counting: CountingPool;

@@ -7,7 +7,6 @@ import { migrate, type PostgresStorage } from '@skillmount/storage-postgres';
 import { startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
 
 export const text = (s: string) => new TextEncoder().encode(s);
-export const skillMd = (name: string, description = `The ${name} skill.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 
 export interface CountingPool {
   pool: pg.Pool;
@@ -54,13 +53,3 @@ export async function putTree(storage: PostgresStorage, files: Record<string, st
   await Promise.all(Object.entries(files).map(([path, content]) => storage.put(path, content)));
 }
 
-/** Resolve once `check()` is true, or fail after `ms` with `what` in the message. */
-export async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,7 +4,9 @@ import pg from 'pg';
 import { OptionError, SkillCatalog, StorageError, type OptionErrorCode } from '@skillmount/core';
 import { migrate, postgresStorage, type PostgresStorageOptions } from '@skillmount/storage-postgres';
 import { privatePostgresProblem, uniqueName } from '../support/postgres.js';
-import { setup, skillMd, sleep, waitFor } from './helpers.js';
+import { setup } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { sleep, waitFor } from '../support/wait.js';
 
 let env: Awaited<ReturnType<typeof setup>>;
 const dropped: string[] = [];

@@ -4,7 +4,9 @@ import pg from 'pg';
 import { SkillCatalog, StorageError } from '@skillmount/core';
 import { postgresStorage } from '@skillmount/storage-postgres';
 import { uniqueName } from '../support/postgres.js';
-import { setup, skillMd, sleep, waitFor } from './helpers.js';
+import { setup } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { sleep, waitFor } from '../support/wait.js';
 
 let env: Awaited<ReturnType<typeof setup>>;
 let poolA: pg.Pool;

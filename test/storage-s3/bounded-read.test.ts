@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SkillCatalog, StorageError, type SkillWarning } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
-import { startS3Server } from '../support/s3-server.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { freshPrefix, upload } from './helpers.js';
 
 /** The Range header of every GetObject the client sends, and the body length the server answered with. */
@@ -27,12 +27,7 @@ function watchGets(client: S3Client) {
 const GIANT = 8 * 1024 * 1024;
 
 test('an object replaced by a much larger one is refused after a ranged GET of size + 1 bytes', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
-  const client = server.client();
-  t.after(() => client.destroy());
+  const { server, bucket, client } = await s3ForTest(t);
   const prefix = freshPrefix('bounded');
   const data = 'twelve bytes';
   await upload(client, bucket, prefix, { 'big/SKILL.md': '---\nname: big\ndescription: Grows.\n---\n', 'big/data.txt': data, 'big/empty.txt': '' });

@@ -1,21 +1,18 @@
 import { test } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import skillsPlugin from '@skillmount/fastify';
 import { s3Storage } from '@skillmount/storage-s3';
-import { startS3Server } from '../support/s3-server.js';
+import { listenFastify } from '../support/apps.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { EXAMPLES, checkSkillsEndpoint, exampleFiles } from '../support/skills-suite.js';
 import { freshPrefix, upload } from './helpers.js';
 
 // The README's example: the storage is one option, configured from the standard AWS environment.
 test('the Fastify plugin serves examples/skills from S3, configured by AWS_ENDPOINT_URL_S3 alone', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
+  const { server, bucket } = await s3ForTest(t);
   const prefix = freshPrefix('endpoint');
   const files: Record<string, Uint8Array> = {};
   for (const file of exampleFiles()) files[file] = await readFile(path.join(EXAMPLES, file));
@@ -32,7 +29,7 @@ test('the Fastify plugin serves examples/skills from S3, configured by AWS_ENDPO
   await app.register(skillsPlugin, { storage, watch: true, pageSize: 2, server: () => new McpServer({ name: 'my-app', version: '1.0.0' }) });
   app.addHook('onClose', () => storage.close());
   t.after(() => app.close());
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { url } = await listenFastify(app);
 
-  await checkSkillsEndpoint(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`, { pageSize: 2 });
+  await checkSkillsEndpoint(url, { pageSize: 2 });
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { OptionError, SkillCatalog, StorageError, type OptionErrorCode } from '@skillmount/core';
 import { s3Storage, type S3StorageOptions } from '@skillmount/storage-s3';
-import { startS3Server } from '../support/s3-server.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { freshPrefix, ownClientOptions, upload } from './helpers.js';
 
 /** A loopback port with nothing listening on it. */
@@ -77,10 +77,7 @@ test('an unreachable endpoint fails the catalog load with a StorageError naming 
 });
 
 test('missing keys, folders and buckets, and who owns the client', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
+  const { server, bucket } = await s3ForTest(t);
   const prefix = freshPrefix('errors');
   const client = server.client();
   await upload(client, bucket, prefix, { 'alpha/SKILL.md': '---\nname: alpha\ndescription: A.\n---\n' });

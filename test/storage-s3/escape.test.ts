@@ -2,16 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SkillCatalog, StorageError, type SkillWarning } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
-import { startS3Server } from '../support/s3-server.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { countRequests, freshPrefix, putLiteral, upload } from './helpers.js';
 
 const SECRET = 'top secret, outside the prefix';
 
 test('keys that cannot be relative paths are listed as unsupported and never read', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
+  const { server, bucket } = await s3ForTest(t);
   const prefix = freshPrefix('escape');
   const setup = server.client();
   await upload(setup, bucket, prefix, {

@@ -11,7 +11,8 @@ import { createSkillsEndpoint, SkillCatalog, type StorageError } from '@skillmou
 import { s3Storage, type S3StorageOptions } from '@skillmount/storage-s3';
 import { connectClient, errorCode } from '../support/client.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
-import { listen, readJsonBody } from '../core/helpers.js';
+import { readJsonBody } from '../core/helpers.js';
+import { listenHttp } from '../support/apps.js';
 import { countRequests, freshPrefix, seed, type RequestCounts } from './helpers.js';
 
 const MANIFEST = '.skillmount/manifest.json';
@@ -251,7 +252,7 @@ describe('the manifest', { timeout: 60_000 }, () => {
 
     // Through the endpoint, where every read is checked against the published digest.
     const endpoint = createSkillsEndpoint({ source: catalog });
-    const http = await listen(async (req, res) => endpoint.handle(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
+    const http = await listenHttp(async (req, res) => endpoint.handle(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
     const c = await connectClient(http.url);
     try {
       assert.equal(await errorCode(c.client.readResource({ uri })), -32603, 'a file whose bytes do not match the published digest is refused');

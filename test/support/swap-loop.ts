@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { skillMd, tempDir } from '../core/helpers.js';
+import { skillMd } from './skill-md.js';
+import { tempDir } from './trees.js';
 
 const EXCHANGE = `
 import ctypes, os, signal, sys, time

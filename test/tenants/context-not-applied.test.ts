@@ -6,17 +6,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { tenantCatalogs, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import { connectClient } from '../support/client.js';
 import { SKILLS_OF, tenantFolders } from './helpers.js';
+import { listenExpress, listenFastify } from '../support/apps.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
 type App = { url: string; close(): Promise<void> };
 
@@ -29,21 +29,16 @@ async function fastifyApp(root: string, wrap: boolean, onWarning: (w: SkillWarni
   app.post('/mcp', async (request, reply) => {
     const server = new McpServer({ name: 'own-fastify-route', version: '1.0.0' });
     app.skills.attach(server);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, reply.raw);
     reply.hijack();
     const handle = () => transport.handleRequest(request.raw, reply.raw, request.body);
     await (wrap ? app.skills.run(request, handle) : handle());
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const http = await listenFastify(app);
   return {
-    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`,
+    url: http.url,
     close: async () => {
-      await app.close();
+      await http.close();
       await source.close();
     },
   };
@@ -56,26 +51,16 @@ async function expressApp(root: string, wrap: boolean, onWarning: (w: SkillWarni
   app.post('/mcp', express.json(), async (req, res) => {
     const server = new McpServer({ name: 'own-express-route', version: '1.0.0' });
     skills.attach(server);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
+    const transport = await statelessTransport(server, res);
     const handle = () => transport.handleRequest(req, res, req.body);
     await (wrap ? skills.run(req, handle) : handle());
   });
-  const listener = await new Promise<import('node:http').Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const http = await listenExpress(app);
   return {
-    url: `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`,
+    url: http.url,
     close: async () => {
       await skills.close();
-      await new Promise<void>((resolve) => {
-        listener.close(() => resolve());
-        listener.closeAllConnections();
-      });
+      await http.close();
       await source.close();
     },
   };

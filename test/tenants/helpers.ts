@@ -4,30 +4,35 @@
  * a raw JSON-RPC client that keeps the exact response bytes, and the isolation check itself.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SkillFiles, SkillSource } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
+import { listenExpress, listenFastify } from '../support/apps.js';
+import { skillMd } from '../support/skill-md.js';
+import { writeTree } from '../support/trees.js';
+import { statelessTransport } from '../support/stateless-route.js';
 
-export const skillMd = (name: string, description: string, body = `# ${name}\n`) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
+export { skillMd } from '../support/skill-md.js';
+export { sleep, waitFor } from '../support/wait.js';
+export { writeTree } from '../support/trees.js';
+
 
 /** Tenants a and b: `greet` in both (different files), and one skill each of their own. */
 export const TREES: Record<'a' | 'b', Record<string, string>> = {
   a: {
-    'greet/SKILL.md': skillMd('greet', 'Greets the way tenant A likes.', 'Say hello, A style.\n'),
+    'greet/SKILL.md': skillMd('greet', { description: 'Greets the way tenant A likes.', body: 'Say hello, A style.\n' }),
     'greet/a-phrases.md': 'Hello from A\n',
     'alpha-notes/SKILL.md': skillMd('alpha-notes', 'Notes only tenant A has.'),
     'alpha-notes/references/guide.md': 'A guide for A\n',
   },
   b: {
-    'greet/SKILL.md': skillMd('greet', 'Greets the way tenant B likes.', 'Say hello, B style.\n'),
+    'greet/SKILL.md': skillMd('greet', { description: 'Greets the way tenant B likes.', body: 'Say hello, B style.\n' }),
     'greet/b-phrases.md': 'Hello from B, confidential\n',
     'beta-secrets/SKILL.md': skillMd('beta-secrets', 'Secrets only tenant B has.'),
     'beta-secrets/files/secret.md': 'the secret of B\n',
@@ -103,18 +108,12 @@ export async function serveFastify(source: SkillSource, options: ServeOptions): 
       if (await app.skills.handleModern(request, reply)) return;
       const server = new McpServer({ name: 'existing-fastify-app', version: '1.0.0' });
       app.skills.attach(server);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
+      const transport = await statelessTransport(server, reply.raw);
       reply.hijack();
       await app.skills.run(request, () => transport.handleRequest(request.raw, reply.raw, request.body));
     });
   }
-  const base = await listenFastify(app);
-  return { url: `${base}/mcp`, close: () => app.close() };
+  return listenFastify(app);
 }
 
 export async function serveExpress(source: SkillSource, options: ServeOptions): Promise<Served> {
@@ -133,33 +132,18 @@ export async function serveExpress(source: SkillSource, options: ServeOptions): 
       if (await skills.handleModern(req, res)) return;
       const server = new McpServer({ name: 'existing-express-app', version: '1.0.0' });
       skills.attach(server);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
+      const transport = await statelessTransport(server, res);
       await skills.run(req, () => transport.handleRequest(req, res, req.body));
     });
   }
-  const server = await new Promise<import('node:http').Server>((resolve, reject) => {
-    const s = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(s)));
-  });
+  const http = await listenExpress(app);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: http.url,
     async close() {
       await skills.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await http.close();
     },
   };
-}
-
-async function listenFastify(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
 export const ADAPTERS = { fastify: serveFastify, express: serveExpress } as const;
@@ -345,28 +329,11 @@ export function counting(storage: SkillFiles): CountingStorage {
   return counted;
 }
 
-/** Resolve once `check()` is true, or fail after `ms` naming what never happened. */
-export async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Write `trees` (tenant → relative path → content) as a folder per tenant under a new temporary root, deleted after the test. */
 export async function tenantFolders(t: { after(fn: () => Promise<void>): void }, trees: Record<string, Record<string, string>> = TREES): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'skillmount-tenants-'));
   t.after(() => rm(root, { recursive: true, force: true }));
-  for (const [tenant, files] of Object.entries(trees)) await writeTree(path.join(root, tenant), files);
+  for (const [tenant, files] of Object.entries(trees)) writeTree(path.join(root, tenant), files);
   return root;
 }
 
-export async function writeTree(dir: string, files: Record<string, string>): Promise<void> {
-  for (const [file, content] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), content);
-  }
-}

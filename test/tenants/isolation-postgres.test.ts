@@ -1,24 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { tenantCatalogs, type SkillWarning } from '@skillmount/core';
-import { migrate, postgresStorage } from '@skillmount/storage-postgres';
-import { startPostgres, uniqueName } from '../support/postgres.js';
+import { postgresStorage } from '@skillmount/storage-postgres';
+import { tableForTest } from '../support/postgres.js';
 import { ADAPTERS, TREES, checkIsolation, counting, type CountingStorage, type Via } from './helpers.js';
 
 test('namespace per tenant in PostgreSQL: isolation on Fastify and Express, stateless, with sessions and on an existing route', async (t) => {
-  const db = await startPostgres();
-  const pool = new pg.Pool({ connectionString: db.connectionString, max: 4 });
-  pool.on('error', () => undefined);
-  const table = uniqueName('tenants');
-  // One hook, in order: after hooks run first-registered first, and the server must outlive the pool.
-  t.after(async () => {
-    await pool.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`);
-    await pool.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`);
-    await pool.end();
-    await db.stop();
-  });
-  await migrate(pool, { table });
+  const { pool, table } = await tableForTest(t, 'tenants');
   // Both tenants in one table, told apart by the namespace column only.
   for (const [tenant, files] of Object.entries(TREES)) {
     const storage = postgresStorage({ pool, table, namespace: tenant });

@@ -2,17 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tenantCatalogs, type SkillWarning } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
-import { startS3Server } from '../support/s3-server.js';
+import { s3ForTest } from '../support/s3-server.js';
 import { freshPrefix, upload } from '../storage-s3/helpers.js';
 import { ADAPTERS, TREES, checkIsolation, counting, type CountingStorage, type Via } from './helpers.js';
 
 test('prefix per tenant in S3: isolation on Fastify and Express, stateless, with sessions and on an existing route', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
-  const client = server.client();
-  t.after(() => client.destroy());
+  const { server, bucket, client } = await s3ForTest(t);
   // Tenants live side by side under one base prefix: <base>a/…, <base>b/…
   const base = freshPrefix('tenants');
   for (const [tenant, files] of Object.entries(TREES)) await upload(client, bucket, `${base}${tenant}/`, files);

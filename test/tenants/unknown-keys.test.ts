@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { memoryStorage, tenantCatalogs, type SkillContext, type SkillFiles, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { s3Storage } from '@skillmount/storage-s3';
-import { migrate, postgresStorage } from '@skillmount/storage-postgres';
-import { startS3Server } from '../support/s3-server.js';
-import { startPostgres, uniqueName } from '../support/postgres.js';
+import { postgresStorage } from '@skillmount/storage-postgres';
+import { s3ForTest } from '../support/s3-server.js';
+import { tableForTest } from '../support/postgres.js';
 import { freshPrefix, upload } from '../storage-s3/helpers.js';
 import { SKILLS_OF, TREES, counting, rawClient, serveExpress, tenantFolders, writeTree, type CountingStorage } from './helpers.js';
 
@@ -93,12 +92,7 @@ test('a tenant whose folder holds nothing is served empty each time, and is seen
 });
 
 test('S3: random keys (prefixes with no object) evict no loaded tenant', async (t) => {
-  const server = await startS3Server();
-  t.after(() => server.stop());
-  const bucket = server.defaultBucket;
-  await server.bucket(bucket);
-  const client = server.client();
-  t.after(() => client.destroy());
+  const { server, bucket, client } = await s3ForTest(t);
   const base = freshPrefix('unknown-keys');
   await upload(client, bucket, `${base}a/`, TREES.a);
   const log = storageLog((key) => s3Storage({ client, bucket, prefix: `${base}${key}/` }));
@@ -115,17 +109,7 @@ test('S3: random keys (prefixes with no object) evict no loaded tenant', async (
 });
 
 test('PostgreSQL: random keys (namespaces with no row) evict no loaded tenant', async (t) => {
-  const db = await startPostgres();
-  const pool = new pg.Pool({ connectionString: db.connectionString, max: 4 });
-  pool.on('error', () => undefined);
-  const table = uniqueName('unknown_keys');
-  t.after(async () => {
-    await pool.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`);
-    await pool.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`);
-    await pool.end();
-    await db.stop();
-  });
-  await migrate(pool, { table });
+  const { pool, table } = await tableForTest(t, 'unknown_keys');
   const a = postgresStorage({ pool, table, namespace: 'a' });
   for (const [file, content] of Object.entries(TREES.a)) await a.put(file, content);
   const log = storageLog((key) => postgresStorage({ pool, table, namespace: key }));

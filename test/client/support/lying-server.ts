@@ -11,7 +11,8 @@ import { ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalUri, type SkillEntry } from '@skillmount/core';
 import * as z from 'zod';
 import { HOSTILE_SKILL_MDS } from '../../support/hostile-skillmd.js';
-import { listen, readJsonBody } from './servers.js';
+import { listenHttp } from '../../support/apps.js';
+import { readJsonBody } from './servers.js';
 
 const EXTENSION = 'io.modelcontextprotocol/skills';
 const sha = (bytes: Uint8Array) => 'sha256:' + createHash('sha256').update(bytes).digest('hex');
@@ -265,7 +266,7 @@ export interface LyingServer {
 
 export async function startLyingServer(): Promise<LyingServer> {
   const seen = new Map<string, string[]>();
-  const web = await listen(async (req, res) => {
+  const web = await listenHttp(async (req, res) => {
     const name = (req.url ?? '/').slice(1);
     const scenario = SCENARIOS[name];
     if (!scenario) return void res.writeHead(404).end();
@@ -278,7 +279,7 @@ export async function startLyingServer(): Promise<LyingServer> {
     res.on('close', () => void transport.close().then(() => server.close()));
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
-  });
+  }, '');
   return {
     url: (scenario) => `${web.url}/${scenario}`,
     methods: (scenario) => seen.get(scenario) ?? [],

@@ -1,7 +1,6 @@
 /** Servers and clients for the skills client tests: ours, the official SDK v2 one, and both clients. */
 import http from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +10,7 @@ import { McpServer as V2McpServer, createMcpHandler } from '@modelcontextprotoco
 import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
 import { SkillCatalog, createSkillsEndpoint, type SkillSource } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
+import { listenHttp } from '../../support/apps.js';
 import { serveFetchHandler } from './v2-http.js';
 
 export interface Served {
@@ -30,28 +30,15 @@ export async function readJsonBody(req: http.IncomingMessage, methods: string[])
   return body;
 }
 
-export async function listen(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 /** Our endpoint (stateless) over a source, on node:http. */
 export async function serveOurs(source: SkillSource): Promise<Served> {
   const methods: string[] = [];
   const endpoint = createSkillsEndpoint({ source });
-  const web = await listen(async (req, res) => {
+  const web = await listenHttp(async (req, res) => {
     const body = req.method === 'POST' ? await readJsonBody(req, methods) : undefined;
     await endpoint.handle(req, res, body).catch(() => undefined);
   });
-  return { url: `${web.url}/mcp`, methods, close: async () => (await endpoint.close(), await web.close()) };
+  return { url: web.url, methods, close: async () => (await endpoint.close(), await web.close()) };
 }
 
 /** Our catalog of a folder, served. */

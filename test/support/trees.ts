@@ -1,0 +1,27 @@
+/** Temporary skill trees on disk: a folder under the OS temp dir, and files written into it by relative `/` path. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A temporary folder under the OS temp dir, removed by `remove()`. */
+export function tempDir(prefix = 'skillmount-test-'): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Write `files` (relative `/` paths → content) under `root`, creating folders. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const full = path.join(root, ...rel.split('/'));
+    mkdirSync(path.dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  }
+}
+
+/** A temporary folder holding `files`, removed after the test. */
+export function tempTree(t: { after(fn: () => void): void }, files: Record<string, string | Uint8Array> = {}, prefix?: string): string {
+  const tmp = tempDir(prefix);
+  t.after(tmp.remove);
+  writeTree(tmp.dir, files);
+  return tmp.dir;
+}
