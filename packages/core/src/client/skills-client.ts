@@ -125,7 +125,9 @@ export class SkillsClient {
     const fetchPage = (cursor: string | undefined) =>
       this.#request(METHOD_SKILLS_LIST, cursor === undefined ? {} : { cursor }, ListSkillsEnvelopeSchema, options);
     const pages = params.cursor === undefined ? await walkPages(METHOD_SKILLS_LIST, fetchPage, this.#maxPages) : [await fetchPage(params.cursor)];
-    pages.forEach((page, i) => checkCacheFields(METHOD_SKILLS_LIST, page, version, pages.length > 1 ? `page ${i + 1}` : 'the result'));
+    pages.forEach((page, i) => {
+      checkCacheFields(METHOD_SKILLS_LIST, page, version, pages.length > 1 ? `page ${i + 1}` : 'the result');
+    });
     const { skills, invalid } = partitionEntries(pages.flatMap((page) => page.skills));
     if (invalid.length > 0 && !this.#skipInvalid) {
       const lines = invalid.map((e) => `  #${e.index}${e.uri === undefined ? '' : ` ${e.uri}`}: ${e.reason}`);

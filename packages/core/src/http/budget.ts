@@ -158,7 +158,8 @@ export class ResponseBudget {
     if (!socket || socket.destroyed) return undefined;
     let load = this.#loads.get(socket);
     if (!load) {
-      const created = (load = new ConnectionLoad(socket));
+      const created = new ConnectionLoad(socket);
+      load = created;
       this.#loads.set(socket, created);
       socket.once('close', () => {
         created.closed = true;
