@@ -34,7 +34,12 @@ for (const pkg of readdirSync(path.join(root, 'packages'))) {
     if (pending.some((pattern) => pattern.test(relative))) continue;
     const text = readFileSync(file, 'utf8');
     if (!text.split('\n').some((line) => [...line].length > MAX)) continue;
-    const formatted = execFileSync(biome, ['format', `--stdin-file-path=${relative}`], { cwd: root, input: text, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] });
+    const formatted = execFileSync(biome, ['format', `--stdin-file-path=${relative}`], {
+      cwd: root,
+      input: text,
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     formatted.split('\n').forEach((line, i) => {
       const length = [...line].length;
       if (length > MAX) long.push(`${relative}:${i + 1}: ${length} characters${formatted === text ? '' : ' (line number once formatted)'}`);

@@ -39,8 +39,13 @@ const v2Source = {
 } satisfies SkillSource;
 const asSource: SkillSource = v2Source;
 const textRead: SkillSource['read'] = async () => ({ text: 'hello', mimeType: 'text/markdown' });
-// @ts-expect-error list must return a page
-const badSource: SkillSource = { ...v2Source, async list() { return []; } };
+const badSource: SkillSource = {
+  ...v2Source,
+  // @ts-expect-error list must return a page
+  async list() {
+    return [];
+  },
+};
 
 // SkillEntry.resources may be 'dynamic': narrow before using it as a list.
 declare const entry: SkillEntry;

@@ -1,5 +1,13 @@
 import type { Pool } from 'pg';
-import { isPlainPath, isPlainSegment, isSkillMdPath, type ListAllOptions, type SkillFileEntry, type SkillFileListing, type SkillFileReadOptions } from '@skillmount/core/storage-kit';
+import {
+  isPlainPath,
+  isPlainSegment,
+  isSkillMdPath,
+  type ListAllOptions,
+  type SkillFileEntry,
+  type SkillFileListing,
+  type SkillFileReadOptions,
+} from '@skillmount/core/storage-kit';
 import { queryError, storageError, type Scope } from './errors.js';
 
 /** One namespace of one table: what every statement below runs against. */
@@ -77,8 +85,9 @@ export async function listAllFiles({ pool, namespace, scope, sql }: Rows, option
   } catch (error) {
     throw queryError(scope, 'cannot list', '', error);
   }
-  const listing = rows.map((row): SkillFileListing =>
-    isPlainPath(row.path) ? { path: row.path, kind: 'file', token: row.sha256, size: row.size, digest: row.sha256 } : { path: row.path, kind: 'unsupported' },
+  const listing = rows.map(
+    (row): SkillFileListing =>
+      isPlainPath(row.path) ? { path: row.path, kind: 'file', token: row.sha256, size: row.size, digest: row.sha256 } : { path: row.path, kind: 'unsupported' },
   );
   // A catalog parses every SKILL.md: bring the bodies it does not hold yet along, in a few queries
   // instead of one read each.
@@ -107,7 +116,8 @@ export async function listChildren({ pool, namespace, scope, sql }: Rows, dir: s
   if (dir !== '' && !isPlainPath(dir)) throw refuse(scope, 'cannot list', dir);
   let rows: ChildRow[];
   try {
-    ({ rows } = dir === '' ? await pool.query<ChildRow>(sql.listRoot, [namespace]) : await pool.query<ChildRow>(sql.listDir, [namespace, `${dir}/`, `${dir}0`]));
+    ({ rows } =
+      dir === '' ? await pool.query<ChildRow>(sql.listRoot, [namespace]) : await pool.query<ChildRow>(sql.listDir, [namespace, `${dir}/`, `${dir}0`]));
   } catch (error) {
     throw queryError(scope, 'cannot list', dir, error);
   }

@@ -12,7 +12,8 @@ const manifestUrl = (at: Prefix) => s3Url(at.bucket, at.prefix + MANIFEST_PATH);
 
 const ignoredManifest = (at: Prefix, problem: string, cause?: unknown) =>
   new StorageError(
-    `ignoring the manifest ${manifestUrl(at)}: ${problem}; the files are read without it. To rewrite it, run skillmount publish again (or call writeManifest() on the storage)`,
+    `ignoring the manifest ${manifestUrl(at)}: ${problem}; the files are read without it. ` +
+      `To rewrite it, run skillmount publish again (or call writeManifest() on the storage)`,
     MANIFEST_PATH,
     { cause },
   );
@@ -54,7 +55,11 @@ export async function listVouched(at: Prefix, listed: PrefixListing, options?: L
 }
 
 function staleManifest(at: Prefix, stale: string[]): StorageError {
-  const shown = stale.slice(0, 3).map((p) => `"${p}"`).join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
+  const shown =
+    stale
+      .slice(0, 3)
+      .map((p) => `"${p}"`)
+      .join(', ') + (stale.length > 3 ? `, and ${stale.length - 3} more` : '');
   const one = stale.length === 1;
   return new StorageError(
     `the manifest ${manifestUrl(at)} is out of date: ${stale.length} ${one ? 'file was' : 'files were'} rewritten since it was written (${shown}) ` +
@@ -72,7 +77,9 @@ export async function writeManifest(at: Prefix, listed: PrefixListing): Promise<
     try {
       object = await getObject(at, key);
     } catch (error) {
-      throw new StorageError(`cannot write the manifest ${manifestUrl(at)}: reading ${s3Url(at.bucket, key)} failed: ${describeS3Error(error)}`, path, { cause: error });
+      throw new StorageError(`cannot write the manifest ${manifestUrl(at)}: ` + `reading ${s3Url(at.bucket, key)} failed: ${describeS3Error(error)}`, path, {
+        cause: error,
+      });
     }
     // The response's ETag, not the listing's: it goes with exactly these bytes, even if the object changed in between.
     if (object.etag === undefined) return undefined;

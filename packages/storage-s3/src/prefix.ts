@@ -1,5 +1,12 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { isPlainSegment, type SkillFileEntry, type SkillFileListing, type SkillFileReadOptions, type StorageError, storageError } from '@skillmount/core/storage-kit';
+import {
+  isPlainSegment,
+  type SkillFileEntry,
+  type SkillFileListing,
+  type SkillFileReadOptions,
+  type StorageError,
+  storageError,
+} from '@skillmount/core/storage-kit';
 import { getBounded } from './bounded.js';
 import { describeS3Error, s3Url } from './errors.js';
 import { classifyObject, tokenOf } from './keys.js';
@@ -59,11 +66,19 @@ export async function listFolder(at: Prefix, dir: string): Promise<SkillFileEntr
       const name = object.Key.slice(folderPrefix.length);
       if (name === '') continue; // the folder's own marker
       if (entries.get(name)?.kind === 'directory') continue;
-      entries.set(name, isPlainSegment(name) ? { name, kind: 'file', token: tokenOf(object.ETag, object.Size), size: object.Size ?? 0 } : { name, kind: 'unsupported' });
+      entries.set(
+        name,
+        isPlainSegment(name) ? { name, kind: 'file', token: tokenOf(object.ETag, object.Size), size: object.Size ?? 0 } : { name, kind: 'unsupported' },
+      );
     }
   }
   if (!found && dir !== '') {
-    throw storageError({ action: 'cannot list', path: dir, where: `(${s3Url(bucket, folderPrefix)})`, reason: `no such folder (no key starts with "${folderPrefix}")` });
+    throw storageError({
+      action: 'cannot list',
+      path: dir,
+      where: `(${s3Url(bucket, folderPrefix)})`,
+      reason: `no such folder (no key starts with "${folderPrefix}")`,
+    });
   }
   return [...entries.values()];
 }

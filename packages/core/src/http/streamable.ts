@@ -33,7 +33,12 @@ export async function stateless({ newServer, connect, transportLimits }: Era2025
 }
 
 /** Protocol 2025-11-25 with sessions: an initialize request opens one (within the table's limits), later requests name it. */
-export async function stateful({ newServer, connect, sessions, transportLimits }: Era2025, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+export async function stateful(
+  { newServer, connect, sessions, transportLimits }: Era2025,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
   const id = req.headers['mcp-session-id'];
   if (typeof id === 'string') {
     const session = sessions.get(id);
