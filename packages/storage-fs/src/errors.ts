@@ -17,7 +17,7 @@ export function storageError(action: string, relative: string, full: string, err
 
 /** A file larger than the caller's `maxBytes`. */
 export function tooLarge(relative: string, full: string, maxBytes: number, seen: string): StorageError {
-  const reason =
-    `it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); ` + `if that is the size it was listed with, it changed since: reload to serve it`;
+  const hint = 'if that is the size it was listed with, it changed since: reload to serve it';
+  const reason = `it is ${seen}, larger than the ${maxBytes} bytes expected (maxBytes); ${hint}`;
   return kitError({ action: 'cannot read', path: relative, where: `(${full})`, reason, code: 'too-large' });
 }
