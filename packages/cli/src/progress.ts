@@ -30,7 +30,7 @@ export function progress(stream: ProgressStream, verb: string, total: number): P
     const text = `${verb} ${done}/${total}${tail ? ` ${field(tail)}` : ''}`;
     // On a terminal a wrapped line could not be rewritten in place.
     const width = (stream.columns || 80) - 1;
-    return live && text.length > width ? text.slice(0, Math.max(0, width - 1)) + '…' : text;
+    return live && text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
   };
   return {
     step(what) {

@@ -29,7 +29,7 @@ const ordinaryInstanceOf = Function.prototype[Symbol.hasInstance];
  */
 export function isBranded(cls: Branded, value: unknown): boolean {
   if (ordinaryInstanceOf.call(cls, value)) return true;
-  if (!Object.prototype.hasOwnProperty.call(cls, BRAND_KEY)) return false;
+  if (!Object.hasOwn(cls, BRAND_KEY)) return false;
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   return (value as Record<symbol, unknown>)[cls[BRAND_KEY]!] === true;
 }

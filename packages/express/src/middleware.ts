@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { attach, consoleWarning, createSkillsEndpoint, isModernRequest, runWithSkillContext, type SkillsEndpoint, type SkillSource } from '@skillmount/core';
+import { attach, consoleWarning, createSkillsEndpoint, isModernRequest, runWithSkillContext, type SkillsEndpoint, type SkillSource, type SkillWarning } from '@skillmount/core';
 import { checkAdapterOptions, contextOfRequest, discardBody, sendError } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
-import { describe, serveSkills } from './served.js';
+import { describe, type ServedSkills, serveSkills } from './served.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
 /**
@@ -22,18 +22,11 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   let endpoint: SkillsEndpoint | undefined;
   let closing: Promise<void> | undefined;
 
-  const contextOf = async (req: Request): Promise<Record<string, unknown>> => {
-    if (!checked.context) return {};
-    const context = await checked.context(req);
-    if (context === null || typeof context !== 'object') {
-      throw new TypeError(`@skillmount/express: the context option must return an object (or a promise of one), got ${String(context)}`);
-    }
-    return context;
-  };
+  const contextOf = contextFunction(checked.context);
 
   // Created once the source is loaded, so a catalog is served as itself.
-  const endpointFor = (source: SkillSource) =>
-    (endpoint ??= createSkillsEndpoint({
+  const endpointFor = (source: SkillSource) => {
+    endpoint ??= createSkillsEndpoint({
       source,
       server: checked.server,
       sessions: checked.sessions,
@@ -45,7 +38,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       bodyLimit: checked.guard.bodyLimit,
       bodyTimeout: checked.guard.bodyTimeout,
       packageName: '@skillmount/express',
-    }));
+    });
+    return endpoint;
+  };
 
   const handle = async (req: Request, res: Response, next: NextFunction) => {
     // First, before waiting for the catalog or running the app's context function.
@@ -110,23 +105,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     }
     return endpointFor(source).handleModern(req, res, body, await contextOf(req));
   };
-  // On the app's own route the context option applies only inside run(req, fn): say once when it was left out.
-  let contextWarned = false;
-  const contextNotApplied = () => {
-    if (contextWarned) return;
-    contextWarned = true;
-    const warning = {
-      code: 'context-not-applied',
-      message:
-        '@skillmount/express: a skills request on your own MCP route reached the skill source without the "context" option applied, ' +
-        'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
-        'await skills.run(req, () => transport.handleRequest(req, res, req.body)). Reported once.',
-    };
-    const served = skills.loaded ?? skills.pending;
-    if (checked.onWarning) checked.onWarning(warning);
-    else if (served.warn) served.warn(warning);
-    else consoleWarning(warning);
-  };
+  const contextNotApplied = contextNotAppliedOnce(skills, checked.onWarning);
   const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern'> = {
     handleModern,
     reload: () => skills.reload(),
@@ -139,4 +118,36 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       })()),
   };
   return Object.assign(router, members);
+}
+
+/** The app's context function, checked to return an object on every call; none is the empty context. */
+function contextFunction(context: ((req: Request) => unknown) | undefined): (req: Request) => Promise<Record<string, unknown>> {
+  return async (req) => {
+    if (!context) return {};
+    const value = await context(req);
+    if (value === null || typeof value !== 'object') {
+      throw new TypeError(`@skillmount/express: the context option must return an object (or a promise of one), got ${String(value)}`);
+    }
+    return value as Record<string, unknown>;
+  };
+}
+
+/** On the app's own route the context option applies only inside run(req, fn): say once when it was left out. */
+function contextNotAppliedOnce(skills: ServedSkills, onWarning: ((warning: SkillWarning) => void) | undefined): () => void {
+  let warned = false;
+  return () => {
+    if (warned) return;
+    warned = true;
+    const warning = {
+      code: 'context-not-applied',
+      message:
+        '@skillmount/express: a skills request on your own MCP route reached the skill source without the "context" option applied, ' +
+        'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
+        'await skills.run(req, () => transport.handleRequest(req, res, req.body)). Reported once.',
+    };
+    const served = skills.loaded ?? skills.pending;
+    if (onWarning) onWarning(warning);
+    else if (served.warn) served.warn(warning);
+    else consoleWarning(warning);
+  };
 }

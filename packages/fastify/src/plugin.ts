@@ -88,7 +88,8 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     },
     async reload() {
       if (!catalog) {
-        throw new Error(`${NAME}: app.skills.reload() needs a catalog, but this app serves a custom source (the "source" option); refresh that source yourself`);
+        throw new Error(`${NAME}: app.skills.reload() needs a catalog, ` +
+          `but this app serves a custom source (the "source" option); refresh that source yourself`);
       }
       return catalog.reload();
     },
@@ -109,7 +110,8 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     mountEndpoint(app, options.path, endpointOf(), options);
     if (app.server.requestTimeout === 0) {
       app.log.warn(
-        `${NAME}: this Fastify server has no requestTimeout, so a client may hold a connection open by sending its headers slowly; set Fastify({ requestTimeout: 30000 }) (the MCP route's bodies are timed by the bodyTimeout option)`,
+        `${NAME}: this Fastify server has no requestTimeout, so a client may hold a connection open by sending its headers slowly; ` +
+          `set Fastify({ requestTimeout: 30000 }) (the MCP route's bodies are timed by the bodyTimeout option)`,
       );
     }
   }

@@ -69,7 +69,7 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   const clientConfig: NormalizedOptions['clientConfig'] = {};
   for (const key of CLIENT_OPTIONS) if (options[key] !== undefined) (clientConfig as Record<string, unknown>)[key] = options[key];
 
-  return { bucket, prefix: folder === '' ? '' : folder + '/', client, clientConfig, pollIntervalMs, maxKeys, onError };
+  return { bucket, prefix: folder === '' ? '' : `${folder}/`, client, clientConfig, pollIntervalMs, maxKeys, onError };
 }
 
 const numberProblem = (value: unknown): OptionErrorCode => (typeof value === 'number' ? 'invalid-value' : 'invalid-type');

@@ -45,5 +45,5 @@ const size = (bytes: number | 'dynamic') => (bytes === 'dynamic' ? 'dynamic' : f
 /** Escaped first, so the width counts what is shown. */
 const oneLine = (text: string) => {
   const flat = field(text.replace(/\s+/g, ' ').trim());
-  return flat.length > 80 ? flat.slice(0, 79) + '…' : flat;
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 };

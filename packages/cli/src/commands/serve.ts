@@ -101,12 +101,14 @@ export async function serve(argv: string[]): Promise<undefined> {
   if (tenantHeader !== undefined && !isLoopback(address.address)) {
     complain(
       `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
-        `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, or any client can read any tenant's skills by naming it`,
+        `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, ` +
+          `or any client can read any tenant's skills by naming it`,
     );
   }
   if (allowedHosts === undefined && !isLoopback(address.address)) {
     complain(
-      `skillmount: warning: listening on ${shown}, which other machines can reach, with no Host check: a web page can reach this server through DNS rebinding. Pass --allowed-hosts with the names clients use, e.g. --allowed-hosts skills.example.com`,
+      `skillmount: warning: listening on ${shown}, which other machines can reach, with no Host check: ` +
+        `a web page can reach this server through DNS rebinding. Pass --allowed-hosts with the names clients use, e.g. --allowed-hosts skills.example.com`,
     );
   }
 

@@ -41,5 +41,5 @@ export function postgresTarget(storage: PostgresStorage, options: { missingTable
 }
 
 function driverCode(error: unknown): unknown {
-  return ((error as { cause?: { code?: unknown } })?.cause ?? {}).code;
+  return (error as { cause?: { code?: unknown } })?.cause?.code;
 }

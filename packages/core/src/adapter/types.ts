@@ -21,7 +21,10 @@ export type AnyMcpServer = McpServer | Server;
  * every kind of source.
  */
 export interface SkillsAdapterOptions<Request> extends CatalogOptions {
-  /** Where the skill files are, e.g. `fsStorage('./skills')`. The adapter loads a catalog from it, and closes the storage when the app (Fastify) or the router (Express) closes. */
+  /**
+   * Where the skill files are, e.g. `fsStorage('./skills')`. The adapter loads a catalog from it,
+   * and closes the storage when the app (Fastify) or the router (Express) closes.
+   */
   storage?: SkillFiles;
   /** A catalog you loaded yourself with `SkillCatalog.load(...)`. */
   catalog?: SkillCatalog;

@@ -17,7 +17,8 @@ export function fingerprintOf(tree: StorageTree): string | undefined {
     for (const child of [...tree.get(dir)!].sort(byName)) {
       if (child.kind === 'file' && child.token === undefined && child.digest === undefined) return undefined;
       // A digest that is also the token (a storage whose token is the content hash) is written once.
-      text += `${child.name}\u0000${child.kind}\u0000${child.token ?? ''}\u0000${child.size ?? ''}\u0000${child.digest === child.token ? '=' : child.digest ?? ''}\n`;
+      const digest = child.digest === child.token ? '=' : (child.digest ?? '');
+      text += `${child.name}\u0000${child.kind}\u0000${child.token ?? ''}\u0000${child.size ?? ''}\u0000${digest}\n`;
     }
     hash.update(text);
   }

@@ -26,7 +26,7 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 /** The default `onWarning`: one line on stderr, with control characters from names and storages escaped. */
 export const consoleWarning = (warning: SkillWarning) => {
   const where = warning.path ?? warning.uri;
-  console.warn(escapeControls(`[skillmount] ${where ? where + ': ' : ''}${warning.message}`, { lines: true }));
+  console.warn(escapeControls(`[skillmount] ${where ? `${where}: ` : ''}${warning.message}`, { lines: true }));
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;

@@ -16,7 +16,7 @@ export function frontmatterDifferences(entry: unknown, parsed: unknown, path = '
   if (isPlainObject(entry) && isPlainObject(parsed)) {
     const keys = [...new Set([...Object.keys(entry), ...Object.keys(parsed)])].sort();
     return keys.flatMap((key) => {
-      const has = (o: Record<string, unknown>) => Object.prototype.hasOwnProperty.call(o, key);
+      const has = (o: Record<string, unknown>) => Object.hasOwn(o, key);
       return frontmatterDifferences(has(entry) ? entry[key] : undefined, has(parsed) ? parsed[key] : undefined, path ? `${path}.${key}` : key);
     });
   }

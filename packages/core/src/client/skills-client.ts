@@ -125,13 +125,16 @@ export class SkillsClient {
     const fetchPage = (cursor: string | undefined) =>
       this.#request(METHOD_SKILLS_LIST, cursor === undefined ? {} : { cursor }, ListSkillsEnvelopeSchema, options);
     const pages = params.cursor === undefined ? await walkPages(METHOD_SKILLS_LIST, fetchPage, this.#maxPages) : [await fetchPage(params.cursor)];
-    pages.forEach((page, i) => checkCacheFields(METHOD_SKILLS_LIST, page, version, pages.length > 1 ? `page ${i + 1}` : 'the result'));
+    pages.forEach((page, i) => {
+      checkCacheFields(METHOD_SKILLS_LIST, page, version, pages.length > 1 ? `page ${i + 1}` : 'the result');
+    });
     const { skills, invalid } = partitionEntries(pages.flatMap((page) => page.skills));
     if (invalid.length > 0 && !this.#skipInvalid) {
       const lines = invalid.map((e) => `  #${e.index}${e.uri === undefined ? '' : ` ${e.uri}`}: ${e.reason}`);
       throw new SkillResultError(
         METHOD_SKILLS_LIST,
-        `${METHOD_SKILLS_LIST} returned ${invalid.length} invalid entr${invalid.length === 1 ? 'y' : 'ies'}; no skill was returned:\n${lines.join('\n')}\nPass { skipInvalid: true } to use the valid ones.`,
+        `${METHOD_SKILLS_LIST} returned ${invalid.length} invalid entr${invalid.length === 1 ? 'y' : 'ies'}; ` +
+          `no skill was returned:\n${lines.join('\n')}\nPass { skipInvalid: true } to use the valid ones.`,
         invalid,
       );
     }
@@ -220,7 +223,8 @@ export class SkillsClient {
     if (!this.directoryRead) {
       throw new SkillsUnsupportedError(
         METHOD_DIRECTORY_READ,
-        `The server did not declare directoryRead for ${SKILLS_EXTENSION_ID}, so ${METHOD_DIRECTORY_READ} must not be called; use the files listed in the skill entry instead`,
+        `The server did not declare directoryRead for ${SKILLS_EXTENSION_ID}, ` +
+          `so ${METHOD_DIRECTORY_READ} must not be called; use the files listed in the skill entry instead`,
       );
     }
     const pages = await walkPages(
@@ -234,7 +238,8 @@ export class SkillsClient {
       for (const child of resources) {
         const childUri = canonicalUri(child.uri);
         if (childUri === undefined || childUri.slice(0, childUri.lastIndexOf('/')) !== parent) {
-          throw new SkillResultError(METHOD_DIRECTORY_READ, `${METHOD_DIRECTORY_READ} for ${uri} listed ${child.uri}, which is not a direct child of that folder; nothing was used`);
+          throw new SkillResultError(METHOD_DIRECTORY_READ, `${METHOD_DIRECTORY_READ} for ${uri} listed ${child.uri}, ` +
+            `which is not a direct child of that folder; nothing was used`);
         }
       }
     }
@@ -251,8 +256,10 @@ export class SkillsClient {
     throw new SkillsUnsupportedError(
       method,
       declared
-        ? `The server declared the ${SKILLS_EXTENSION_ID} extension but not the resources capability it requires, and the SDK client enforces strict capabilities, so ${method} is not used for skills; check supported first`
-        : `The server did not declare the ${SKILLS_EXTENSION_ID} extension (or the client is not connected), so ${method} is not used for skills; check supported first`,
+        ? `The server declared the ${SKILLS_EXTENSION_ID} extension but not the resources capability it requires, ` +
+          `and the SDK client enforces strict capabilities, so ${method} is not used for skills; check supported first`
+        : `The server did not declare the ${SKILLS_EXTENSION_ID} extension (or the client is not connected), ` +
+          `so ${method} is not used for skills; check supported first`,
     );
   }
 
@@ -267,7 +274,8 @@ export class SkillsClient {
     const skillKey = canonicalUri(skill.uri)!;
     const resolved = ref === undefined ? { ok: true as const, uri: skillKey } : resolveRef(folder, ref);
     if (!resolved.ok) {
-      throw new SkillVerificationError('unlisted', resolved.uri, skill.uri, `${resolved.error}, so it is not a file of the skill ${skill.uri}; nothing was requested. Name a file listed in the entry, by a path relative to the skill folder or by its URI`);
+      throw new SkillVerificationError('unlisted', resolved.uri, skill.uri, `${resolved.error}, so it is not a file of the skill ${skill.uri}; nothing was requested. ` +
+        `Name a file listed in the entry, by a path relative to the skill folder or by its URI`);
     }
     const skillMd = resolved.uri === skillKey;
     if (skill.resources === 'dynamic') {
@@ -280,7 +288,8 @@ export class SkillsClient {
         'unlisted',
         resolved.uri,
         skill.uri,
-        `${resolved.uri} is not listed in the entry of ${skill.uri}, so it is not read: an unlisted file means the skill changed. Refresh the entry with get(${JSON.stringify(skill.uri)}) and read again`,
+        `${resolved.uri} is not listed in the entry of ${skill.uri}, so it is not read: ` +
+          `an unlisted file means the skill changed. Refresh the entry with get(${JSON.stringify(skill.uri)}) and read again`,
       );
     }
     return { requestUri: listed.uri, key: resolved.uri, listed, skillMd };

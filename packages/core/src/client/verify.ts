@@ -28,7 +28,8 @@ const refresh = (skillUri: string) => `refresh the entry with get(${JSON.stringi
 export function contentBytes(item: ContentItem, uri: string, skillUri: string): Uint8Array {
   if (typeof item.text === 'string') return encoder.encode(item.text);
   if (typeof item.blob !== 'string') {
-    throw new SkillVerificationError('encoding', uri, skillUri, `${uri} arrived with neither text nor a blob; nothing was used. ${refresh(skillUri)}, or report the server`);
+    throw new SkillVerificationError('encoding', uri, skillUri, `${uri} arrived with neither text nor a blob; ` +
+      `nothing was used. ${refresh(skillUri)}, or report the server`);
   }
   const decoded = decodeBase64Strict(item.blob);
   if (decoded.ok) return decoded.bytes;
@@ -36,7 +37,8 @@ export function contentBytes(item: ContentItem, uri: string, skillUri: string): 
     'encoding',
     uri,
     skillUri,
-    `${uri} arrived as a blob that is not valid base64: ${decoded.error}; the content was not used. A server must send standard padded base64; ${refresh(skillUri)}, or report the server`,
+    `${uri} arrived as a blob that is not valid base64: ${decoded.error}; the content was not used. ` +
+      `A server must send standard padded base64; ${refresh(skillUri)}, or report the server`,
   );
 }
 
@@ -47,7 +49,8 @@ export async function checkListedFile(listed: SkillResource, bytes: Uint8Array, 
       'size',
       listed.uri,
       skillUri,
-      `${listed.uri} arrived as ${bytes.byteLength} bytes but the skill entry lists ${listed.size}; the content was not used. The file changed or the entry is stale: ${refresh(skillUri)}`,
+      `${listed.uri} arrived as ${bytes.byteLength} bytes but the skill entry lists ${listed.size}; ` +
+        `the content was not used. The file changed or the entry is stale: ${refresh(skillUri)}`,
     );
   }
   const digest = await sha256DigestWeb(bytes);
@@ -56,7 +59,8 @@ export async function checkListedFile(listed: SkillResource, bytes: Uint8Array, 
       'digest',
       listed.uri,
       skillUri,
-      `${listed.uri} has digest ${digest} but the skill entry lists ${listed.digest}; the content was not used. The file changed or the entry is stale: ${refresh(skillUri)}`,
+      `${listed.uri} has digest ${digest} but the skill entry lists ${listed.digest}; ` +
+        `the content was not used. The file changed or the entry is stale: ${refresh(skillUri)}`,
     );
   }
 }

@@ -129,7 +129,8 @@ export class ResponseBudget {
       seamMissing(
         onWarning,
         'request-handler-map',
-        "resources/read results on the 2025-11-25 path are not held to the response budget (a client that never reads its answers can make the server hold them in memory)",
+        "resources/read results on the 2025-11-25 path are not held to the response budget " +
+          "(a client that never reads its answers can make the server hold them in memory)",
       );
     }
   }
@@ -158,7 +159,8 @@ export class ResponseBudget {
     if (!socket || socket.destroyed) return undefined;
     let load = this.#loads.get(socket);
     if (!load) {
-      const created = (load = new ConnectionLoad(socket));
+      const created = new ConnectionLoad(socket);
+      load = created;
       this.#loads.set(socket, created);
       socket.once('close', () => {
         created.closed = true;
@@ -199,7 +201,9 @@ export class ResponseBudget {
               SERVER_BUSY,
               load.closed
                 ? `Connection closed: the read${what} was not run because the client went away`
-                : `Server busy: the read${what} waited ${waitMs} ms for the client to read earlier responses (at most ${perConnection} bytes may wait per connection, ${total} in all); read the responses already sent, or send fewer reads at once`,
+                : `Server busy: the read${what} waited ${waitMs} ms for the client to read earlier responses ` +
+                  `(at most ${perConnection} bytes may wait per connection, ${total} in all); ` +
+                  'read the responses already sent, or send fewer reads at once',
             ),
           ),
       });

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../catalog/options.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
@@ -20,7 +17,8 @@ import { ResponseBudget } from './budget.js';
 import { bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
 import { hideInternalErrors, hideInternalErrorsOn } from './internal-errors.js';
 import { sendError, sendRefusal } from './reply.js';
-import { SessionTable, sessionOwner } from './sessions.js';
+import { SessionTable } from './sessions.js';
+import { stateful, stateless } from './streamable.js';
 import type { HttpRefusal, RequestGuardOptions } from './types.js';
 
 export { sendError } from './reply.js';
@@ -79,7 +77,10 @@ export interface SkillsEndpoint {
 
 // A server per stateless request would otherwise build (and compile for) its own Ajv instance.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
-const defaultServer = () => new McpServer({ name: 'skillmount', version: VERSION }, { jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()) });
+const defaultServer = () => {
+  sharedValidator ??= new AjvJsonSchemaValidator();
+  return new McpServer({ name: 'skillmount', version: VERSION }, { jsonSchemaValidator: sharedValidator });
+};
 
 export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndpoint {
   const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, options.packageName);
@@ -116,57 +117,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
   const modern = createModernPath({ source, buildServer: newServer, beforeConnect, warn, strict: options.attach?.strict, countRead: (uri, read) => budget.count(uri, read) });
 
-  const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      return sendError(res, 405, -32000, 'Method not allowed: this stateless MCP endpoint takes POST only');
-    }
-    const server = await newServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await connect(server, transport);
-    await transport.handleRequest(req, res, body);
-  };
-
-  const stateful = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    const id = req.headers['mcp-session-id'];
-    if (typeof id === 'string') {
-      const session = sessions.get(id);
-      if (!session) return sendError(res, 404, -32001, 'Session not found: start a new session with an initialize request');
-      sessions.track(session, res);
-      return session.transport.handleRequest(req, res, body);
-    }
-    // A body still undefined here had a content type the transport refuses without reading it.
-    if (req.method !== 'POST' || (body !== undefined && !isInitializeRequest(body))) {
-      return sendError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
-    }
-    const slot = sessions.reserve(sessionOwner(req));
-    if ('status' in slot) return sendRefusal(res, slot);
-    try {
-      const server = await newServer();
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        ...transportLimits,
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (sessionId) => slot.fill(sessionId, { transport, server }),
-      });
-      let closed = false;
-      transport.onclose = () => {
-        // Older SDK releases call onclose again from the transport close() that server.close() starts.
-        if (closed) return;
-        closed = true;
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-        void server.close();
-      };
-      await connect(server, transport);
-      await transport.handleRequest(req, res, body);
-      if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
-    } finally {
-      slot.release();
-    }
-  };
+  const era2025 = { newServer, connect, sessions, transportLimits };
 
   /**
    * The checks every request passes first (Host/Origin, declared size), then the body when the
@@ -200,7 +151,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       const batch = batchRefusal(body, req);
       if (batch) return sendRefusal(res, batch);
     }
-    const run = modernRequest ? () => modern.handle(req, res, body) : () => (options.sessions ? stateful(req, res, body) : stateless(req, res, body));
+    const run = modernRequest ? () => modern.handle(req, res, body) : () => (options.sessions ? stateful(era2025, req, res, body) : stateless(era2025, req, res, body));
     await runWithSkillContext(contextOfRequest(req, context), () => budget.run(req.socket, run));
   };
 

@@ -83,7 +83,8 @@ export function checkModernRequest(req: IncomingMessage, body: unknown): ModernR
     throw new ModernError(
       BAD_REQUEST,
       INVALID_PARAMS,
-      'Invalid _meta envelope for protocol revision 2026-07-28: params._meta is missing; every request carries its protocol version and client capabilities there',
+      'Invalid _meta envelope for protocol revision 2026-07-28: params._meta is missing; ' +
+        'every request carries its protocol version and client capabilities there',
       { envelope: { missing: ['_meta'] } },
     );
   }
@@ -103,7 +104,8 @@ export function checkModernRequest(req: IncomingMessage, body: unknown): ModernR
   const headerMethod = header(req, 'mcp-method');
   if (headerMethod !== undefined && headerMethod !== method) throw mismatch('Mcp-Method', headerMethod, method);
   if (method === 'initialize') {
-    throw new ModernError(BAD_REQUEST, HEADER_MISMATCH, 'Bad Request: initialize belongs to protocol 2025-11-25; send it without the 2026-07-28 envelope, or call server/discover', {
+    throw new ModernError(BAD_REQUEST, HEADER_MISMATCH, 'Bad Request: initialize belongs to protocol 2025-11-25; ' +
+      'send it without the 2026-07-28 envelope, or call server/discover', {
       mismatch: { header: headerVersion ?? '(missing)', body: 'initialize' },
     });
   }
@@ -175,7 +177,8 @@ function missingHeader(name: string, bodyValue: string): ModernError {
   return new ModernError(
     BAD_REQUEST,
     HEADER_MISMATCH,
-    `Bad Request: the request headers and body disagree: the body says ${clip(bodyValue)} but the required ${name} header is absent; protocol 2026-07-28 repeats it in the header`,
+    `Bad Request: the request headers and body disagree: ` +
+      `the body says ${clip(bodyValue)} but the required ${name} header is absent; protocol 2026-07-28 repeats it in the header`,
     { mismatch: { header: '(missing)', body: clip(bodyValue) } },
   );
 }

@@ -33,7 +33,10 @@ const reported = new WeakMap<(warning: SkillWarning) => void, Set<string>>();
  */
 export function seamMissing(onWarning: (warning: SkillWarning) => void, seam: SeamName, consequence: string): void {
   let seen = reported.get(onWarning);
-  if (!seen) reported.set(onWarning, (seen = new Set()));
+  if (!seen) {
+    seen = new Set();
+    reported.set(onWarning, seen);
+  }
   const key = `${seam}\n${consequence}`;
   if (seen.has(key)) return;
   seen.add(key);
@@ -85,9 +88,15 @@ export function wrapHandlerLookups(server: AnyServer, tag: symbol, wrap: (handle
       return fallback ? wrap(fallback, method) : undefined;
     }
     let byHandler = wrapped.get(method);
-    if (!byHandler) wrapped.set(method, (byHandler = new WeakMap()));
+    if (!byHandler) {
+      byHandler = new WeakMap();
+      wrapped.set(method, byHandler);
+    }
     let safe = byHandler.get(handler);
-    if (!safe) byHandler.set(handler, (safe = wrap(handler, method)));
+    if (!safe) {
+      safe = wrap(handler, method);
+      byHandler.set(handler, safe);
+    }
     return safe;
   };
   return true;

@@ -96,7 +96,8 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     );
   }
   if (low.transport) {
-    throw new Error('skillmount: attach() must run before server.connect(): capabilities are fixed once connected. For a server per request, attach to each one before connecting it.');
+    throw new Error('skillmount: attach() must run before server.connect(): capabilities are fixed once connected. ' +
+      'For a server per request, attach to each one before connecting it.');
   }
   const taken = SKILL_METHODS.find((method) => !canHandle(low, method));
   if (taken) {
@@ -172,7 +173,8 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
 
   if (followConnect && typeof source.onListChanged === 'function') {
     if (!afterConnect(low, (transport) => followListChanges(server, source, transport))) {
-      seamMissing(warn, 'server-connect', 'clients of this server are not told when the skill list changes (notifications/resources/list_changed); they see changes when they list again');
+      seamMissing(warn, 'server-connect', 'clients of this server are not told when the skill list changes (notifications/resources/list_changed); ' +
+        'they see changes when they list again');
     }
   }
   const handle: AttachedSkills = { listResources, readResource };
@@ -227,7 +229,8 @@ function guardResourceParams(low: Server, skills: SkillHandlers, warn: (warning:
     seamMissing(
       warn,
       'request-handler-map',
-      "McpServer's own checks answer resources/read and resources/list: malformed params get -32603 instead of -32602, and a skill:// URI with dot segments (skill://a/x/../SKILL.md) is served as the file it resolves to instead of being refused",
+      "McpServer's own checks answer resources/read and resources/list: malformed params get -32603 instead of -32602, " +
+        "and a skill:// URI with dot segments (skill://a/x/../SKILL.md) is served as the file it resolves to instead of being refused",
     );
   }
 }

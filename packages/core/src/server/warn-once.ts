@@ -14,9 +14,15 @@ const told = new WeakMap<object, WeakMap<object, Map<string, true>>>();
  */
 export function warnOnce(source: object, warn: (warning: SkillWarning) => void): (warning: SkillWarning) => void {
   let bySink = told.get(source);
-  if (!bySink) told.set(source, (bySink = new WeakMap()));
+  if (!bySink) {
+    bySink = new WeakMap();
+    told.set(source, bySink);
+  }
   let seen = bySink.get(warn);
-  if (!seen) bySink.set(warn, (seen = new Map()));
+  if (!seen) {
+    seen = new Map();
+    bySink.set(warn, seen);
+  }
   const remembered = seen;
   return (warning) => {
     const key = `${warning.code}\u0000${warning.uri ?? ''}\u0000${warning.message}`;
@@ -39,6 +45,9 @@ export function warningSink(
   if (onWarning) return onWarning;
   if (typeof source.warn !== 'function') return fallback;
   let sink = sourceSinks.get(source);
-  if (!sink) sourceSinks.set(source, (sink = (warning) => source.warn!(warning)));
+  if (!sink) {
+    sink = (warning) => source.warn!(warning);
+    sourceSinks.set(source, sink);
+  }
   return sink;
 }

@@ -42,7 +42,8 @@ export function frontmatterProblems(frontmatter: Record<string, unknown>, folder
     if (long) problems.push(long);
     if (!NAME.test(name)) {
       problems.push(
-        `frontmatter name ${quoted(name)} is invalid: use 1-${MAX_NAME_LENGTH} lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+        `frontmatter name ${quoted(name)} is invalid: use 1-${MAX_NAME_LENGTH} lowercase letters, ` +
+          `digits and single hyphens, not starting or ending with a hyphen`,
       );
     }
   } else {

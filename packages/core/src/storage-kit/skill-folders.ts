@@ -9,7 +9,7 @@
 export const SKILL_MD = 'SKILL.md';
 
 /** `SKILL.md`, or a path ending in `/SKILL.md`. */
-export const isSkillMdPath = (path: string): boolean => path === SKILL_MD || path.endsWith('/' + SKILL_MD);
+export const isSkillMdPath = (path: string): boolean => path === SKILL_MD || path.endsWith(`/${SKILL_MD}`);
 
 /** A name that starts with ".". */
 export const isHiddenName = (name: string): boolean => name.startsWith('.');

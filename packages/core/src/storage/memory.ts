@@ -27,13 +27,15 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
     files.set(path, { bytes: typeof content === 'string' ? encoder.encode(content) : new Uint8Array(content), version: ++version });
   };
   for (const [path, content] of Object.entries(record)) write(path, content);
-  const notify = () => watchers.forEach((w) => w());
+  const notify = () => {
+    for (const w of watchers) w();
+  };
 
   return {
     inMemory: true,
     async list(dir) {
       if (dir !== '') check(dir);
-      const prefix = dir === '' ? '' : dir + '/';
+      const prefix = dir === '' ? '' : `${dir}/`;
       const children = new Map<string, SkillFileEntry>();
       for (const [path, file] of files) {
         if (!path.startsWith(prefix)) continue;
@@ -65,7 +67,7 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
     },
     remove(path) {
       check(path);
-      for (const key of [...files.keys()]) if (key === path || key.startsWith(path + '/')) files.delete(key);
+      for (const key of [...files.keys()]) if (key === path || key.startsWith(`${path}/`)) files.delete(key);
       notify();
     },
   };

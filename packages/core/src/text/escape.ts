@@ -5,8 +5,10 @@
  */
 
 // C0 controls, DEL, C1 controls, and the bidirectional embeddings, overrides and isolates.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this module's job
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu;
 // The same, less newline and tab: for a message whose own lines and indents are its layout.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this module's job
 const UNSAFE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu;
 
 const escapeOne = (char: string): string => {

@@ -169,7 +169,8 @@ let scratchBuffer: Buffer | undefined;
 
 /** The size fstat gave the opened file, and no more, hashed; the digest and size are of the same bytes. */
 function hashed(fd: number, stat: Stats, itemPath: string, keep: boolean): Listed {
-  const scratch = (scratchBuffer ??= Buffer.allocUnsafeSlow(CHUNK));
+  scratchBuffer ??= Buffer.allocUnsafeSlow(CHUNK);
+  const scratch = scratchBuffer;
   const hash = createHash('sha256');
   // One exactly sized array when kept: it is posted between threads, where a larger backing buffer would be copied whole.
   const kept = keep ? new Uint8Array(stat.size) : undefined;

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { sendError, sendRefusal } from './reply.js';
+import { type SessionTable, sessionOwner } from './sessions.js';
+
+/** What the 2025-11-25 paths share with the endpoint: its servers, its connect, its session table and body limit. */
+export interface Era2025 {
+  newServer: () => Promise<McpServer | Server>;
+  connect: (server: McpServer | Server, transport: Transport) => Promise<void>;
+  sessions: SessionTable;
+  transportLimits: { maxRequestBodySize: number };
+}
+
+/** Protocol 2025-11-25 without sessions: a fresh server and transport per POST, closed with the response. */
+export async function stateless({ newServer, connect, transportLimits }: Era2025, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  if (req.method !== 'POST') {
+    res.setHeader('Allow', 'POST');
+    return sendError(res, 405, -32000, 'Method not allowed: this stateless MCP endpoint takes POST only');
+  }
+  const server = await newServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await connect(server, transport);
+  await transport.handleRequest(req, res, body);
+}
+
+/** Protocol 2025-11-25 with sessions: an initialize request opens one (within the table's limits), later requests name it. */
+export async function stateful(
+  { newServer, connect, sessions, transportLimits }: Era2025,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const id = req.headers['mcp-session-id'];
+  if (typeof id === 'string') {
+    const session = sessions.get(id);
+    if (!session) return sendError(res, 404, -32001, 'Session not found: start a new session with an initialize request');
+    sessions.track(session, res);
+    return session.transport.handleRequest(req, res, body);
+  }
+  // A body still undefined here had a content type the transport refuses without reading it.
+  if (req.method !== 'POST' || (body !== undefined && !isInitializeRequest(body))) {
+    return sendError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
+  }
+  const slot = sessions.reserve(sessionOwner(req));
+  if ('status' in slot) return sendRefusal(res, slot);
+  try {
+    const server = await newServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      ...transportLimits,
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sessionId) => slot.fill(sessionId, { transport, server }),
+    });
+    let closed = false;
+    transport.onclose = () => {
+      // Older SDK releases call onclose again from the transport close() that server.close() starts.
+      if (closed) return;
+      closed = true;
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void server.close();
+    };
+    await connect(server, transport);
+    await transport.handleRequest(req, res, body);
+    if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
+  } finally {
+    slot.release();
+  }
+}

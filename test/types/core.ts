@@ -1,0 +1,82 @@
+// Type tests for @skillmount/core's public types: checked by tsc (see types.test.ts), never run.
+import {
+  OptionError,
+  type OptionErrorCode,
+  type SkillEntry,
+  type SkillResource,
+  type SkillSource,
+  type TenantCatalogsOptions,
+  tenantCatalogs,
+} from '@skillmount/core';
+import { fsStorage } from '@skillmount/storage-fs';
+
+// tenantCatalogs: `storage` or `load`, never both; `key` always.
+const key: TenantCatalogsOptions['key'] = async () => 'acme';
+tenantCatalogs({ key, storage: (tenant) => fsStorage(`./skills/${tenant}`) });
+tenantCatalogs({ key, storage: (tenant) => fsStorage(`./skills/${tenant}`), watch: true, max: 10 });
+declare const loadOne: (tenant: string) => Promise<SkillSource & { close(): Promise<void> }>;
+tenantCatalogs({ key, load: loadOne });
+// @ts-expect-error storage and load exclude each other
+tenantCatalogs({ key, storage: (tenant) => fsStorage(tenant), load: loadOne });
+// @ts-expect-error key is required
+tenantCatalogs({ storage: (tenant) => fsStorage(tenant) });
+// @ts-expect-error catalog options apply to storage only
+tenantCatalogs({ key, load: loadOne, watch: true });
+// @ts-expect-error one of storage or load is needed
+const neither: TenantCatalogsOptions = { key };
+
+// A v2-style source: undefined means "not found".
+const v2Source = {
+  async list() {
+    return { skills: [] };
+  },
+  async get() {
+    return undefined;
+  },
+  async read() {
+    return undefined;
+  },
+} satisfies SkillSource;
+const asSource: SkillSource = v2Source;
+const textRead: SkillSource['read'] = async () => ({ text: 'hello', mimeType: 'text/markdown' });
+const badSource: SkillSource = {
+  ...v2Source,
+  // @ts-expect-error list must return a page
+  async list() {
+    return [];
+  },
+};
+
+// SkillEntry.resources may be 'dynamic': narrow before using it as a list.
+declare const entry: SkillEntry;
+// @ts-expect-error not a list until 'dynamic' is ruled out
+entry.resources.map((r) => r.uri);
+if (entry.resources !== 'dynamic') {
+  const first: SkillResource | undefined = entry.resources[0];
+  void first;
+}
+
+// OptionError narrows on code.
+function explain(error: unknown): string {
+  if (error instanceof OptionError) {
+    const code: OptionErrorCode = error.code;
+    switch (error.code) {
+      case 'invalid-value':
+        return `out of range: ${error.option}`;
+      case 'unknown-option':
+      case 'invalid-type':
+      case 'missing-option':
+      case 'conflicting-options':
+        return code;
+      default: {
+        const never: never = error.code;
+        return never;
+      }
+    }
+  }
+  return 'not an option error';
+}
+// @ts-expect-error not one of the codes
+const wrongCode: OptionErrorCode = 'bad-option';
+
+export { asSource, badSource, explain, neither, textRead, wrongCode };

@@ -1,0 +1,31 @@
+// Type tests for @skillmount/express: checked by tsc (see types.test.ts), never run.
+import type { ReloadReport, SkillSource } from '@skillmount/core';
+import { skillsMiddleware, type SkillsRouter } from '@skillmount/express';
+import { fsStorage } from '@skillmount/storage-fs';
+import express, { type RequestHandler } from 'express';
+
+const app = express();
+const skills = skillsMiddleware({ storage: fsStorage('./skills') });
+
+// Usable as Express middleware, on a path or not.
+app.use('/mcp', skills);
+const handler: RequestHandler = skills;
+
+const ready: Promise<SkillSource> = skills.ready;
+const reload: Promise<ReloadReport> = skills.reload();
+const closed: Promise<void> = skills.close();
+app.post('/own', async (req, res) => {
+  if (await skills.handleModern(req, res)) return;
+  const n: number = await skills.run(req, () => 1);
+  res.json({ n });
+});
+const attached: ReturnType<SkillsRouter['attach']> = skills.attach(null as unknown as Parameters<SkillsRouter['attach']>[0]);
+
+// @ts-expect-error an option that does not exist is refused
+skillsMiddleware({ storage: fsStorage('./skills'), stroage: 1 });
+// @ts-expect-error a wrong type for an option is refused
+skillsMiddleware({ storage: fsStorage('./skills'), sessions: 'yes' });
+// @ts-expect-error ready is read-only
+skills.ready = Promise.reject();
+
+export { attached, closed, handler, ready, reload };
