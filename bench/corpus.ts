@@ -123,6 +123,7 @@ export function fileBytes(s: CorpusSize, path: string, version = 0, seed = SEED)
   }
   const body = filler(next, Math.max(0, s.fileBytes - head.length));
   const bytes = encoder.encode(head + body);
-  if (bytes.byteLength !== s.fileBytes) throw new Error(`corpus: ${path} came out ${bytes.byteLength} bytes, not ${s.fileBytes}; use files of at least 512 bytes`);
+  if (bytes.byteLength !== s.fileBytes)
+    throw new Error(`corpus: ${path} came out ${bytes.byteLength} bytes, not ${s.fileBytes}; use files of at least 512 bytes`);
   return bytes;
 }

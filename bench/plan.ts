@@ -33,7 +33,19 @@ const LARGE = size(2000, 20, 8);
 export function planFor(mode: Mode): Plan {
   if (mode === 'smoke') {
     const tiny = size(10, 3, 1);
-    return { mode, runsFor: () => 1, longRunMs: Infinity, build: [tiny], buildS3: [tiny], reload: tiny, reloadS3: tiny, memory: tiny, memoryRuns: 1, http: tiny, warmUp: false };
+    return {
+      mode,
+      runsFor: () => 1,
+      longRunMs: Infinity,
+      build: [tiny],
+      buildS3: [tiny],
+      reload: tiny,
+      reloadS3: tiny,
+      memory: tiny,
+      memoryRuns: 1,
+      http: tiny,
+      warmUp: false,
+    };
   }
   if (mode === 'quick') {
     // About two minutes on a quiet 2-core machine: one run at 1000×10×4 KiB (a single SDK v2 build

@@ -52,7 +52,9 @@ print(`# skillmount vs the official SDK v2 — ${mode} run`);
 print();
 print(`- Machine: ${machine()}`);
 print(`- Compared with: @modelcontextprotocol/server 2.4.0 (\`SkillsExtension.load\`, \`loadSkills\`, \`createMcpHandler\`), measured in the same process run`);
-print(`- Figures: medians of the runs shown per case (${mode === 'default' ? '5, or 3 for a case whose single run exceeds ' + plan.longRunMs / 1000 + ' s' : mode === 'quick' ? '3, or 1 at 1000×10×4 KiB' : '1'}); ratio = how many times better ours is (theirs ÷ ours for times, ours ÷ theirs for rates)`);
+print(
+  `- Figures: medians of the runs shown per case (${mode === 'default' ? '5, or 3 for a case whose single run exceeds ' + plan.longRunMs / 1000 + ' s' : mode === 'quick' ? '3, or 1 at 1000×10×4 KiB' : '1'}); ratio = how many times better ours is (theirs ÷ ours for times, ours ÷ theirs for rates)`,
+);
 print(`- Command: \`${mode === 'default' ? 'pnpm bench' : mode === 'quick' ? 'pnpm bench -- --quick' : 'node --import tsx bench/run.ts --smoke'}\``);
 print();
 
@@ -61,9 +63,16 @@ const sizes = new Map<string, CorpusSize>();
 for (const s of [...plan.build, ...plan.buildS3, plan.reload, plan.reloadS3, plan.memory, plan.http]) sizes.set(s.label, s);
 print('## Corpora');
 print();
-print('Deterministic (seeded generator): `group-GG/skill-NNNNN/` folders, each with a SKILL.md and files in `references/`, `scripts/`, `assets/`; every file the stated size.');
+print(
+  'Deterministic (seeded generator): `group-GG/skill-NNNNN/` folders, each with a SKILL.md and files in `references/`, `scripts/`, `assets/`; every file the stated size.',
+);
 print();
-print(table(['corpus', 'skills', 'files', 'bytes'], [...sizes.values()].map((s) => [s.label, count(s.skills), count(fileCount(s)), mib(totalBytes(s))])));
+print(
+  table(
+    ['corpus', 'skills', 'files', 'bytes'],
+    [...sizes.values()].map((s) => [s.label, count(s.skills), count(fileCount(s)), mib(totalBytes(s))]),
+  ),
+);
 print();
 
 const kinds: { folder: StoreKind; s3: StoreKind; postgres: StoreKind } = {
@@ -108,7 +117,9 @@ try {
   }
   print('## Catalog build');
   print();
-  print('Ours: `SkillCatalog.load(storage)`. SDK v2: `loadSkills(dir)` for the folder, `SkillsExtension.load(storage)` handed the same adapter type (`s3Storage`, `postgresStorage`) for S3 and PostgreSQL. Both built catalogs are checked to publish the same skills, files, digests and sizes.');
+  print(
+    'Ours: `SkillCatalog.load(storage)`. SDK v2: `loadSkills(dir)` for the folder, `SkillsExtension.load(storage)` handed the same adapter type (`s3Storage`, `postgresStorage`) for S3 and PostgreSQL. Both built catalogs are checked to publish the same skills, files, digests and sizes.',
+  );
   print();
   print(
     table(
@@ -119,7 +130,11 @@ try {
   print();
 
   // --- reload -----------------------------------------------------------------------------------
-  const reloadJobs: [keyof typeof kinds, CorpusSize][] = [['folder', plan.reload], ['s3', plan.reloadS3], ['postgres', plan.reload]];
+  const reloadJobs: [keyof typeof kinds, CorpusSize][] = [
+    ['folder', plan.reload],
+    ['s3', plan.reloadS3],
+    ['postgres', plan.reload],
+  ];
   for (const [kind, size] of reloadJobs) {
     const store = await storeOf(kind, size);
     progress(`reload: ${store.kind} ${size.label}`);
@@ -128,11 +143,16 @@ try {
   const fullBuild = (store: string, size: string) => builds.find((b) => b.store === store && b.size === size)?.ours ?? NaN;
   print('## Reload');
   print();
-  print('A loaded catalog reloaded with nothing changed, then after rewriting 1% of the files (every hundredth, SKILL.md files among them). Bodies read are counted at the storage, the same way for both.');
+  print(
+    'A loaded catalog reloaded with nothing changed, then after rewriting 1% of the files (every hundredth, SKILL.md files among them). Bodies read are counted at the storage, the same way for both.',
+  );
   print();
   const reloadRows: string[][] = [];
   for (const r of reloads) {
-    for (const [what, side] of [['nothing changed', r.unchanged], [`1% changed (${r.changedFiles} files)`, r.changed]] as const) {
+    for (const [what, side] of [
+      ['nothing changed', r.unchanged],
+      [`1% changed (${r.changedFiles} files)`, r.changed],
+    ] as const) {
       reloadRows.push([
         r.store,
         r.size,
@@ -157,7 +177,8 @@ try {
     memory = await memoryCase(store, plan.memoryRuns);
     const m = memory;
     const figures = (side: MemoryResult['ours']) => [side.peakRssGrowth, side.rssGrowth, side.heapRetained];
-    const shares = (ours: MemoryResult['ours'], theirs: MemoryResult['ours']) => figures(ours).map((v, i) => `${((v / figures(theirs)[i]!) * 100).toFixed(0)}%`);
+    const shares = (ours: MemoryResult['ours'], theirs: MemoryResult['ours']) =>
+      figures(ours).map((v, i) => `${((v / figures(theirs)[i]!) * 100).toFixed(0)}%`);
     print('## Memory of a loaded catalog');
     print();
     print(
@@ -189,10 +210,18 @@ try {
     const httpRuns = plan.runsFor(fileCount(plan.http));
     https.push(await httpCase('folder', plan.http.label, folder.served!, httpRuns, smoke ? ['sdk-v2', 'fastify-stateless', 'express-session'] : undefined));
     progress(`http: PostgreSQL ${plan.http.label}`);
-    https.push(await httpCase('PostgreSQL', plan.http.label, postgres.served!, httpRuns, smoke ? ['sdk-v2', 'fastify-session', 'express-stateless'] : undefined));
+    https.push(
+      await httpCase('PostgreSQL', plan.http.label, postgres.served!, httpRuns, smoke ? ['sdk-v2', 'fastify-session', 'express-stateless'] : undefined),
+    );
     if (mode === 'default') {
       progress(`http: folder without the bytes cache ${plan.http.label}`);
-      https.push(await httpCase('folder, cacheBytes 0', plan.http.label, { ...folder.served!, cacheBytes: 0 }, httpRuns, ['sdk-v2', 'fastify-stateless', 'express-stateless']));
+      https.push(
+        await httpCase('folder, cacheBytes 0', plan.http.label, { ...folder.served!, cacheBytes: 0 }, httpRuns, [
+          'sdk-v2',
+          'fastify-stateless',
+          'express-stateless',
+        ]),
+      );
     }
     print('## Over HTTP (127.0.0.1)');
     print();
@@ -237,7 +266,12 @@ try {
     const v2 = modern.sides.find((s) => s.kind === 'sdk-v2')!;
     print(`Corpus ${modern.size} (${count(modern.files)} files).`);
     print();
-    print(table(['server', 'verified reads, 8 in flight', 'ratio to SDK v2'], modern.sides.map((side) => [side.label, perSecond(side.read8), side === v2 ? '' : ratio(side.read8 / v2.read8)])));
+    print(
+      table(
+        ['server', 'verified reads, 8 in flight', 'ratio to SDK v2'],
+        modern.sides.map((side) => [side.label, perSecond(side.read8), side === v2 ? '' : ratio(side.read8 / v2.read8)]),
+      ),
+    );
     print();
   }
 
@@ -294,13 +328,21 @@ function targetRows(): string[][] {
     const share = memory.ours.peakRssGrowth / memory.theirs.peakRssGrowth;
     // The target is for a 40 000-file catalog; at smaller sizes both sides' growth is mostly the V8 young generation.
     const applies = memory.files >= 40_000;
-    rows.push([`peak RSS growth, ${memory.size} catalog: ≤ 50% of the SDK v2's${applies ? '' : ' (target set at 40,000 files)'}`, `${(share * 100).toFixed(0)}%`, applies ? mark(share <= 0.5) : 'n/a']);
+    rows.push([
+      `peak RSS growth, ${memory.size} catalog: ≤ 50% of the SDK v2's${applies ? '' : ' (target set at 40,000 files)'}`,
+      `${(share * 100).toFixed(0)}%`,
+      applies ? mark(share <= 0.5) : 'n/a',
+    ]);
   }
   for (const h of https) {
     const v2 = h.sides.find((s) => s.kind === 'sdk-v2')!;
     for (const side of h.sides) {
       if (side.kind === 'sdk-v2') continue;
-      rows.push([`HTTP ${h.storage}, ${side.kind}: verified reads, 8 in flight ≥ 1.5× the SDK v2`, ratio(side.read8 / v2.read8), mark(side.read8 / v2.read8 >= 1.5)]);
+      rows.push([
+        `HTTP ${h.storage}, ${side.kind}: verified reads, 8 in flight ≥ 1.5× the SDK v2`,
+        ratio(side.read8 / v2.read8),
+        mark(side.read8 / v2.read8 >= 1.5),
+      ]);
       rows.push([`HTTP ${h.storage}, ${side.kind}: list walk no slower than the SDK v2`, ratio(v2.listMs / side.listMs), mark(side.listMs <= v2.listMs)]);
     }
   }
@@ -311,4 +353,3 @@ function targetRows(): string[][] {
   }
   return rows;
 }
-

@@ -79,10 +79,14 @@ async function runServer(framework: 'fastify' | 'express', clientCount: number, 
   const context = (request: { headers: Record<string, string | string[] | undefined> }) => ({ tenant: request.headers['x-tenant'] });
   const server = await listen(framework, source, context);
 
-  const child = fork(fileURLToPath(import.meta.url), ['--role', 'clients', '--url', server.url, '--clients', String(clientCount), '--seconds', String(runSeconds), '--client', clientKind], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    ['--role', 'clients', '--url', server.url, '--clients', String(clientCount), '--seconds', String(runSeconds), '--client', clientKind],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   try {
     await message(child, 'ready');
     gc();
@@ -104,17 +108,23 @@ async function runServer(framework: 'fastify' | 'express', clientCount: number, 
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
     const heapGrowth = settled.heapUsed - before.heapUsed;
     const flat = heapGrowth < Math.max(5 * 1024 * 1024, before.heapUsed * 0.1);
-    console.log(`load: ${framework}, ${clientCount} ${clientKind === 'sdk' ? 'SDK' : 'raw HTTP'} clients over ${TENANTS.length} tenants, ${elapsed.toFixed(1)} s`);
+    console.log(
+      `load: ${framework}, ${clientCount} ${clientKind === 'sdk' ? 'SDK' : 'raw HTTP'} clients over ${TENANTS.length} tenants, ${elapsed.toFixed(1)} s`,
+    );
     console.log(`  requests      ${report.requests} (${(report.requests / elapsed).toFixed(0)}/s), ${report.verifiedReads} verified reads`);
     console.log(`  latency       p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${pct(100).toFixed(1)} ms`);
     // On a shared machine the rates move with other work; the server's CPU time per request does not.
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    console.log(`  server CPU    ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / elapsed / 10).toFixed(0)}% of one core), ${(cpuMs / Math.max(1, report.requests)).toFixed(2)} ms per request`);
+    console.log(
+      `  server CPU    ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / elapsed / 10).toFixed(0)}% of one core), ${(cpuMs / Math.max(1, report.requests)).toFixed(2)} ms per request`,
+    );
     console.log(`  errors        ${report.errors}${report.firstErrors.length ? `: ${report.firstErrors.join(' | ')}` : ''}`);
     console.log(`  memory        rss / heap used`);
     console.log(`    before      ${mb(before.rss)} / ${mb(before.heapUsed)}`);
     console.log(`    after       ${mb(after.rss)} / ${mb(after.heapUsed)}`);
-    console.log(`    after gc    ${mb(settled.rss)} / ${mb(settled.heapUsed)} (${SETTLE_MS / 1000} s later; heap ${heapGrowth >= 0 ? '+' : ''}${mb(heapGrowth)}: ${flat ? 'flat' : 'GREW'})`);
+    console.log(
+      `    after gc    ${mb(settled.rss)} / ${mb(settled.heapUsed)} (${SETTLE_MS / 1000} s later; heap ${heapGrowth >= 0 ? '+' : ''}${mb(heapGrowth)}: ${flat ? 'flat' : 'GREW'})`,
+    );
     if (warnings.length) console.log(`  warnings      ${warnings.length}: ${warnings.slice(0, 3).join(' | ')}`);
     process.exitCode = report.errors === 0 && flat ? 0 : 1;
   } finally {
@@ -132,13 +142,20 @@ function makeTenants(): string {
   for (let i = 0; i < 30; i++) {
     const dir = path.join(root, 'globex', `skill-${i}`);
     mkdirSync(path.join(dir, 'references'), { recursive: true });
-    writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Generated skill number ${i}.\n---\n\n# Skill ${i}\n\nSee references/guide.md.\n`);
+    writeFileSync(
+      path.join(dir, 'SKILL.md'),
+      `---\nname: skill-${i}\ndescription: Generated skill number ${i}.\n---\n\n# Skill ${i}\n\nSee references/guide.md.\n`,
+    );
     writeFileSync(path.join(dir, 'references', 'guide.md'), `# Guide ${i}\n\n${'Some guidance. '.repeat(50 + i * 10)}\n`);
   }
   return root;
 }
 
-async function listen(framework: 'fastify' | 'express', source: SkillSource, context: (request: { headers: Record<string, string | string[] | undefined> }) => Record<string, unknown>) {
+async function listen(
+  framework: 'fastify' | 'express',
+  source: SkillSource,
+  context: (request: { headers: Record<string, string | string[] | undefined> }) => Record<string, unknown>,
+) {
   if (framework === 'fastify') {
     const { default: Fastify } = await import('fastify');
     const { skillsPlugin } = await import('@skillmount/fastify');

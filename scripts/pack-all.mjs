@@ -22,9 +22,7 @@ for (const dir of packages) {
 // Under pnpm (`pnpm pack-all`) run that same pnpm; from plain node, the version the workspace pins.
 const pinned = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).packageManager;
 const execPath = process.env.npm_execpath ?? '';
-const [command, ...prefix] = /pnpm/.test(path.basename(execPath))
-  ? [process.execPath, execPath]
-  : ['npx', '--prefer-offline', '-y', pinned];
+const [command, ...prefix] = /pnpm/.test(path.basename(execPath)) ? [process.execPath, execPath] : ['npx', '--prefer-offline', '-y', pinned];
 
 mkdirSync(out, { recursive: true });
 for (const name of readdirSync(out)) if (name.endsWith('.tgz')) rmSync(path.join(out, name));
@@ -38,7 +36,9 @@ try {
   fail(`pnpm pack failed: ${error.stderr?.toString() || error.message}`);
 }
 
-const tarballs = readdirSync(out).filter((name) => name.endsWith('.tgz')).sort();
+const tarballs = readdirSync(out)
+  .filter((name) => name.endsWith('.tgz'))
+  .sort();
 if (tarballs.length !== packages.length) fail(`expected ${packages.length} tarballs in ${out}, found ${tarballs.length}`);
 for (const name of tarballs) {
   const manifest = execFileSync('tar', ['-xzOf', path.join(out, name), 'package/package.json'], { encoding: 'utf8' });

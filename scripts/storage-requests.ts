@@ -127,11 +127,13 @@ async function s3Run(files: Map<string, string>): Promise<void> {
     const pollLists = counter.counts.LIST ?? 0;
 
     print(
-      `S3 (${server.external ? 'S3_ENDPOINT' : 'the tests\' s3rver on 127.0.0.1'}, s3://${bucket}/${prefix}; seeded in ${(seeded / 1000).toFixed(1)} s, ${catalog.entries.length} skills served)`,
+      `S3 (${server.external ? 'S3_ENDPOINT' : "the tests' s3rver on 127.0.0.1"}, s3://${bucket}/${prefix}; seeded in ${(seeded / 1000).toFixed(1)} s, ${catalog.entries.length} skills served)`,
       ['LIST', 'GET', 'other'],
       rows,
     );
-    console.log(`  LIST requests per 1000 keys: ${(((rows[0]!.counts.LIST ?? 0) / files.size) * 1000).toFixed(2)} (${files.size} keys, ${Math.ceil(files.size / 1000)} pages of 1000)`);
+    console.log(
+      `  LIST requests per 1000 keys: ${(((rows[0]!.counts.LIST ?? 0) / files.size) * 1000).toFixed(2)} (${files.size} keys, ${Math.ceil(files.size / 1000)} pages of 1000)`,
+    );
     console.log(`  a watch poll: ${pollLists} LIST, ${(poll / 1000).toFixed(2)} s`);
     await storage.close();
   } finally {
@@ -150,10 +152,10 @@ async function postgresRun(files: Map<string, string>): Promise<void> {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(`INSERT INTO ${pg.escapeIdentifier(table)} (namespace, path, content) SELECT '', p, convert_to(c, 'UTF8') FROM unnest($1::text[], $2::text[]) AS f(p, c)`, [
-        [...files.keys()],
-        [...files.values()],
-      ]);
+      await client.query(
+        `INSERT INTO ${pg.escapeIdentifier(table)} (namespace, path, content) SELECT '', p, convert_to(c, 'UTF8') FROM unnest($1::text[], $2::text[]) AS f(p, c)`,
+        [[...files.keys()], [...files.values()]],
+      );
       await client.query('COMMIT');
     } finally {
       client.release();
@@ -195,6 +197,8 @@ async function postgresRun(files: Map<string, string>): Promise<void> {
 }
 
 const files = tree();
-console.log(`storage requests for a catalog of ${SKILLS} skills × ${FILES} files (${files.size} files, ${[...files.values()].reduce((n, f) => n + f.length, 0)} bytes)`);
+console.log(
+  `storage requests for a catalog of ${SKILLS} skills × ${FILES} files (${files.size} files, ${[...files.values()].reduce((n, f) => n + f.length, 0)} bytes)`,
+);
 await s3Run(files);
 await postgresRun(files);

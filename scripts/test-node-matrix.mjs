@@ -75,7 +75,16 @@ async function runSuite(node, live) {
   log.end();
   const output = Buffer.concat(chunks).toString('utf8');
   const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-  return { version, code, output, seconds: Math.round((Date.now() - started) / 1000), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), cancelled: count('cancelled') };
+  return {
+    version,
+    code,
+    output,
+    seconds: Math.round((Date.now() - started) / 1000),
+    pass: count('pass'),
+    fail: count('fail'),
+    skipped: count('skipped'),
+    cancelled: count('cancelled'),
+  };
 }
 
 const own = process.version;
@@ -109,7 +118,9 @@ await Promise.all(Array.from({ length: Math.min(jobs, others.length) }, worker))
 console.log('\nNode.js versions:');
 for (const r of results.sort((a, b) => major(a.version) - major(b.version))) {
   const verdict = r.problem ?? (r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`);
-  console.log(`  ${r.version.padEnd(9)} ${verdict.padEnd(16)} ${r.pass} passed, ${r.fail} failed, ${r.skipped} skipped, ${r.cancelled} cancelled, ${r.seconds} s`);
+  console.log(
+    `  ${r.version.padEnd(9)} ${verdict.padEnd(16)} ${r.pass} passed, ${r.fail} failed, ${r.skipped} skipped, ${r.cancelled} cancelled, ${r.seconds} s`,
+  );
 }
 console.log(`logs: ${path.relative(root, logs)}/`);
 const total = (key) => results.reduce((n, r) => n + r[key], 0);

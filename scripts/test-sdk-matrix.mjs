@@ -15,7 +15,19 @@
 // killed outright. `--restore` only puts them back.
 // Ends with one line per release and a total "N passed, N failed" line; exits non-zero if any failed.
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -54,7 +66,8 @@ function sdkLinks() {
   const importers = ['.'];
   for (const glob of globs) {
     if (!glob.endsWith('/*')) importers.push(glob);
-    else if (existsSync(path.join(root, glob.slice(0, -2)))) for (const name of readdirSync(path.join(root, glob.slice(0, -2)))) importers.push(path.join(glob.slice(0, -2), name));
+    else if (existsSync(path.join(root, glob.slice(0, -2))))
+      for (const name of readdirSync(path.join(root, glob.slice(0, -2)))) importers.push(path.join(glob.slice(0, -2), name));
   }
   const links = importers.map((dir) => path.join(root, dir, 'node_modules', SDK));
   const virtual = path.join(root, 'node_modules/.pnpm');
@@ -109,7 +122,12 @@ async function ensureSdk(version) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: { [SDK]: version } }, null, 2));
   try {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], { cwd: dir, env: npmEnv, timeout: 900_000, maxBuffer: 16 << 20 });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], {
+      cwd: dir,
+      env: npmEnv,
+      timeout: 900_000,
+      maxBuffer: 16 << 20,
+    });
   } catch (error) {
     throw new Error(`installing ${SDK}@${version} into ${dir} failed; run "npm install" there to see why\n${error.stderr || error.message}`);
   }
@@ -138,7 +156,15 @@ async function runSuite(version) {
   log.end();
   const output = Buffer.concat(chunks).toString('utf8');
   const count = (name) => Number(output.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-  return { version, code: code ?? (signal ? 1 : 0), seconds: Math.round((Date.now() - started) / 1000), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), cancelled: count('cancelled') };
+  return {
+    version,
+    code: code ?? (signal ? 1 : 0),
+    seconds: Math.round((Date.now() - started) / 1000),
+    pass: count('pass'),
+    fail: count('fail'),
+    skipped: count('skipped'),
+    cancelled: count('cancelled'),
+  };
 }
 
 let current;
@@ -181,7 +207,9 @@ for (const version of versions) {
 console.log(`\n${SDK} versions:`);
 for (const r of results) {
   const verdict = r.problem ?? (r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`);
-  console.log(`  ${r.version.padEnd(8)} ${verdict.padEnd(16)} ${r.pass} passed, ${r.fail} failed, ${r.skipped} skipped, ${r.cancelled} cancelled, ${r.seconds} s`);
+  console.log(
+    `  ${r.version.padEnd(8)} ${verdict.padEnd(16)} ${r.pass} passed, ${r.fail} failed, ${r.skipped} skipped, ${r.cancelled} cancelled, ${r.seconds} s`,
+  );
 }
 console.log(`logs: ${path.relative(root, logs)}/`);
 const total = (key) => results.reduce((n, r) => n + r[key], 0);

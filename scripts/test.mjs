@@ -56,9 +56,9 @@ console.log(
 console.log(verbose ? 'Expected warnings: shown (SKILLMOUNT_TEST_VERBOSE=1)' : 'Expected warnings: hidden (SKILLMOUNT_TEST_VERBOSE=1 shows them)');
 console.log('');
 
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit', env },
-);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
 process.exit(result.status ?? 1);

@@ -17,7 +17,9 @@ const VERSION_FILE = 'packages/core/src/version.ts';
 const VERSION_LINE = /export const VERSION = '([^']*)';/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 
-const dirs = readdirSync(path.join(root, 'packages')).sort().map((name) => `packages/${name}`);
+const dirs = readdirSync(path.join(root, 'packages'))
+  .sort()
+  .map((name) => `packages/${name}`);
 const read = (file) => readFileSync(path.join(root, file), 'utf8');
 const manifests = dirs.map((dir) => ({ dir, file: `${dir}/package.json`, json: JSON.parse(read(`${dir}/package.json`)) }));
 const ours = new Set(manifests.map((m) => m.json.name));
@@ -45,7 +47,8 @@ const problems = [];
 const version = manifests.find((m) => m.json.name === '@skillmount/core')?.json.version;
 const license = read('LICENSE');
 for (const { dir, file, json } of manifests) {
-  if (json.version !== version) problems.push(`${file}: version ${json.version}, but @skillmount/core is ${version}; run "node scripts/versions.mjs set <version>"`);
+  if (json.version !== version)
+    problems.push(`${file}: version ${json.version}, but @skillmount/core is ${version}; run "node scripts/versions.mjs set <version>"`);
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
     for (const [name, range] of Object.entries(json[field] ?? {})) {
       if (ours.has(name) && range !== 'workspace:^') problems.push(`${file}: ${field}.${name} is "${range}"; use "workspace:^" so packing writes ^${version}`);
@@ -59,8 +62,14 @@ for (const { dir, file, json } of manifests) {
   if (!existsSync(path.join(root, dir, 'LICENSE')) || read(`${dir}/LICENSE`) !== license) problems.push(`${dir}/LICENSE must be a copy of the root LICENSE`);
 }
 const code = read(VERSION_FILE).match(VERSION_LINE)?.[1];
-if (code !== version) problems.push(`${VERSION_FILE}: VERSION is ${code ?? 'missing'}, the packages are ${version}; run "node scripts/versions.mjs set ${version}"`);
-if (!existsSync(path.join(root, 'CHANGELOG.md')) || !read('CHANGELOG.md').split('\n').some((line) => line.startsWith(`## ${version}`))) {
+if (code !== version)
+  problems.push(`${VERSION_FILE}: VERSION is ${code ?? 'missing'}, the packages are ${version}; run "node scripts/versions.mjs set ${version}"`);
+if (
+  !existsSync(path.join(root, 'CHANGELOG.md')) ||
+  !read('CHANGELOG.md')
+    .split('\n')
+    .some((line) => line.startsWith(`## ${version}`))
+) {
   problems.push(`CHANGELOG.md has no "## ${version}" section`);
 }
 

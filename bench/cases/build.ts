@@ -29,7 +29,17 @@ interface Comparable {
 function sameCatalog(ours: readonly Comparable[], theirs: readonly Comparable[], where: string): void {
   const flat = (entries: readonly Comparable[]) =>
     entries
-      .map((e) => `${e.uri} ${Array.isArray(e.resources) ? [...e.resources].map((r) => `${r.uri}=${r.digest}:${r.size}`).sort().join(',') : e.resources}`)
+      .map(
+        (e) =>
+          `${e.uri} ${
+            Array.isArray(e.resources)
+              ? [...e.resources]
+                  .map((r) => `${r.uri}=${r.digest}:${r.size}`)
+                  .sort()
+                  .join(',')
+              : e.resources
+          }`,
+      )
       .sort()
       .join('\n');
   if (flat(ours) !== flat(theirs)) throw new Error(`bench: ${where}: the two catalogs differ`);
@@ -55,7 +65,8 @@ export async function buildCase(store: SeededStore, runs: number, longRunMs: num
     const files = store.adapter();
     try {
       const catalog = store.dir !== undefined ? await loadSkills(store.dir, quiet) : await SkillsExtension.load(files, quiet);
-      if (catalog.entries.length !== store.size.skills) throw new Error(`bench: ${store.kind}: the SDK v2 built ${catalog.entries.length} skills, not ${store.size.skills}`);
+      if (catalog.entries.length !== store.size.skills)
+        throw new Error(`bench: ${store.kind}: the SDK v2 built ${catalog.entries.length} skills, not ${store.size.skills}`);
       lastTheirs = catalog.entries as readonly Comparable[];
     } finally {
       await store.release(files);

@@ -11,13 +11,7 @@ export interface Pair {
  * Time `ours` and `theirs` alternately, `runs` times each (after one untimed warm-up pair when
  * `warmUp`), dropping to 3 runs once a single run takes longer than `longRunMs`.
  */
-export async function alternate(
-  runs: number,
-  longRunMs: number,
-  warmUp: boolean,
-  ours: () => Promise<unknown>,
-  theirs: () => Promise<unknown>,
-): Promise<Pair> {
+export async function alternate(runs: number, longRunMs: number, warmUp: boolean, ours: () => Promise<unknown>, theirs: () => Promise<unknown>): Promise<Pair> {
   if (warmUp) {
     await ours();
     await theirs();

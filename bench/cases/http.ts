@@ -27,7 +27,13 @@ export interface HttpResult {
   sides: HttpSide[];
 }
 
-export async function httpCase(label: string, size: string, storage: StorageSpec, runs: number, kinds: readonly ServerKind[] = SERVER_KINDS): Promise<HttpResult> {
+export async function httpCase(
+  label: string,
+  size: string,
+  storage: StorageSpec,
+  runs: number,
+  kinds: readonly ServerKind[] = SERVER_KINDS,
+): Promise<HttpResult> {
   const servers: RunningServer[] = [];
   const clients: BenchClient[] = [];
   try {

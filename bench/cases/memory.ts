@@ -43,10 +43,18 @@ export async function memoryCase(store: SeededStore, repeats: number): Promise<M
     oursInline.push(await measure('ours-inline', dir));
     theirs.push(await measure('sdk-v2', dir));
   }
-  for (const side of [...ours, ...oursInline, ...theirs]) if (side.skills !== store.size.skills) throw new Error(`bench: memory child loaded ${side.skills} skills, not ${store.size.skills}`);
+  for (const side of [...ours, ...oursInline, ...theirs])
+    if (side.skills !== store.size.skills) throw new Error(`bench: memory child loaded ${side.skills} skills, not ${store.size.skills}`);
   const mid = (sides: MemorySide[]): MemorySide => {
     const pick = (k: keyof MemorySide) => median(sides.map((s) => s[k]));
-    return { skills: sides[0]!.skills, baselineRss: pick('baselineRss'), peakRssGrowth: pick('peakRssGrowth'), rssGrowth: pick('rssGrowth'), heapRetained: pick('heapRetained'), externalRetained: pick('externalRetained') };
+    return {
+      skills: sides[0]!.skills,
+      baselineRss: pick('baselineRss'),
+      peakRssGrowth: pick('peakRssGrowth'),
+      rssGrowth: pick('rssGrowth'),
+      heapRetained: pick('heapRetained'),
+      externalRetained: pick('externalRetained'),
+    };
   };
   return { size: store.size.label, files: store.files.length, runs: repeats, ours: mid(ours), oursInline: mid(oursInline), theirs: mid(theirs) };
 }

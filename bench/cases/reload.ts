@@ -34,7 +34,14 @@ const changes = (report: { added: string[]; removed: string[]; changed: string[]
  * Load once, then time `runs` reloads with nothing changed and `runs` after rewriting 1% of the
  * files (versions from `firstVersion`); 3 of each once a single reload takes over `longRunMs`.
  */
-async function measure(store: SeededStore, files: SkillFiles, load: (files: SkillFiles) => Promise<Reloadable>, runs: number, longRunMs: number, firstVersion: number) {
+async function measure(
+  store: SeededStore,
+  files: SkillFiles,
+  load: (files: SkillFiles) => Promise<Reloadable>,
+  runs: number,
+  longRunMs: number,
+  firstVersion: number,
+) {
   const counted = counting(files, store.listingReadsBodies === true);
   const catalog = await load(counted.files);
   const unchanged: ReloadSide[] = [];

@@ -101,7 +101,15 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
   if (era === 'modern') {
     await request('server/discover', {}); // no handshake and no session on 2026-07-28
   } else {
-    const init = await send('POST', JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'skillmount-bench', version: '1.0.0' } } }));
+    const init = await send(
+      'POST',
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'skillmount-bench', version: '1.0.0' } },
+      }),
+    );
     if (!messagesOf(init).some((m) => m.id === 0 && m.result)) throw new Error(`bench: initialize failed at ${url}: ${init.status} ${init.text.slice(0, 200)}`);
     const session = init.headers['mcp-session-id'];
     if (typeof session === 'string') sessionId = session;
@@ -114,7 +122,8 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
     if (!content) throw new Error(`bench: ${file.uri}: no contents`);
     const bytes = content.text !== undefined ? Buffer.from(content.text, 'utf8') : Buffer.from(content.blob ?? '', 'base64');
     const digest = 'sha256:' + createHash('sha256').update(bytes).digest('hex');
-    if (bytes.byteLength !== file.size || digest !== file.digest) throw new Error(`bench: ${file.uri} failed verification (${bytes.byteLength} bytes, ${digest})`);
+    if (bytes.byteLength !== file.size || digest !== file.digest)
+      throw new Error(`bench: ${file.uri} failed verification (${bytes.byteLength} bytes, ${digest})`);
   };
 
   return {

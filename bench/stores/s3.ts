@@ -36,7 +36,13 @@ export async function s3Stores(): Promise<StoreKind> {
     const manifest: ManifestFile[] = [];
     for (const [path, version] of versions) {
       const bytes = fileBytes(size, path, version);
-      manifest.push({ path, etag: etags.get(path)!, size: bytes.byteLength, sha256: sha256Digest(bytes), ...(path.endsWith('SKILL.md') ? { content: bytes } : {}) });
+      manifest.push({
+        path,
+        etag: etags.get(path)!,
+        size: bytes.byteLength,
+        sha256: sha256Digest(bytes),
+        ...(path.endsWith('SKILL.md') ? { content: bytes } : {}),
+      });
     }
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: MANIFEST_PATH, Body: encodeManifest(manifest), ContentType: 'application/json' }));
   };

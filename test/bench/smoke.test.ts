@@ -31,7 +31,12 @@ function rowsAfter(output: string, heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith('| ')) break;
-    rows.push(line.slice(2, -2).split(' | ').map((c) => c.trim()));
+    rows.push(
+      line
+        .slice(2, -2)
+        .split(' | ')
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -45,7 +50,10 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
   assert.match(stdout, /Machine: \d+ × .+, [\d.]+ GiB RAM, .+, Node v\d+/);
 
   const builds = rowsAfter(stdout, '## Catalog build');
-  assert.deepEqual(builds.map((r) => r[0]), ['folder', 'S3', 'PostgreSQL']);
+  assert.deepEqual(
+    builds.map((r) => r[0]),
+    ['folder', 'S3', 'PostgreSQL'],
+  );
   for (const [, corpus, , ours, theirs, ratio, bodies] of builds) {
     assert.equal(corpus, '10×3×1 KiB');
     assert.match(ours!, TIME);
@@ -66,13 +74,19 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
   }
 
   const memory = rowsAfter(stdout, '## Memory of a loaded catalog');
-  assert.deepEqual(memory.map((r) => r[0]), ['ours', 'ours, `workerThreads: false`', 'SDK v2', 'ours / SDK v2', 'ours (`workerThreads: false`) / SDK v2']);
+  assert.deepEqual(
+    memory.map((r) => r[0]),
+    ['ours', 'ours, `workerThreads: false`', 'SDK v2', 'ours / SDK v2', 'ours (`workerThreads: false`) / SDK v2'],
+  );
   for (const row of memory.slice(0, 2)) for (const cell of row.slice(1)) assert.match(cell, /^-?\d+\.\d MiB$/);
 
   const http = rowsAfter(stdout, '## Over HTTP');
   const servers = http.map((r) => `${r[0]} ${r[1]}`);
   for (const kind of ['fastify-stateless', 'fastify-session', 'express-stateless', 'express-session']) {
-    assert.ok(servers.some((s) => s.endsWith(kind)), `${kind} was measured over HTTP`);
+    assert.ok(
+      servers.some((s) => s.endsWith(kind)),
+      `${kind} was measured over HTTP`,
+    );
   }
   assert.equal(servers.filter((s) => s.endsWith('sdk-v2')).length, 2, 'the SDK v2 server on both storages');
   for (const row of http) {
@@ -83,7 +97,10 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
   }
 
   const modern = rowsAfter(stdout, '## Over HTTP, protocol 2026-07-28');
-  assert.deepEqual(modern.map((r) => r[0]), ['SDK v2 `createMcpHandler`, 2026-07-28', 'ours (Fastify), 2026-07-28', 'ours (Fastify), 2025-11-25 stateless']);
+  assert.deepEqual(
+    modern.map((r) => r[0]),
+    ['SDK v2 `createMcpHandler`, 2026-07-28', 'ours (Fastify), 2026-07-28', 'ours (Fastify), 2025-11-25 stateless'],
+  );
   for (const row of modern) assert.match(row[1]!, /^[\d,]+\/s$/);
   for (const row of modern.slice(1)) assert.match(row[2]!, RATIO);
 

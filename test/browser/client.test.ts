@@ -19,11 +19,22 @@ import { sameOriginProxy } from './support/same-origin.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const root = path.resolve(import.meta.dirname, '../..');
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium); the browser test needs a real Chromium and downloads none`;
+const skip = existsSync(CHROMIUM)
+  ? false
+  : `${CHROMIUM} is not installed (apt-get install chromium); the browser test needs a real Chromium and downloads none`;
 
 // Flags for a machine without internet: no sandbox (root in a container), no GPU, and none of
 // the background services that would keep dialling out.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let serve: ChildProcess | undefined;
 let endpoint: URL;
@@ -32,7 +43,9 @@ let profile: string | undefined;
 
 /** `skillmount serve examples/skills` on a free loopback port; resolves with its endpoint URL. */
 function startServe(): Promise<URL> {
-  const child = spawn(process.execPath, [path.join(root, 'packages/cli/dist/bin.js'), 'serve', EXAMPLES, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'packages/cli/dist/bin.js'), 'serve', EXAMPLES, '--port', '0', '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   serve = child;
   return new Promise((resolve, reject) => {
     let out = '';
@@ -64,7 +77,8 @@ before(async () => {
     logLevel: 'silent',
   });
   const bundle = bundled.outputFiles[0]!.text;
-  const html = '<!doctype html><meta charset="utf-8"><title>skills client</title><link rel="icon" href="data:,"><script type="module" src="/bundle.js"></script>';
+  const html =
+    '<!doctype html><meta charset="utf-8"><title>skills client</title><link rel="icon" href="data:,"><script type="module" src="/bundle.js"></script>';
   proxy = await sameOriginProxy(endpoint, { html, bundle });
   profile = mkdtempSync(path.join(os.tmpdir(), 'skillmount-chromium-'));
 });
@@ -88,7 +102,10 @@ test('in headless Chromium, the built client verifies every file that skillmount
     page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
     await page.goto(proxy!.url);
     await page.waitForFunction(() => typeof (globalThis as { verifyAll?: unknown }).verifyAll === 'function', undefined, { timeout: 30_000 });
-    const report = (await page.evaluate((mcp) => (globalThis as unknown as { verifyAll(url: string): Promise<unknown> }).verifyAll(mcp), endpoint.pathname)) as PageReport;
+    const report = (await page.evaluate(
+      (mcp) => (globalThis as unknown as { verifyAll(url: string): Promise<unknown> }).verifyAll(mcp),
+      endpoint.pathname,
+    )) as PageReport;
 
     assert.deepEqual(problems, []);
     assert.deepEqual(report.nodeGlobals, { Buffer: false, process: false, require: false }, 'a browser page has none of Node.js globals');
@@ -105,7 +122,10 @@ test('in headless Chromium, the built client verifies every file that skillmount
       assert.equal(file.size, bytes.byteLength, file.uri);
       assert.equal(file.digest, 'sha256:' + createHash('sha256').update(bytes).digest('hex'), file.uri);
     }
-    assert.ok(report.files.some((f) => !f.text), 'a binary file (a base64 blob) was among them');
+    assert.ok(
+      report.files.some((f) => !f.text),
+      'a binary file (a base64 blob) was among them',
+    );
     assert.deepEqual(report.frontmatterChecked.sort(), report.skills.sort(), 'each SKILL.md had its frontmatter checked');
     assert.equal(typeof report.tampered, 'object', `a changed digest was refused: ${JSON.stringify(report.tampered)}`);
     assert.equal((report.tampered as { reason: string }).reason, 'digest');

@@ -43,7 +43,10 @@ test('check: every problem is printed with its path, and the exit code is 1', as
   const json = cli('check', root, '--json');
   assert.equal(json.status, 1);
   const parsed = JSON.parse(json.stdout);
-  assert.deepEqual(parsed.skills.map((s: { uri: string }) => s.uri), ['skill://good/SKILL.md']);
+  assert.deepEqual(
+    parsed.skills.map((s: { uri: string }) => s.uri),
+    ['skill://good/SKILL.md'],
+  );
   assert.equal(parsed.problems.length, 5);
 });
 
@@ -86,8 +89,14 @@ test('check: each message says what breaks which rule and where, in human sizes 
     line('dup/SKILL.md:'),
     'dup/SKILL.md: skill skipped: invalid YAML frontmatter: duplicate key "name" at SKILL.md line 4 (first given at line 2); keys of a mapping must be unique, keep one [frontmatter]',
   );
-  assert.equal(line('cased/skill.md:'), 'cased/skill.md: found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill [skill-md-case]');
-  assert.equal(line('emoji-over/SKILL.md:'), 'emoji-over/SKILL.md: skill skipped: frontmatter "description" is 1025 characters long; at most 1024 [frontmatter]');
+  assert.equal(
+    line('cased/skill.md:'),
+    'cased/skill.md: found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill [skill-md-case]',
+  );
+  assert.equal(
+    line('emoji-over/SKILL.md:'),
+    'emoji-over/SKILL.md: skill skipped: frontmatter "description" is 1025 characters long; at most 1024 [frontmatter]',
+  );
   assert.equal(line('ok skill://one/'), 'ok skill://one/SKILL.md (1 file, 37 B)');
   assert.match(line('ok skill://emoji/'), /^ok skill:\/\/emoji\/SKILL\.md \(1 file, 4\.0 KiB\)$/);
   assert.equal(lines.at(-1), `2 skills valid, 6 problems in ${root}`);
@@ -101,15 +110,19 @@ test('check: each message says what breaks which rule and where, in human sizes 
     { code: 'limit', path: 'big', uri: 'skill://big/SKILL.md', message: undefined, files: 3, bytes: 20_300_037, limit: { bytes: 16 * 1024 * 1024 } },
   );
   assert.match(big.message as string, /19\.4 MiB/);
-  assert.deepEqual(
-    (({ code, files, limit }) => ({ code, files, limit }))(parsed.problems.find((p) => p.path === 'many')!),
-    { code: 'limit', files: 521, limit: { files: 512 } },
-  );
-  assert.deepEqual(parsed.problems.find((p) => p.code === 'skill-md-case'), {
-    code: 'skill-md-case',
-    path: 'cased/skill.md',
-    message: 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill',
+  assert.deepEqual((({ code, files, limit }) => ({ code, files, limit }))(parsed.problems.find((p) => p.path === 'many')!), {
+    code: 'limit',
+    files: 521,
+    limit: { files: 512 },
   });
+  assert.deepEqual(
+    parsed.problems.find((p) => p.code === 'skill-md-case'),
+    {
+      code: 'skill-md-case',
+      path: 'cased/skill.md',
+      message: 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill',
+    },
+  );
 });
 
 test('check: one valid skill and one problem are counted in the singular', async (t) => {
@@ -126,7 +139,13 @@ test('check: one valid skill and one problem are counted in the singular', async
 });
 
 test('usage mistakes exit 2 with a pointer to --help', () => {
-  for (const args of [['check'], ['frobnicate'], ['check', EXAMPLES, '--bogus'], ['serve', EXAMPLES, '--port', 'x'], ['serve', EXAMPLES, '--framework', 'koa']]) {
+  for (const args of [
+    ['check'],
+    ['frobnicate'],
+    ['check', EXAMPLES, '--bogus'],
+    ['serve', EXAMPLES, '--port', 'x'],
+    ['serve', EXAMPLES, '--framework', 'koa'],
+  ]) {
     const r = cli(...args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /skillmount --help/);

@@ -23,7 +23,10 @@ const cli = (...args: string[]) =>
 
 const TREE: Record<string, string> = {
   'git-workflow/SKILL.md': skillMd('git-workflow', { description: 'The git-workflow skill in git-workflow.', body: '# git-workflow\n' }),
-  'acme/billing/invoice-rules/SKILL.md': skillMd('invoice-rules', { description: 'The invoice-rules skill in acme/billing/invoice-rules.', body: '# acme/billing/invoice-rules\n' }),
+  'acme/billing/invoice-rules/SKILL.md': skillMd('invoice-rules', {
+    description: 'The invoice-rules skill in acme/billing/invoice-rules.',
+    body: '# acme/billing/invoice-rules\n',
+  }),
   'acme/billing/invoice-rules/rules.md': 'Round half to even.\n',
   'acme/refunds/SKILL.md': skillMd('refunds', { description: 'The refunds skill in acme/refunds.', body: '# acme/refunds\n' }),
   'globex/refunds/SKILL.md': skillMd('refunds', { description: 'The refunds skill in globex/refunds.', body: '# globex/refunds\n' }),
@@ -52,7 +55,7 @@ after(async () => {
   await liar.close();
 });
 
-test('get by the name ls shows prints that skill\'s SKILL.md, with nothing on stderr', async () => {
+test("get by the name ls shows prints that skill's SKILL.md, with nothing on stderr", async () => {
   const r = await cli('get', served.url, 'git-workflow');
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, TREE['git-workflow/SKILL.md']);
@@ -72,7 +75,7 @@ test('get by skill path (with or without /SKILL.md) and by URI print the same fi
   }
 });
 
-test('a name two skills share is refused, listing each one\'s path and URI; each path then works', async () => {
+test("a name two skills share is refused, listing each one's path and URI; each path then works", async () => {
   const r = await cli('get', served.url, 'refunds');
   assert.equal(r.code, 1, r.stdout);
   assert.equal(r.stdout, '', 'nothing printed on stdout');
@@ -93,7 +96,10 @@ test('a name that is also a skill path gets the skill at that path, and stderr n
   const r = await cli('get', served.url, 'onboarding');
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, TREE['onboarding/SKILL.md']);
-  assert.equal(r.stderr, 'skillmount: "onboarding" is the skill path of skill://onboarding/SKILL.md; other skills with that name: skill://acme/onboarding/SKILL.md\n');
+  assert.equal(
+    r.stderr,
+    'skillmount: "onboarding" is the skill path of skill://onboarding/SKILL.md; other skills with that name: skill://acme/onboarding/SKILL.md\n',
+  );
 });
 
 test('a skill path the server does not list is asked for with skills/get', async () => {
@@ -106,7 +112,10 @@ test('an unknown name exits 1 and says how to find the names; invalid listed ent
   const r = await cli('get', served.url, 'nope');
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
-  assert.equal(r.stderr, `skillmount: no skill named "nope" or at that skill path on ${served.url}. Run "skillmount ls ${served.url}" to see the names and URIs\n`);
+  assert.equal(
+    r.stderr,
+    `skillmount: no skill named "nope" or at that skill path on ${served.url}. Run "skillmount ls ${served.url}" to see the names and URIs\n`,
+  );
   // An entry the client refuses does not stop the lookup, and is counted.
   const withInvalid = await cli('get', liar.url('terminal-uri'), 'nope');
   assert.equal(withInvalid.code, 1);

@@ -40,19 +40,36 @@ function expectFailure(r: CliResult, code: number, pattern: RegExp, what: string
 
 test('an unknown scheme is a usage mistake (exit 2), shown without its password', async () => {
   const location = `ftp://reader:${PASSWORD}@files.example/skills`;
-  const commands = [['serve', location], ['check', location], ['publish', EXAMPLES, location]];
+  const commands = [
+    ['serve', location],
+    ['check', location],
+    ['publish', EXAMPLES, location],
+  ];
   const results = await Promise.all(commands.map((args) => runCli(args)));
   results.forEach((r, i) => {
-    expectFailure(r, 2, /unsupported location "ftp:\/\/reader@files\.example\/skills" \(scheme ftp:\/\/\); give a folder path, s3:\/\/bucket\/prefix or postgres:\/\//, commands[i]![0]!);
+    expectFailure(
+      r,
+      2,
+      /unsupported location "ftp:\/\/reader@files\.example\/skills" \(scheme ftp:\/\/\); give a folder path, s3:\/\/bucket\/prefix or postgres:\/\//,
+      commands[i]![0]!,
+    );
     assert.match(r.stderr, /skillmount --help/);
   });
 });
 
 test('s3:// without a bucket is a usage mistake', async () => {
   const runs = ['s3://', 's3:///skills/prod'].flatMap((location) =>
-    [['serve', location], ['publish', EXAMPLES, location]].map(async (args) => {
+    [
+      ['serve', location],
+      ['publish', EXAMPLES, location],
+    ].map(async (args) => {
       const r = await runCli(args);
-      expectFailure(r, 2, new RegExp(`"${location.replaceAll('/', '\\/')}" names no bucket; write s3://bucket or s3://bucket/prefix`), `${args[0]} ${location}`);
+      expectFailure(
+        r,
+        2,
+        new RegExp(`"${location.replaceAll('/', '\\/')}" names no bucket; write s3://bucket or s3://bucket/prefix`),
+        `${args[0]} ${location}`,
+      );
     }),
   );
   await Promise.all(runs);
@@ -88,7 +105,10 @@ test('an unreachable S3 endpoint fails with exit 1, naming the bucket and prefix
     AWS_MAX_ATTEMPTS: '1',
     AWS_EC2_METADATA_DISABLED: 'true',
   };
-  const [serve, publish] = await Promise.all([runCli(['serve', 's3://skills/prod', '--port', '0'], env), runCli(['publish', EXAMPLES, 's3://skills/prod'], env)]);
+  const [serve, publish] = await Promise.all([
+    runCli(['serve', 's3://skills/prod', '--port', '0'], env),
+    runCli(['publish', EXAMPLES, 's3://skills/prod'], env),
+  ]);
   expectFailure(serve, 1, /^skillmount: cannot load skills from s3:\/\/skills\/prod\/: cannot list s3:\/\/skills\/prod\/: connection refused/m, 'serve');
   expectFailure(publish, 1, /^skillmount: cannot publish to s3:\/\/skills\/prod\/: cannot list s3:\/\/skills\/prod\/: .*ECONNREFUSED/m, 'publish');
 });
@@ -102,7 +122,9 @@ test('serve from a PostgreSQL table that does not exist says to publish first', 
   expectFailure(
     r,
     1,
-    new RegExp(`cannot load skills from ${escape(shown.href)}: PostgreSQL table ${table} does not exist; run "skillmount publish <folder> ${escape(shown.href)} --table ${table}" first`),
+    new RegExp(
+      `cannot load skills from ${escape(shown.href)}: PostgreSQL table ${table} does not exist; run "skillmount publish <folder> ${escape(shown.href)} --table ${table}" first`,
+    ),
     'missing table',
   );
   // A dry run of publish creates nothing either, and reports what it would upload.
@@ -118,7 +140,10 @@ test('options that do not fit the location, and publish sources that are not fol
   const cases: [string[], RegExp][] = [
     [['serve', EXAMPLES, '--table', 'files'], /--table applies to postgres:\/\/ locations only/],
     [['serve', pgLocation, '--poll-interval', '100'], /--poll-interval applies to s3:\/\/ locations only, not to postgres:\/\/skills@/],
-    [['serve', pgLocation, '--table', 'no such table'], /postgres:\/\/skills@127\.0\.0\.1:\d+\/skills: option "table" must be a table name, .*; got "no such table"/],
+    [
+      ['serve', pgLocation, '--table', 'no such table'],
+      /postgres:\/\/skills@127\.0\.0\.1:\d+\/skills: option "table" must be a table name, .*; got "no such table"/,
+    ],
     [['serve', 's3://skills/../up'], /s3:\/\/skills\/\.\.\/up: option "prefix" must be a folder of plain/],
     [['publish', 's3://skills/prod', pgLocation], /publish reads a skills folder; "s3:\/\/skills\/prod" is not a folder path/],
     [['publish', EXAMPLES, '/tmp/elsewhere'], /publish writes to s3:\/\/bucket\/prefix or postgres:\/\/…\[#namespace\]; "\/tmp\/elsewhere" is a folder path/],

@@ -43,7 +43,10 @@ test('ls --json', async () => {
   const r = await cli('ls', ours.url, '--json');
   assert.equal(r.code, 0, r.stderr);
   const rows = JSON.parse(r.stdout.toString('utf8'));
-  assert.deepEqual(rows.map((x: { name: string }) => x.name), ['refunds', 'git-workflow', 'pdf-processing']);
+  assert.deepEqual(
+    rows.map((x: { name: string }) => x.name),
+    ['refunds', 'git-workflow', 'pdf-processing'],
+  );
   const gitWorkflow = rows[1];
   const onDisk = ['SKILL.md', 'references/commit-messages.md'].reduce((n, f) => n + readFileSync(path.join(EXAMPLES, 'git-workflow', f)).length, 0);
   assert.equal(gitWorkflow.files, 2);

@@ -181,7 +181,11 @@ describe('skillmount publish', { concurrency: true }, () => {
         const r = await publish();
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.stdout, `published ${FILES.length} files (0 unchanged, 0 removed) to ${dest.label}\n`);
-        assert.match(r.stderr, new RegExp(`^publishing ${FILES.length}/${FILES.length} done$`, 'm'), 'one progress line at the end when stderr is not a terminal');
+        assert.match(
+          r.stderr,
+          new RegExp(`^publishing ${FILES.length}/${FILES.length} done$`, 'm'),
+          'one progress line at the end when stderr is not a terminal',
+        );
         assert.deepEqual(await dest.stored(), await expected(dest, root, FILES));
         outsideIntact = await storage.plantOutside(scopeOf(dest));
       });
@@ -199,7 +203,10 @@ describe('skillmount publish', { concurrency: true }, () => {
 
         const dry = await publish('--dry-run');
         assert.equal(dry.code, 0, dry.stderr);
-        assert.equal(dry.stdout, `would upload ${changed}\ndry run: would publish 1 file (${FILES.length - 1} unchanged, 0 removed) to ${dest.label}; nothing was written\n`);
+        assert.equal(
+          dry.stdout,
+          `would upload ${changed}\ndry run: would publish 1 file (${FILES.length - 1} unchanged, 0 removed) to ${dest.label}; nothing was written\n`,
+        );
         assert.deepEqual(await dest.stored(), before);
 
         const r = await publish();
@@ -223,7 +230,14 @@ describe('skillmount publish', { concurrency: true }, () => {
         const removed = await publish('--delete');
         assert.equal(removed.code, 0, removed.stderr);
         assert.equal(removed.stdout, `published 0 files (${FILES.length - 1} unchanged, 1 removed) to ${dest.label}\n`);
-        assert.deepEqual(await dest.stored(), await expected(dest, root, FILES.filter((f) => f !== gone)));
+        assert.deepEqual(
+          await dest.stored(),
+          await expected(
+            dest,
+            root,
+            FILES.filter((f) => f !== gone),
+          ),
+        );
         assert.ok(await outsideIntact(), 'the file outside the prefix or namespace is untouched');
       });
 
@@ -311,7 +325,9 @@ describe('skillmount publish to S3 writes the manifest', { timeout: 90_000, conc
     const counted = server.client();
     const counts = countRequests(counted);
     const errors: StorageError[] = [];
-    const catalog = await SkillCatalog.load(s3Storage({ client: counted, bucket: manifestBucket, prefix, onError: (e) => errors.push(e) }), { onWarning: () => {} });
+    const catalog = await SkillCatalog.load(s3Storage({ client: counted, bucket: manifestBucket, prefix, onError: (e) => errors.push(e) }), {
+      onWarning: () => {},
+    });
     return { catalog, requests: { list: counts.list, get: counts.get }, errors, counts };
   };
   /** The catalog the same prefix gives with the manifest deleted (it is put back afterwards). */

@@ -91,7 +91,12 @@ test('serve --allowed-hosts: a request naming another Host is refused with 403, 
     await once(s.child, 'exit');
   });
   const port = new URL(s.url).port;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+  });
   const post = (host: string) => send(s.url, { headers: { host }, body });
   const refused = await post(`evil.example.test:${port}`);
   assert.equal(refused.kind === 'response' && refused.status, 403);

@@ -62,7 +62,10 @@ test('serve --tenant-header: each tenant sees its own folder and nothing else', 
 
   const acme = await connectClient(s.url, { 'x-tenant': 'acme' });
   const listed = await acme.call('skills/list', {});
-  assert.deepEqual(listed.skills.map((e: { uri: string }) => e.uri), ['skill://billing/SKILL.md', 'skill://greet/SKILL.md']);
+  assert.deepEqual(
+    listed.skills.map((e: { uri: string }) => e.uri),
+    ['skill://billing/SKILL.md', 'skill://greet/SKILL.md'],
+  );
   const greet = await acme.client.readResource({ uri: 'skill://greet/SKILL.md' });
   assert.match((greet.contents[0] as { text: string }).text, /^---\nname: greet\ndescription: acme's greet/);
 
@@ -82,7 +85,10 @@ test('serve --tenant-header: each tenant sees its own folder and nothing else', 
   await acme.close();
 
   const globex = await connectClient(s.url, { 'x-tenant': 'globex' });
-  assert.deepEqual((await globex.call('skills/list', {})).skills.map((e: { uri: string }) => e.uri), ['skill://greet/SKILL.md', 'skill://secret-plans/SKILL.md']);
+  assert.deepEqual(
+    (await globex.call('skills/list', {})).skills.map((e: { uri: string }) => e.uri),
+    ['skill://greet/SKILL.md', 'skill://secret-plans/SKILL.md'],
+  );
   await globex.close();
 
   // No header, a tenant with no folder, and names that are not one plain segment: no skills at all.
@@ -108,7 +114,9 @@ test('serve --tenant-header warns when the server is reachable beyond loopback, 
   t.after(() => rm(root, { recursive: true, force: true }));
   // stdout and stderr are separate pipes: a warning written before the "serving" line may arrive after it.
   const stderrOf = async (host: string, warned: boolean) => {
-    const child = spawn(process.execPath, [BIN, 'serve', root, '--port', '0', '--host', host, '--tenant-header', 'X-Tenant'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', root, '--port', '0', '--host', host, '--tenant-header', 'X-Tenant'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => (err += d));

@@ -109,7 +109,10 @@ test('check: problems about file and folder names with control characters are pr
   const json = await cli('check', root, '--json');
   assertInert(json.stdout, 'JSON stdout');
   const parsed = JSON.parse(json.stdout) as { problems: { path: string }[] };
-  assert.ok(parsed.problems.some((p) => p.path === 'named/evil\x1b]0;pwned\x07\x1b[2J.md'), 'the JSON keeps the exact path');
+  assert.ok(
+    parsed.problems.some((p) => p.path === 'named/evil\x1b]0;pwned\x07\x1b[2J.md'),
+    'the JSON keeps the exact path',
+  );
 });
 
 test('serve: warnings about names with control characters reach stderr escaped', async (t) => {

@@ -67,7 +67,10 @@ describe('agreement on our server (examples/skills and awkward names)', () => {
     for (const served of servers) {
       const v1: Client = await connectV1(served.url);
       const v2: V2Client = await connectV2(served.url);
-      closers.push(() => v1.close(), () => v2.close());
+      closers.push(
+        () => v1.close(),
+        () => v2.close(),
+      );
       const ours = new SkillsClient(v1);
       const theirs = new V2SkillsClient(v2, { skipInvalid: true });
       assert.equal(theirs.supported, ours.supported);
@@ -78,7 +81,10 @@ describe('agreement on our server (examples/skills and awkward names)', () => {
       // (Agent Skills), which core's entry rules do not check yet.
       for (const refused of other.invalid) assert.match(refused.reason, /metadata must map strings to strings/, refused.uri);
       const accepted = other.skills.map((s) => s.uri);
-      assert.deepEqual(accepted, mine.skills.map((s) => s.uri).filter((uri) => !other.invalid.some((i) => i.uri === uri)));
+      assert.deepEqual(
+        accepted,
+        mine.skills.map((s) => s.uri).filter((uri) => !other.invalid.some((i) => i.uri === uri)),
+      );
       for (const skill of mine.skills.filter((s) => accepted.includes(s.uri))) {
         const rows = await compareReads(ours, theirs, skill);
         for (const row of rows) assert.equal(row.ours, row.theirs, `${skill.uri} ${row.ref}`);
@@ -96,7 +102,10 @@ describe('agreement on the lying server', () => {
   const pair = async (scenario: Parameters<LyingServer['url']>[0], options: { skipInvalid?: boolean } = {}, ourOptions: SkillsClientOptions = {}) => {
     const v1 = await connectV1(lying.url(scenario));
     const v2 = await connectV2(lying.url(scenario));
-    closers.push(() => v1.close(), () => v2.close());
+    closers.push(
+      () => v1.close(),
+      () => v2.close(),
+    );
     return { ours: new SkillsClient(v1, { ...options, ...ourOptions }), theirs: new V2SkillsClient(v2, options) };
   };
   before(async () => {
@@ -111,7 +120,10 @@ describe('agreement on the lying server', () => {
     const { ours, theirs } = await pair('reads');
     const listed = await theirs.list();
     assert.deepEqual(listed.invalid, []);
-    assert.deepEqual(listed.skills.map((s) => s.uri), (await ours.list()).skills.map((s) => s.uri));
+    assert.deepEqual(
+      listed.skills.map((s) => s.uri),
+      (await ours.list()).skills.map((s) => s.uri),
+    );
     const expected: Record<string, Record<string, Outcome>> = {
       'skill://honest/SKILL.md': { '(SKILL.md)': 'verified', 'references/Q%26A.md': 'verified', 'secret.txt': 'unlisted' },
       'skill://wrong-size/SKILL.md': { 'data.txt': 'size' },
@@ -148,8 +160,14 @@ describe('agreement on the lying server', () => {
     const lenient = await pair('repeated', { skipInvalid: true });
     const mine = await lenient.ours.list();
     const other = await lenient.theirs.list();
-    assert.deepEqual(mine.skills.map((s) => s.uri), other.skills.map((s) => s.uri));
-    assert.deepEqual(mine.invalid.map((e) => [e.index, e.uri]), other.invalid.map((e) => [e.index, e.uri]));
+    assert.deepEqual(
+      mine.skills.map((s) => s.uri),
+      other.skills.map((s) => s.uri),
+    );
+    assert.deepEqual(
+      mine.invalid.map((e) => [e.index, e.uri]),
+      other.invalid.map((e) => [e.index, e.uri]),
+    );
   });
 
   test('endless paging and skills/get answering with another skill: both refuse', async () => {
@@ -165,7 +183,10 @@ describe('agreement on the lying server', () => {
   test('a cursor that repeats: we refuse it, SDK v2 takes it as the end of the listing', async () => {
     const loop = await pair('loop');
     await assert.rejects(loop.ours.list(), /cursor "again" a second time/);
-    assert.deepEqual((await loop.theirs.list()).skills.map((s) => s.uri), ['skill://bravo/SKILL.md']);
+    assert.deepEqual(
+      (await loop.theirs.list()).skills.map((s) => s.uri),
+      ['skill://bravo/SKILL.md'],
+    );
   });
 
   test('a server without the extension: both list nothing', async () => {

@@ -56,7 +56,10 @@ describe('a catalog under baseUri github://acme/skills/ (SkillsClient over our e
 
   test('the catalog says where it serves; every URI is under the base, in canonical form', () => {
     assert.equal(served.catalog.baseUri, BASE);
-    assert.deepEqual(listed.map((s) => s.uri), [REFUNDS, `${BASE}git-workflow/SKILL.md`, `${BASE}pdf-processing/SKILL.md`]);
+    assert.deepEqual(
+      listed.map((s) => s.uri),
+      [REFUNDS, `${BASE}git-workflow/SKILL.md`, `${BASE}pdf-processing/SKILL.md`],
+    );
     for (const entry of listed) for (const r of entry.resources as { uri: string }[]) assert.equal(new URL(r.uri).href, r.uri);
   });
 
@@ -78,7 +81,10 @@ describe('a catalog under baseUri github://acme/skills/ (SkillsClient over our e
     const { resources } = await client.listResources();
     assert.deepEqual(resources.map((r) => r.uri).sort(), listed.map((s) => s.uri).sort());
     const { resourceTemplates } = await client.listResourceTemplates();
-    assert.ok(resourceTemplates.some((t) => t.uriTemplate === `${BASE}{+path}`), JSON.stringify(resourceTemplates));
+    assert.ok(
+      resourceTemplates.some((t) => t.uriTemplate === `${BASE}{+path}`),
+      JSON.stringify(resourceTemplates),
+    );
   });
 
   test('another spelling finds the same skill; skill:// and other repositories are not served', async () => {
@@ -109,8 +115,14 @@ test('a base with a prefix, and the default base, keep their URIs', async () => 
   const files = { 'hello/SKILL.md': '---\nname: hello\ndescription: Says hello.\n---\nHi.\n', 'hello/notes/a b.md': 'x' };
   const prefixed = await SkillCatalog.load(memoryStorage(files), { baseUri: 'https://example.com/skills', prefix: 'team', onWarning: () => {} });
   assert.equal(prefixed.baseUri, 'https://example.com/skills/');
-  assert.deepEqual(prefixed.entries[0]!.resources.map((r) => r.uri).sort(), ['https://example.com/skills/team/hello/SKILL.md', 'https://example.com/skills/team/hello/notes/a%20b.md']);
-  assert.equal((await prefixed.readDirectory('https://example.com/skills/team/hello/notes')).resources[0]!.uri, 'https://example.com/skills/team/hello/notes/a%20b.md');
+  assert.deepEqual(prefixed.entries[0]!.resources.map((r) => r.uri).sort(), [
+    'https://example.com/skills/team/hello/SKILL.md',
+    'https://example.com/skills/team/hello/notes/a%20b.md',
+  ]);
+  assert.equal(
+    (await prefixed.readDirectory('https://example.com/skills/team/hello/notes')).resources[0]!.uri,
+    'https://example.com/skills/team/hello/notes/a%20b.md',
+  );
   const bare = await SkillCatalog.load(memoryStorage(files), { baseUri: 'skill://', onWarning: () => {} });
   assert.equal(bare.baseUri, 'skill://');
   assert.equal(bare.entries[0]!.uri, 'skill://hello/SKILL.md');

@@ -47,7 +47,8 @@ describe('limits and the digest pattern', () => {
   test('SKILL_DIGEST_PATTERN takes sha256 and 64 lowercase hex digits only', () => {
     assert.equal(String(SKILL_DIGEST_PATTERN), String(/^sha256:[0-9a-f]{64}$/));
     assert.ok(SKILL_DIGEST_PATTERN.test(digest));
-    for (const bad of [`sha256:${'AB'.repeat(32)}`, `sha256:${'a'.repeat(63)}`, `sha512:${'a'.repeat(64)}`, `${digest}\n`, ` ${digest}`]) assert.equal(SKILL_DIGEST_PATTERN.test(bad), false, bad);
+    for (const bad of [`sha256:${'AB'.repeat(32)}`, `sha256:${'a'.repeat(63)}`, `sha512:${'a'.repeat(64)}`, `${digest}\n`, ` ${digest}`])
+      assert.equal(SKILL_DIGEST_PATTERN.test(bad), false, bad);
   });
 });
 
@@ -59,7 +60,14 @@ describe('wire schemas keep _meta and what a later revision adds', () => {
   });
 
   test('skills/list and skills/get results keep _meta, cache fields and every entry', () => {
-    const list = { resultType: 'complete', skills: [entry, { ...entry, uri: 'skill://live/SKILL.md', frontmatter: { name: 'live', description: 'Live.' }, resources: 'dynamic' }], nextCursor: 'c', ttlMs: 0, cacheScope: 'private', _meta: { trace: 'x' } };
+    const list = {
+      resultType: 'complete',
+      skills: [entry, { ...entry, uri: 'skill://live/SKILL.md', frontmatter: { name: 'live', description: 'Live.' }, resources: 'dynamic' }],
+      nextCursor: 'c',
+      ttlMs: 0,
+      cacheScope: 'private',
+      _meta: { trace: 'x' },
+    };
     assert.deepEqual(ListSkillsResultSchema.parse(list), list);
     const get = { resultType: 'complete', skill: entry, ttlMs: 5, cacheScope: 'public', _meta: { trace: 'y' } };
     assert.deepEqual(GetSkillResultSchema.parse(get), get);
@@ -78,7 +86,10 @@ describe('capability helpers', () => {
   test('skillsCapability builds what a server declares, resources included', () => {
     assert.deepEqual(skillsCapability(), { resources: {}, extensions: { 'io.modelcontextprotocol/skills': {} } });
     assert.deepEqual(skillsCapability({ directoryRead: true }), { resources: {}, extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } });
-    assert.throws(() => skillsCapability({ directoryRead: 'yes' as never }), /^TypeError: skillmount: skillsCapability: directoryRead must be true or false, not "yes"/);
+    assert.throws(
+      () => skillsCapability({ directoryRead: 'yes' as never }),
+      /^TypeError: skillmount: skillsCapability: directoryRead must be true or false, not "yes"/,
+    );
   });
 
   test('serverSupportsSkills reads capabilities as the client does, strict or not', () => {

@@ -114,7 +114,11 @@ describe('strict base64', () => {
     for (const n of [0, 1, 2, 3, 4, 5, 256, 4099]) {
       const file = await skills.read(badBlobs, `sized-${n}.bin`);
       assert.equal(file.verified, true);
-      assert.deepEqual([...file.bytes], Array.from({ length: n }, (_, i) => (i * 167 + 13) % 256), `sized-${n}.bin`);
+      assert.deepEqual(
+        [...file.bytes],
+        Array.from({ length: n }, (_, i) => (i * 167 + 13) % 256),
+        `sized-${n}.bin`,
+      );
     }
   });
 
@@ -132,7 +136,11 @@ describe('strict base64', () => {
   }
 
   test('the message says what is wrong: the character and where, the padding, or the length', async () => {
-    const message = (name: string) => skills.read(badBlobs, name).then(() => '', (error: Error) => error.message);
+    const message = (name: string) =>
+      skills.read(badBlobs, name).then(
+        () => '',
+        (error: Error) => error.message,
+      );
     assert.match(await message('junk-char.dat'), /the character "!" \(U\+0021\) at offset 3/);
     assert.match(await message('unpadded.dat'), /length, 7 characters, is not a multiple of 4/);
     assert.match(await message('inner-padding.dat'), /"=" at offset 2 is padding inside the data/);

@@ -130,7 +130,10 @@ describe('lying about files', () => {
   });
 
   test('a content item for another URI, or two for the same, is refused', async () => {
-    await assert.rejects(skills.read(otherUri, 'data.txt'), resultError('resources/read', /exactly one content item.*returned 0 \(skill:\/\/other-uri\/elsewhere\.txt\)/));
+    await assert.rejects(
+      skills.read(otherUri, 'data.txt'),
+      resultError('resources/read', /exactly one content item.*returned 0 \(skill:\/\/other-uri\/elsewhere\.txt\)/),
+    );
     await assert.rejects(skills.read(twoItems, 'data.txt'), resultError('resources/read', /returned 2/));
   });
 
@@ -187,17 +190,26 @@ describe('lying about listings', () => {
     });
     const lenient = await new SkillsClient(client, { skipInvalid: true }).list();
     assert.deepEqual(lenient.skills, [bravo]);
-    assert.deepEqual(lenient.invalid.map((e) => [e.index, e.uri]), [
-      [0, alpha.uri],
-      [2, 'skill://charlie/SKILL.md'],
-      [3, alpha.uri],
-    ]);
+    assert.deepEqual(
+      lenient.invalid.map((e) => [e.index, e.uri]),
+      [
+        [0, alpha.uri],
+        [2, 'skill://charlie/SKILL.md'],
+        [3, alpha.uri],
+      ],
+    );
   });
 
   test('the same URI spelled two ways counts as repeated', async () => {
     const listing = await new SkillsClient(await connect('repeated-spelling'), { skipInvalid: true }).list();
-    assert.deepEqual(listing.skills.map((s) => s.uri), [bravo.uri]);
-    assert.deepEqual(listing.invalid.map((e) => e.uri), [alpha.uri, 'skill://%61lpha/SKILL.md']);
+    assert.deepEqual(
+      listing.skills.map((s) => s.uri),
+      [bravo.uri],
+    );
+    assert.deepEqual(
+      listing.invalid.map((e) => e.uri),
+      [alpha.uri, 'skill://%61lpha/SKILL.md'],
+    );
   });
 
   test('a cursor that repeats is refused instead of looping', async () => {
@@ -231,7 +243,10 @@ describe('lying about listings', () => {
   test('a directory child outside the folder is refused', async () => {
     const skills = new SkillsClient(await connect('dir-lie'));
     assert.equal(skills.directoryRead, true);
-    await assert.rejects(skills.readDirectory('skill://bravo'), resultError('resources/directory/read', /skill:\/\/elsewhere\/evil\.md, which is not a direct child/));
+    await assert.rejects(
+      skills.readDirectory('skill://bravo'),
+      resultError('resources/directory/read', /skill:\/\/elsewhere\/evil\.md, which is not a direct child/),
+    );
   });
 
   test('a server without the extension: empty listing and no request', async () => {

@@ -79,7 +79,10 @@ describe('limits from the entry alone', () => {
 
   test('read() declines an oversized skill before anything else', async () => {
     const skills = new SkillsClient(new Client({ name: 'h', version: '1' }));
-    await assert.rejects(skills.read(entryWith(513, 1)), (error: unknown) => error instanceof SkillLimitError && error.limit === 'files' && error.skillUri === 'skill://big/SKILL.md');
+    await assert.rejects(
+      skills.read(entryWith(513, 1)),
+      (error: unknown) => error instanceof SkillLimitError && error.limit === 'files' && error.skillUri === 'skill://big/SKILL.md',
+    );
   });
 });
 
@@ -96,9 +99,15 @@ describe('the parseFrontmatter option', () => {
   });
 
   // A deliberately small parser for flat `key: value` frontmatter, standing in for a host's own.
-  const flat = (yaml: string) => Object.fromEntries(yaml.trim().split('\n').map((line) => line.split(/:\s*/, 2) as [string, string]));
+  const flat = (yaml: string) =>
+    Object.fromEntries(
+      yaml
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/:\s*/, 2) as [string, string]),
+    );
 
-  test("is used to parse SKILL.md, and what it returns is compared with the entry", async () => {
+  test('is used to parse SKILL.md, and what it returns is compared with the entry', async () => {
     const md = await new SkillsClient(client, { parseFrontmatter: flat }).read(live);
     assert.deepEqual(md.frontmatter, { name: 'live', description: 'Generated on demand.' });
     const shouting = (yaml: string) => ({ ...flat(yaml), description: flat(yaml).description!.toUpperCase() });

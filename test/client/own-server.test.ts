@@ -25,7 +25,10 @@ skillsClientSuite('our server', serveOurFolder, {
       const { skills, served } = context();
       const pagesBefore = served.methods!.filter((m) => m === 'skills/list').length;
       const listing = await skills.list();
-      assert.deepEqual(listing.skills.map((s) => s.uri), [REFUNDS, GIT, 'skill://pdf-processing/SKILL.md']);
+      assert.deepEqual(
+        listing.skills.map((s) => s.uri),
+        [REFUNDS, GIT, 'skill://pdf-processing/SKILL.md'],
+      );
       assert.deepEqual(listing.invalid, []);
       assert.equal(listing.nextCursor, undefined);
       assert.equal(listing.ttlMs, 0);
@@ -37,10 +40,16 @@ skillsClientSuite('our server', serveOurFolder, {
       const { skills, client } = context();
       const first = await client.request({ method: 'skills/list', params: {} } as never, ResultSchema);
       const second = await skills.list({ cursor: first.nextCursor as string });
-      assert.deepEqual(second.skills.map((s) => s.uri), [GIT]);
+      assert.deepEqual(
+        second.skills.map((s) => s.uri),
+        [GIT],
+      );
       assert.equal(typeof second.nextCursor, 'string');
       const third = await skills.list({ cursor: second.nextCursor! });
-      assert.deepEqual(third.skills.map((s) => s.uri), ['skill://pdf-processing/SKILL.md']);
+      assert.deepEqual(
+        third.skills.map((s) => s.uri),
+        ['skill://pdf-processing/SKILL.md'],
+      );
       assert.equal(third.nextCursor, undefined);
     });
 
@@ -92,8 +101,14 @@ describe('SkillsClient against our server: lengths in characters (code points), 
   test('one character over is refused by the client with the length in characters, before any request', async () => {
     const before = served.methods.length;
     const over = (field: string, value: string) => ({ ...entry, frontmatter: { ...entry.frontmatter, [field]: value } });
-    await assert.rejects(skills.read(over('description', EMOJI.repeat(1025))), (error: unknown) => error instanceof TypeError && /"description" is 1025 characters long; at most 1024/.test(error.message));
-    await assert.rejects(skills.read(over('compatibility', `${'e\u0301'.repeat(250)}!`)), (error: unknown) => error instanceof TypeError && /"compatibility" is 501 characters long; at most 500/.test(error.message));
+    await assert.rejects(
+      skills.read(over('description', EMOJI.repeat(1025))),
+      (error: unknown) => error instanceof TypeError && /"description" is 1025 characters long; at most 1024/.test(error.message),
+    );
+    await assert.rejects(
+      skills.read(over('compatibility', `${'e\u0301'.repeat(250)}!`)),
+      (error: unknown) => error instanceof TypeError && /"compatibility" is 501 characters long; at most 500/.test(error.message),
+    );
     assert.equal(served.methods.length, before, 'nothing was requested');
   });
 });

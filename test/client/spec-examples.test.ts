@@ -56,7 +56,13 @@ const FIPS = {
 
 const yaml = (fm: Record<string, unknown>) =>
   Object.entries(fm)
-    .map(([k, v]) => (typeof v === 'object' ? `${k}:\n${Object.entries(v as object).map(([a, b]) => `  ${a}: "${b}"`).join('\n')}` : `${k}: ${JSON.stringify(v)}`))
+    .map(([k, v]) =>
+      typeof v === 'object'
+        ? `${k}:\n${Object.entries(v as object)
+            .map(([a, b]) => `  ${a}: "${b}"`)
+            .join('\n')}`
+        : `${k}: ${JSON.stringify(v)}`,
+    )
     .join('\n');
 
 let root: string;

@@ -20,8 +20,7 @@ const SKILLS = path.join(ROOT, 'examples/skills');
 const run = promisify(execFile);
 
 /** The versions the workspace itself tests with, so npm finds them in its cache. */
-const workspaceVersion = (name: string): string =>
-  JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+const workspaceVersion = (name: string): string => JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
 const ourVersion: string = JSON.parse(readFileSync(path.join(ROOT, 'packages/core/package.json'), 'utf8')).version;
 
 // Installs and compiles outside the workspace: without pnpm's npm_* settings, with the same Node.
@@ -80,7 +79,10 @@ before(async () => {
   // The same source twice: ESM or CommonJS by its folder's package.json "type", each its own
   // program, as in an app of either kind (the declarations are checked too: no skipLibCheck).
   const compilerOptions = { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', esModuleInterop: true, types: ['node'] };
-  for (const [folder, type] of [['esm', 'module'], ['cjs', 'commonjs']] as const) {
+  for (const [folder, type] of [
+    ['esm', 'module'],
+    ['cjs', 'commonjs'],
+  ] as const) {
     mkdirSync(path.join(app, folder));
     cpSync(path.join(FIXTURES, 'app.ts'), path.join(app, folder, 'app.ts'));
     writeFileSync(path.join(app, folder, 'package.json'), JSON.stringify({ type }));
@@ -131,7 +133,7 @@ for (const folder of ['esm', 'cjs']) {
     assert.ok(existsSync(built), `${built} was not compiled`);
     const report = JSON.parse((await sh(process.execPath, [built, 'skills'], 120_000)).trim().split('\n').at(-1)!);
     assert.equal(report.version, ourVersion);
-    assert.deepEqual(report.kit, { plain: true, sameError: true }, 'the storage kit loads, and its StorageError is the root\'s');
+    assert.deepEqual(report.kit, { plain: true, sameError: true }, "the storage kit loads, and its StorageError is the root's");
     assert.equal(report.optionMistake, 'invalid-value maxSessions', 'an OptionError, a RangeError, from the installed packages');
     assert.deepEqual(report.localhostNames, ['localhost', '127.0.0.1', '[::1]'], '@skillmount/core/adapter resolves');
     const expected = [...exampleSkills()].sort(([a], [b]) => a.localeCompare(b));
@@ -140,7 +142,10 @@ for (const folder of ['esm', 'cjs']) {
       assert.equal(sum, '5', `${adapter}: the app's own tool`);
       const seen = skills.map((s) => [s.name, s.files] as [string, number]).sort(([a], [b]) => a.localeCompare(b));
       assert.deepEqual(seen, expected, `${adapter}: every skill with every file`);
-      assert.ok(skills.every((s) => s.verified), `${adapter}: every file verified against its digest`);
+      assert.ok(
+        skills.every((s) => s.verified),
+        `${adapter}: every file verified against its digest`,
+      );
     }
   });
 }

@@ -121,7 +121,11 @@ async function serveOwn(build: () => McpServer | Server, context?: (req: Incomin
 }
 
 /** Run `fn` with a connected client and close both ends afterwards, whatever happens. */
-async function withClient<T>(served: Served, fn: (c: Awaited<ReturnType<typeof connectClient>>) => Promise<T>, headers: Record<string, string> = {}): Promise<T> {
+async function withClient<T>(
+  served: Served,
+  fn: (c: Awaited<ReturnType<typeof connectClient>>) => Promise<T>,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const c = await connectClient(served.url, headers);
   try {
     return await fn(c);
@@ -201,7 +205,10 @@ for (const sessions of [false, true]) {
       try {
         await withClient(served, async ({ client, call }) => {
           const tools = await client.listTools();
-          assert.deepEqual(tools.tools.map((t) => t.name), ['ping']);
+          assert.deepEqual(
+            tools.tools.map((t) => t.name),
+            ['ping'],
+          );
           assert.deepEqual((await client.callTool({ name: 'ping' })).content, [{ type: 'text', text: 'pong' }]);
           const resources = (await client.listResources()).resources.map((r) => r.uri);
           assert.ok(resources.includes('app://readme'));
@@ -228,9 +235,15 @@ for (const sessions of [false, true]) {
       });
       try {
         await withClient(served, async ({ client, call }) => {
-          assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['own']);
+          assert.deepEqual(
+            (await client.listTools()).tools.map((t) => t.name),
+            ['own'],
+          );
           const listed = (await client.listResources()).resources;
-          assert.deepEqual(listed.map((r) => r.uri), catalog.entries.map((e) => e.uri));
+          assert.deepEqual(
+            listed.map((r) => r.uri),
+            catalog.entries.map((e) => e.uri),
+          );
           assert.equal(listed[1]!.name, 'git-workflow');
           assert.equal(listed[1]!.mimeType, 'text/markdown');
           const read = await client.readResource({ uri: 'skill://pdf-processing/scripts/fill_form.py' });
@@ -286,7 +299,10 @@ for (const sessions of [false, true]) {
           await withClient(
             served,
             async ({ client, call }) => {
-              assert.deepEqual((await call('skills/list')).skills.map((s: SkillEntry) => s.uri), [`skill://${tenant}/SKILL.md`]);
+              assert.deepEqual(
+                (await call('skills/list')).skills.map((s: SkillEntry) => s.uri),
+                [`skill://${tenant}/SKILL.md`],
+              );
               assert.equal((await call('skills/get', { uri: `skill://${tenant}/SKILL.md` })).skill.frontmatter.name, tenant);
               const other = tenant === 'acme' ? 'globex' : 'acme';
               assert.equal(await errorCode(call('skills/get', { uri: `skill://${other}/SKILL.md` })), -32602, 'another tenant cannot be reached');
@@ -320,7 +336,7 @@ for (const sessions of [false, true]) {
 }
 
 describe('attach() onto servers the app builds itself', { timeout: 20_000 }, () => {
-  test("tools and resources registered before and after attach all work (McpServer)", async () => {
+  test('tools and resources registered before and after attach all work (McpServer)', async () => {
     const catalog = await SkillCatalog.load(memoryStorage(demoTree()));
     const served = await serveOwn(() => {
       const mcp = new McpServer({ name: 'app', version: '1.0.0' });
@@ -395,9 +411,13 @@ describe('attach() onto servers the app builds itself', { timeout: 20_000 }, () 
       (req) => ({ userId: `user-${req.headers['x-user']}` }),
     );
     try {
-      await withClient(served, async ({ call }) => {
-        await call('skills/list');
-      }, { 'x-user': '7' });
+      await withClient(
+        served,
+        async ({ call }) => {
+          await call('skills/list');
+        },
+        { 'x-user': '7' },
+      );
       assert.equal(contexts.length, 1);
       assert.equal(contexts[0]!.userId, 'user-7');
       assert.equal(contexts[0]!.headers['x-user'], '7');
@@ -437,21 +457,62 @@ describe('invalid entries from a custom SkillSource are never sent', { timeout: 
     },
   });
   const bad: [string, SkillSource, 'skills/list' | 'skills/get'][] = [
-    ['name ≠ last segment (list)', sourceOf(() => [{ ...good, frontmatter: { name: 'bad', description: MARK } }], () => good), 'skills/list'],
-    ['name ≠ last segment (get)', sourceOf(() => [good], () => ({ ...good, frontmatter: { name: 'bad', description: MARK } })), 'skills/get'],
+    [
+      'name ≠ last segment (list)',
+      sourceOf(
+        () => [{ ...good, frontmatter: { name: 'bad', description: MARK } }],
+        () => good,
+      ),
+      'skills/list',
+    ],
+    [
+      'name ≠ last segment (get)',
+      sourceOf(
+        () => [good],
+        () => ({ ...good, frontmatter: { name: 'bad', description: MARK } }),
+      ),
+      'skills/get',
+    ],
     [
       'resource URI escaping with ..',
-      sourceOf(() => [{ ...good, resources: [...(good.resources as never[]), { uri: `skill://good/../${MARK}/x`, digest: sha('x'), size: 1 }] }], () => good),
+      sourceOf(
+        () => [{ ...good, resources: [...(good.resources as never[]), { uri: `skill://good/../${MARK}/x`, digest: sha('x'), size: 1 }] }],
+        () => good,
+      ),
       'skills/list',
     ],
     [
       'resource URI escaping with %2e%2e (get)',
-      sourceOf(() => [good], () => ({ ...good, resources: [...(good.resources as never[]), { uri: `skill://good/%2e%2e/${MARK}`, digest: sha('x'), size: 1 }] })),
+      sourceOf(
+        () => [good],
+        () => ({ ...good, resources: [...(good.resources as never[]), { uri: `skill://good/%2e%2e/${MARK}`, digest: sha('x'), size: 1 }] }),
+      ),
       'skills/get',
     ],
-    ['skills/get answering for another skill', sourceOf(() => [good], () => other), 'skills/get'],
-    ['the same skill twice on one page', sourceOf(() => [good, { ...good, frontmatter: { ...good.frontmatter, description: MARK } }], () => good), 'skills/list'],
-    ['a bad digest', sourceOf(() => [{ ...good, frontmatter: { ...good.frontmatter, note: MARK }, resources: [{ uri: good.uri, digest: 'sha256:XYZ', size: 1 }] }], () => good), 'skills/list'],
+    [
+      'skills/get answering for another skill',
+      sourceOf(
+        () => [good],
+        () => other,
+      ),
+      'skills/get',
+    ],
+    [
+      'the same skill twice on one page',
+      sourceOf(
+        () => [good, { ...good, frontmatter: { ...good.frontmatter, description: MARK } }],
+        () => good,
+      ),
+      'skills/list',
+    ],
+    [
+      'a bad digest',
+      sourceOf(
+        () => [{ ...good, frontmatter: { ...good.frontmatter, note: MARK }, resources: [{ uri: good.uri, digest: 'sha256:XYZ', size: 1 }] }],
+        () => good,
+      ),
+      'skills/list',
+    ],
   ];
   for (const [what, source, method] of bad) {
     // skills/get of an invalid entry fails whatever the mode; on skills/list only under strict.
@@ -480,7 +541,10 @@ describe('invalid entries from a custom SkillSource are never sent', { timeout: 
           for (let i = 0; i < 3; i++) {
             const page = await call('skills/list');
             // The one copy of a skill that is valid stays (the first of two on a page), the bad one goes.
-            assert.deepEqual(page.skills.map((s: SkillEntry) => s.uri), what.includes('twice') ? [good.uri] : []);
+            assert.deepEqual(
+              page.skills.map((s: SkillEntry) => s.uri),
+              what.includes('twice') ? [good.uri] : [],
+            );
           }
         });
         assert.equal(w.list.length, 1, JSON.stringify(w.list));
@@ -496,7 +560,13 @@ describe('invalid entries from a custom SkillSource are never sent', { timeout: 
 
   test('the warning goes to the source.warn when no onWarning is given', async () => {
     const received: SkillWarning[] = [];
-    const source = { ...sourceOf(() => [{ ...good, frontmatter: { name: 'bad', description: 'd' } }], () => good), warn: (x: SkillWarning) => received.push(x) };
+    const source = {
+      ...sourceOf(
+        () => [{ ...good, frontmatter: { name: 'bad', description: 'd' } }],
+        () => good,
+      ),
+      warn: (x: SkillWarning) => received.push(x),
+    };
     const served = await serveEndpoint({ source });
     try {
       await withClient(served, async ({ call }) => assert.deepEqual((await call('skills/list')).skills, []));
@@ -671,10 +741,22 @@ describe('traversal through resources/read, skills/get and resources/directory/r
           const file = await catalog.read(content.uri);
           assert.equal(textOf(content), Buffer.from(file.bytes).toString('utf8'));
         }
-        for (const uri of ['skill://notes/secret.txt', 'skill://git-workflow/../secret.txt', 'skill://git-workflow/%2e%2e/notes/secret.txt', 'skill://../secret.txt']) {
+        for (const uri of [
+          'skill://notes/secret.txt',
+          'skill://git-workflow/../secret.txt',
+          'skill://git-workflow/%2e%2e/notes/secret.txt',
+          'skill://../secret.txt',
+        ]) {
           assert.equal(await errorCode(call('skills/get', { uri })), -32602, uri);
         }
-        for (const uri of ['skill://notes', 'skill://git-workflow/..', 'skill://git-workflow/%2e%2e', 'skill://git-workflow/%2e%2e/notes', 'skill://..', 'skill://git-workflow/..%2Fnotes']) {
+        for (const uri of [
+          'skill://notes',
+          'skill://git-workflow/..',
+          'skill://git-workflow/%2e%2e',
+          'skill://git-workflow/%2e%2e/notes',
+          'skill://..',
+          'skill://git-workflow/..%2Fnotes',
+        ]) {
           assert.equal(await errorCode(call('resources/directory/read', { uri })), -32602, uri);
         }
       });
@@ -717,7 +799,8 @@ describe('bad params get -32602, never -32603', { timeout: 20_000 }, () => {
         const served = await serveEndpoint({
           source: catalog,
           sessions,
-          server: () => (server === 'McpServer' ? new McpServer({ name: 'app', version: '1.0.0' }) : new Server({ name: 'app', version: '1.0.0' }, { capabilities: {} })),
+          server: () =>
+            server === 'McpServer' ? new McpServer({ name: 'app', version: '1.0.0' }) : new Server({ name: 'app', version: '1.0.0' }, { capabilities: {} }),
         });
         const wrong: string[] = [];
         try {

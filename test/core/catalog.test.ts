@@ -71,8 +71,15 @@ for (const kind of ['memory', 'fs'] as const) {
           .map((f) => `skill://${f}`)
           .sort();
         const resources = entry.resources as SkillResource[];
-        assert.deepEqual(resources.map((r) => r.uri), expected, entry.uri);
-        assert.ok(resources.some((r) => r.uri === entry.uri), 'SKILL.md is listed');
+        assert.deepEqual(
+          resources.map((r) => r.uri),
+          expected,
+          entry.uri,
+        );
+        assert.ok(
+          resources.some((r) => r.uri === entry.uri),
+          'SKILL.md is listed',
+        );
         for (const r of resources) {
           const content = files[r.uri.slice('skill://'.length)]!;
           assert.equal(r.digest, sha(content), r.uri);
@@ -84,45 +91,60 @@ for (const kind of ['memory', 'fs'] as const) {
 
     test('a nested skill is its own entry, and its files are also files of the enclosing skill', async (t) => {
       const catalog = await SkillCatalog.load(storageOf(kind, t, nestedTree()), { onWarning: () => {} });
-      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://outer/SKILL.md', 'skill://outer/inner/SKILL.md']);
+      assert.deepEqual(
+        catalog.entries.map((e) => e.uri),
+        ['skill://outer/SKILL.md', 'skill://outer/inner/SKILL.md'],
+      );
       const outer = await catalog.get('skill://outer/SKILL.md');
       const inner = await catalog.get('skill://outer/inner/SKILL.md');
-      assert.deepEqual((outer.resources as SkillResource[]).map((r) => r.uri), [
-        'skill://outer/SKILL.md',
-        'skill://outer/guide.md',
-        'skill://outer/inner/SKILL.md',
-        'skill://outer/inner/notes.md',
-      ]);
-      assert.deepEqual((inner.resources as SkillResource[]).map((r) => r.uri), ['skill://outer/inner/SKILL.md', 'skill://outer/inner/notes.md']);
+      assert.deepEqual(
+        (outer.resources as SkillResource[]).map((r) => r.uri),
+        ['skill://outer/SKILL.md', 'skill://outer/guide.md', 'skill://outer/inner/SKILL.md', 'skill://outer/inner/notes.md'],
+      );
+      assert.deepEqual(
+        (inner.resources as SkillResource[]).map((r) => r.uri),
+        ['skill://outer/inner/SKILL.md', 'skill://outer/inner/notes.md'],
+      );
       const shared = (outer.resources as SkillResource[]).find((r) => r.uri === 'skill://outer/inner/notes.md');
-      assert.deepEqual(shared, (inner.resources as SkillResource[]).find((r) => r.uri === 'skill://outer/inner/notes.md'));
+      assert.deepEqual(
+        shared,
+        (inner.resources as SkillResource[]).find((r) => r.uri === 'skill://outer/inner/notes.md'),
+      );
       const read = await catalog.read('skill://outer/inner/notes.md');
       assert.equal(Buffer.from(read.bytes).toString(), 'notes\n');
       const dir = await catalog.readDirectory('skill://outer');
-      assert.deepEqual(dir.resources.map((c) => [c.name, c.mimeType]), [
-        ['SKILL.md', 'text/markdown'],
-        ['guide.md', 'text/markdown'],
-        ['inner', 'inode/directory'],
-      ]);
+      assert.deepEqual(
+        dir.resources.map((c) => [c.name, c.mimeType]),
+        [
+          ['SKILL.md', 'text/markdown'],
+          ['guide.md', 'text/markdown'],
+          ['inner', 'inode/directory'],
+        ],
+      );
     });
 
     test('the prefix option places every skill under it', async (t) => {
       const catalog = await SkillCatalog.load(storageOf(kind, t, demoTree()), { prefix: 'acme/billing', onWarning: () => {} });
-      assert.deepEqual(catalog.entries.map((e) => e.uri), [
-        'skill://acme/billing/acme/billing/refunds/SKILL.md',
-        'skill://acme/billing/git-workflow/SKILL.md',
-        'skill://acme/billing/pdf-processing/SKILL.md',
-      ]);
+      assert.deepEqual(
+        catalog.entries.map((e) => e.uri),
+        ['skill://acme/billing/acme/billing/refunds/SKILL.md', 'skill://acme/billing/git-workflow/SKILL.md', 'skill://acme/billing/pdf-processing/SKILL.md'],
+      );
       const entry = await catalog.get('skill://acme/billing/git-workflow/SKILL.md');
       assert.ok((entry.resources as SkillResource[]).every((r) => r.uri.startsWith('skill://acme/billing/git-workflow/')));
       const file = await catalog.read('skill://acme/billing/git-workflow/references/commit-messages.md');
       assert.equal(Buffer.from(file.bytes).toString(), '# Commit messages\n');
       const dir = await catalog.readDirectory('skill://acme/billing/git-workflow');
-      assert.deepEqual(dir.resources.map((c) => c.uri), ['skill://acme/billing/git-workflow/SKILL.md', 'skill://acme/billing/git-workflow/references']);
+      assert.deepEqual(
+        dir.resources.map((c) => c.uri),
+        ['skill://acme/billing/git-workflow/SKILL.md', 'skill://acme/billing/git-workflow/references'],
+      );
       await rejectsWith(catalog.get('skill://git-workflow/SKILL.md'), -32602);
       await rejectsWith(catalog.read('skill://git-workflow/SKILL.md'), -32602);
       const slashes = await SkillCatalog.load(storageOf(kind, t, demoTree()), { prefix: '/acme/billing/', onWarning: () => {} });
-      assert.deepEqual(slashes.entries.map((e) => e.uri), catalog.entries.map((e) => e.uri));
+      assert.deepEqual(
+        slashes.entries.map((e) => e.uri),
+        catalog.entries.map((e) => e.uri),
+      );
     });
 
     test('entries are frozen: mutation throws and changes nothing', async (t) => {
@@ -190,7 +212,10 @@ for (const kind of ['memory', 'fs'] as const) {
       const sub = await catalog.readDirectory('skill://pdf-processing/scripts');
       assert.deepEqual(sub.resources, [{ uri: 'skill://pdf-processing/scripts/fill_form.py', name: 'fill_form.py', mimeType: 'text/x-python', size: 14 }]);
       const deep = await catalog.readDirectory('skill://acme/billing/refunds/templates');
-      assert.deepEqual(deep.resources.map((c) => c.uri), ['skill://acme/billing/refunds/templates/approved.md']);
+      assert.deepEqual(
+        deep.resources.map((c) => c.uri),
+        ['skill://acme/billing/refunds/templates/approved.md'],
+      );
       for (const c of [...root.resources, ...sub.resources]) assert.ok(!c.uri.endsWith('/'));
 
       const notDir = await rejectsWith(catalog.readDirectory('skill://pdf-processing/SKILL.md'), -32602, /not a directory/);
@@ -206,7 +231,11 @@ for (const kind of ['memory', 'fs'] as const) {
       const catalog = await SkillCatalog.load(storageOf(kind, t, demoTree()), { onWarning: () => {} });
       const cases: [string, () => Promise<unknown>, string][] = [
         ['get unknown', () => catalog.get('skill://nope/SKILL.md'), 'skill://nope/SKILL.md'],
-        ['get a supporting file', () => catalog.get('skill://git-workflow/references/commit-messages.md'), 'skill://git-workflow/references/commit-messages.md'],
+        [
+          'get a supporting file',
+          () => catalog.get('skill://git-workflow/references/commit-messages.md'),
+          'skill://git-workflow/references/commit-messages.md',
+        ],
         ['get a folder', () => catalog.get('skill://git-workflow'), 'skill://git-workflow'],
         ['get not a URI', () => catalog.get('not a uri'), 'not a uri'],
         ['get another scheme', () => catalog.get('file://git-workflow/SKILL.md'), 'file://git-workflow/SKILL.md'],
@@ -236,12 +265,24 @@ for (const kind of ['memory', 'fs'] as const) {
       const w = warnings();
       const catalog = await SkillCatalog.load(storageOf(kind, t, files), { onWarning: w.onWarning });
       assert.deepEqual(w.list, []);
-      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://acme/billing/refunds/SKILL.md', 'skill://git-workflow/SKILL.md', 'skill://pdf-processing/SKILL.md']);
+      assert.deepEqual(
+        catalog.entries.map((e) => e.uri),
+        ['skill://acme/billing/refunds/SKILL.md', 'skill://git-workflow/SKILL.md', 'skill://pdf-processing/SKILL.md'],
+      );
       const all = catalog.entries.flatMap((e) => (e.resources as SkillResource[]).map((r) => r.uri));
-      assert.ok(all.every((u) => !u.split('/').some((s) => s.startsWith('.'))), all.join('\n'));
+      assert.ok(
+        all.every((u) => !u.split('/').some((s) => s.startsWith('.'))),
+        all.join('\n'),
+      );
       const dir = await catalog.readDirectory('skill://git-workflow');
-      assert.deepEqual(dir.resources.map((c) => c.name), ['SKILL.md', 'references']);
-      assert.deepEqual((await catalog.readDirectory('skill://git-workflow/references')).resources.map((c) => c.name), ['commit-messages.md']);
+      assert.deepEqual(
+        dir.resources.map((c) => c.name),
+        ['SKILL.md', 'references'],
+      );
+      assert.deepEqual(
+        (await catalog.readDirectory('skill://git-workflow/references')).resources.map((c) => c.name),
+        ['commit-messages.md'],
+      );
       await rejectsWith(catalog.read('skill://git-workflow/.DS_Store'), -32602);
       await rejectsWith(catalog.get('skill://.secret-skill/SKILL.md'), -32602);
       await rejectsWith(catalog.readDirectory('skill://git-workflow/.hidden'), -32602);
@@ -259,7 +300,10 @@ for (const kind of ['memory', 'fs'] as const) {
       };
       const w = warnings();
       const catalog = await SkillCatalog.load(storageOf(kind, t, files), { onWarning: w.onWarning });
-      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://good/SKILL.md']);
+      assert.deepEqual(
+        catalog.entries.map((e) => e.uri),
+        ['skill://good/SKILL.md'],
+      );
       const at = (p: string) => w.list.filter((x) => x.path === p);
       assert.equal(at('SKILL.md')[0]?.code, 'root-skill');
       assert.match(at('SKILL.md')[0]!.message, /root/);
@@ -285,7 +329,10 @@ for (const kind of ['memory', 'fs'] as const) {
       };
       const w = warnings();
       const catalog = await SkillCatalog.load(storageOf(kind, t, files), { limits: { files: 2 }, onWarning: w.onWarning });
-      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://three/SKILL.md', 'skill://two/SKILL.md']);
+      assert.deepEqual(
+        catalog.entries.map((e) => e.uri),
+        ['skill://three/SKILL.md', 'skill://two/SKILL.md'],
+      );
       assert.equal((await catalog.read('skill://three/b.md')).uri, 'skill://three/b.md', 'its files are served too');
       assert.equal(w.list.length, 1);
       assert.equal(w.list[0]!.code, 'limit');
@@ -296,10 +343,16 @@ for (const kind of ['memory', 'fs'] as const) {
       const tiny = warnings();
       const both = await SkillCatalog.load(storageOf(kind, t, files), { limits: { bytes: 10 }, onWarning: tiny.onWarning });
       assert.equal(both.entries.length, 2);
-      assert.deepEqual(tiny.list.map((x) => [x.code, x.path]).sort(), [['limit', 'three'], ['limit', 'two']]);
+      assert.deepEqual(tiny.list.map((x) => [x.code, x.path]).sort(), [
+        ['limit', 'three'],
+        ['limit', 'two'],
+      ]);
       const three = tiny.list.find((x) => x.path === 'three')!;
       // Human sizes in the message, with the largest files named; exact counts in fields.
-      assert.match(three.message, /skill has \d+ B in 3 files; the limit is 10 B per skill\. The largest: three\/SKILL\.md \(\d+ B\), three\/a\.md \(1 B\), three\/b\.md \(1 B\)/);
+      assert.match(
+        three.message,
+        /skill has \d+ B in 3 files; the limit is 10 B per skill\. The largest: three\/SKILL\.md \(\d+ B\), three\/a\.md \(1 B\), three\/b\.md \(1 B\)/,
+      );
       assert.equal(three.files, 3);
       assert.equal(three.bytes, byteLength(files['three/SKILL.md']) + 2);
       assert.deepEqual(three.limit, { bytes: 10 });
@@ -307,17 +360,27 @@ for (const kind of ['memory', 'fs'] as const) {
 
       const exact = byteLength(files['two/SKILL.md']) + 1;
       const atLimit = warnings();
-      const fits = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact }, onWarning: atLimit.onWarning });
+      const fits = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), {
+        limits: { bytes: exact },
+        onWarning: atLimit.onWarning,
+      });
       assert.equal(fits.entries.length, 1);
       assert.deepEqual(atLimit.list, []);
       const overBy1 = warnings();
-      const over = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), { limits: { bytes: exact - 1 }, onWarning: overBy1.onWarning });
+      const over = await SkillCatalog.load(storageOf(kind, t, { 'two/SKILL.md': files['two/SKILL.md'], 'two/a.md': 'a' }), {
+        limits: { bytes: exact - 1 },
+        onWarning: overBy1.onWarning,
+      });
       assert.equal(over.entries.length, 1);
-      assert.deepEqual(overBy1.list.map((x) => x.code), ['limit']);
+      assert.deepEqual(
+        overBy1.list.map((x) => x.code),
+        ['limit'],
+      );
       // Under strict, a skill over a limit fails the load.
       await assert.rejects(
         SkillCatalog.load(storageOf(kind, t, files), { strict: true, limits: { files: 2 }, onWarning: () => {} }),
-        (error: unknown) => error instanceof CatalogError && error.problems.length === 1 && error.problems[0]!.code === 'limit' && error.problems[0]!.path === 'three',
+        (error: unknown) =>
+          error instanceof CatalogError && error.problems.length === 1 && error.problems[0]!.code === 'limit' && error.problems[0]!.path === 'three',
       );
       // Infinity turns a limit off.
       const unlimited = warnings();
@@ -332,10 +395,16 @@ for (const kind of ['memory', 'fs'] as const) {
       const w = warnings();
       await SkillCatalog.load(storageOf(kind, t, files), { limits: { files: 3, bytes: 4000 }, onWarning: w.onWarning });
       const [count, size] = ['files', 'bytes'].map((limit) => w.list.find((x) => x.limit && limit in x.limit)!);
-      assert.match(count!.message, /^served over the limit \(hosts may refuse it\): skill has 6 files \(nested folders included\); the limit is 3 files per skill\. The most are in many\/data \(4 files\)/);
+      assert.match(
+        count!.message,
+        /^served over the limit \(hosts may refuse it\): skill has 6 files \(nested folders included\); the limit is 3 files per skill\. The most are in many\/data \(4 files\)/,
+      );
       const total = Object.values(files).reduce((n, text) => n + byteLength(text), 0);
       assert.deepEqual([count!.files, count!.bytes, count!.limit], [6, total, { files: 3 }]);
-      assert.match(size!.message, /skill has 4\.\d KiB in 6 files; the limit is 3\.9 KiB per skill\. The largest: many\/data\/f3\.txt \(2\.1 KiB\), many\/data\/f2\.txt \(1\.4 KiB\), many\/data\/f1\.txt \(700 B\)\./);
+      assert.match(
+        size!.message,
+        /skill has 4\.\d KiB in 6 files; the limit is 3\.9 KiB per skill\. The largest: many\/data\/f3\.txt \(2\.1 KiB\), many\/data\/f2\.txt \(1\.4 KiB\), many\/data\/f1\.txt \(700 B\)\./,
+      );
       assert.deepEqual([size!.files, size!.bytes, size!.limit], [6, total, { bytes: 4000 }]);
       assert.equal(w.list.length, 2);
     });
@@ -352,16 +421,16 @@ for (const kind of ['memory', 'fs'] as const) {
       };
       const w = warnings();
       const catalog = await SkillCatalog.load(storageOf(kind, t, files), { onWarning: w.onWarning });
-      assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://good/SKILL.md']);
       assert.deepEqual(
-        w.list.map((x) => [x.code, x.path, x.message]).sort(),
-        [
-          ['skill-md-case', 'good/inner/skill.md', 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
-          ['skill-md-case', 'lower/skill.md', 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
-          ['skill-md-case', 'title/Skill.md', 'found Skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
-          ['skill-md-case', 'upper/SKILL.MD', 'found SKILL.MD; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
-        ],
+        catalog.entries.map((e) => e.uri),
+        ['skill://good/SKILL.md'],
       );
+      assert.deepEqual(w.list.map((x) => [x.code, x.path, x.message]).sort(), [
+        ['skill-md-case', 'good/inner/skill.md', 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+        ['skill-md-case', 'lower/skill.md', 'found skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+        ['skill-md-case', 'title/Skill.md', 'found Skill.md; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+        ['skill-md-case', 'upper/SKILL.MD', 'found SKILL.MD; the file must be named SKILL.md exactly. Rename it, or this folder is not served as a skill'],
+      ]);
       // strict refuses it like any other skill that is left out.
       await assert.rejects(
         SkillCatalog.load(storageOf(kind, t, { 'lower/skill.md': skillMd('lower') }), { strict: true, onWarning: () => {} }),
@@ -402,7 +471,11 @@ for (const kind of ['memory', 'fs'] as const) {
       const files: Record<string, string> = {};
       for (const name of ['a', 'b', 'c', 'd', 'e']) files[`${name}/SKILL.md`] = skillMd(name);
       const storage = storageOf(kind, t, files);
-      for (const [pageSize, pages] of [[1, 5], [2, 3], [Infinity, 1]] as const) {
+      for (const [pageSize, pages] of [
+        [1, 5],
+        [2, 3],
+        [Infinity, 1],
+      ] as const) {
         const catalog = await SkillCatalog.load(storage, { pageSize });
         const seen: string[] = [];
         let cursor: string | undefined;
@@ -415,7 +488,10 @@ for (const kind of ['memory', 'fs'] as const) {
           count++;
         } while (cursor !== undefined);
         assert.equal(count, pages, `pageSize ${pageSize}`);
-        assert.deepEqual(seen, ['a', 'b', 'c', 'd', 'e'].map((n) => `skill://${n}/SKILL.md`));
+        assert.deepEqual(
+          seen,
+          ['a', 'b', 'c', 'd', 'e'].map((n) => `skill://${n}/SKILL.md`),
+        );
         // cursors are stable: asking again gives the same page
         const first = await catalog.list();
         if (first.nextCursor) assert.deepEqual(await catalog.list({ cursor: first.nextCursor }), await catalog.list({ cursor: first.nextCursor }));
@@ -427,7 +503,11 @@ for (const kind of ['memory', 'fs'] as const) {
       for (const name of ['a.md', 'b.md', 'c.md']) files[`s/${name}`] = name;
       files['s/sub/x.md'] = 'x';
       const storage = storageOf(kind, t, files);
-      for (const [pageSize, pages] of [[1, 5], [2, 3], [Infinity, 1]] as const) {
+      for (const [pageSize, pages] of [
+        [1, 5],
+        [2, 3],
+        [Infinity, 1],
+      ] as const) {
         const catalog = await SkillCatalog.load(storage, { pageSize });
         const seen: string[] = [];
         let cursor: string | undefined;
@@ -474,15 +554,25 @@ describe('SkillCatalog.load: cursor stability across reloads', () => {
     const storage = memoryStorage({ 'b/SKILL.md': skillMd('b'), 'd/SKILL.md': skillMd('d'), 'f/SKILL.md': skillMd('f') });
     const catalog = await SkillCatalog.load(storage, { pageSize: 1 });
     const first = await catalog.list();
-    assert.deepEqual(first.skills.map((s) => s.uri), ['skill://b/SKILL.md']);
+    assert.deepEqual(
+      first.skills.map((s) => s.uri),
+      ['skill://b/SKILL.md'],
+    );
     storage.write('a/SKILL.md', skillMd('a'));
     storage.write('c/SKILL.md', skillMd('c'));
     storage.remove('b');
     await catalog.reload();
     const second = await catalog.list({ cursor: first.nextCursor! });
-    assert.deepEqual(second.skills.map((s) => s.uri), ['skill://c/SKILL.md'], 'continues after b, though b is gone');
+    assert.deepEqual(
+      second.skills.map((s) => s.uri),
+      ['skill://c/SKILL.md'],
+      'continues after b, though b is gone',
+    );
     const third = await catalog.list({ cursor: second.nextCursor! });
-    assert.deepEqual(third.skills.map((s) => s.uri), ['skill://d/SKILL.md']);
+    assert.deepEqual(
+      third.skills.map((s) => s.uri),
+      ['skill://d/SKILL.md'],
+    );
   });
 });
 
@@ -491,7 +581,10 @@ describe('SkillCatalog.load over fsStorage: what only a folder can hold', () => 
     const storage = storageOf('fs', t, demoTree(), (root) => mkdirSync(path.join(root, 'git-workflow', 'empty')));
     const catalog = await SkillCatalog.load(storage, { onWarning: () => {} });
     const root = await catalog.readDirectory('skill://git-workflow');
-    assert.deepEqual(root.resources.find((c) => c.name === 'empty'), { uri: 'skill://git-workflow/empty', name: 'empty', mimeType: 'inode/directory' });
+    assert.deepEqual(
+      root.resources.find((c) => c.name === 'empty'),
+      { uri: 'skill://git-workflow/empty', name: 'empty', mimeType: 'inode/directory' },
+    );
     assert.deepEqual(await catalog.readDirectory('skill://git-workflow/empty'), { resources: [] });
   });
 
@@ -505,7 +598,10 @@ describe('SkillCatalog.load over fsStorage: what only a folder can hold', () => 
     });
     const w = warnings();
     const catalog = await SkillCatalog.load(storage, { onWarning: w.onWarning });
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://acme/billing/refunds/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://acme/billing/refunds/SKILL.md'],
+    );
     const link = w.list.find((x) => x.path === 'git-workflow/link.md');
     assert.equal(link?.code, 'unsupported');
     assert.match(link!.message, /symlink/);
@@ -519,14 +615,20 @@ describe('SkillCatalog.load over fsStorage: what only a folder can hold', () => 
     const w = warnings();
     const catalog = await SkillCatalog.load(storage, { onWarning: w.onWarning });
     assert.equal(catalog.entries.length, 3);
-    assert.deepEqual(w.list.map((x) => [x.code, x.path]), [['unsupported', 'alias']]);
+    assert.deepEqual(
+      w.list.map((x) => [x.code, x.path]),
+      [['unsupported', 'alias']],
+    );
   });
 
   test('a file name no URI can carry (a backslash) skips its skill with a warning naming the file', async (t) => {
     const storage = storageOf('fs', t, demoTree(), (root) => writeFileSync(path.join(root, 'git-workflow', 'a\\b.md'), 'x'));
     const w = warnings();
     const catalog = await SkillCatalog.load(storage, { onWarning: w.onWarning });
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://acme/billing/refunds/SKILL.md', 'skill://pdf-processing/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://acme/billing/refunds/SKILL.md', 'skill://pdf-processing/SKILL.md'],
+    );
     assert.equal(w.list.length, 1);
     assert.equal(w.list[0]!.code, 'bad-name');
     assert.equal(w.list[0]!.path, 'git-workflow/a\\b.md');
@@ -539,7 +641,10 @@ describe('SkillCatalog.load over fsStorage: what only a folder can hold', () => 
     });
     const w = warnings();
     const catalog = await SkillCatalog.load(storage, { onWarning: w.onWarning });
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://acme/billing/refunds/SKILL.md', 'skill://pdf-processing/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://acme/billing/refunds/SKILL.md', 'skill://pdf-processing/SKILL.md'],
+    );
     assert.equal(w.list.length, 1);
     assert.ok(w.list[0]!.path?.startsWith('git-workflow/'), JSON.stringify(w.list));
   });
@@ -612,7 +717,10 @@ describe('SkillCatalog options are checked before the storage is touched', () =>
   test('cacheHint is kept; the default caches nothing and shares nothing', async () => {
     const storage = memoryStorage(demoTree());
     assert.deepEqual((await SkillCatalog.load(storage)).cacheHint(), { ttlMs: 0, cacheScope: 'private' });
-    assert.deepEqual((await SkillCatalog.load(storage, { cacheHint: { ttlMs: 60000, cacheScope: 'public' } })).cacheHint(), { ttlMs: 60000, cacheScope: 'public' });
+    assert.deepEqual((await SkillCatalog.load(storage, { cacheHint: { ttlMs: 60000, cacheScope: 'public' } })).cacheHint(), {
+      ttlMs: 60000,
+      cacheScope: 'public',
+    });
   });
 });
 
@@ -657,7 +765,10 @@ describe('SkillCatalog.load: a storage with no skills at all', () => {
     const seen = warnings();
     const catalog = await SkillCatalog.load(fsStorage(dir), { onWarning: seen.onWarning });
     assert.deepEqual(catalog.entries, []);
-    assert.deepEqual(seen.list.map((w) => w.code), ['no-skills']);
+    assert.deepEqual(
+      seen.list.map((w) => w.code),
+      ['no-skills'],
+    );
     const [warning] = seen.list;
     assert.ok(warning!.message.includes(path.resolve(dir)), `names the folder: ${warning!.message}`);
     assert.match(warning!.message, /<folder>\/<skill-name>\/SKILL\.md/);
@@ -667,7 +778,10 @@ describe('SkillCatalog.load: a storage with no skills at all', () => {
   test('an unlabelled storage is named "the storage"; strict does not fail on it; a storage with a skill, or a root SKILL.md, gets no such warning', async () => {
     const seen = warnings();
     await SkillCatalog.load(memoryStorage({}), { onWarning: seen.onWarning, strict: true });
-    assert.deepEqual(seen.list.map((w) => w.code), ['no-skills']);
+    assert.deepEqual(
+      seen.list.map((w) => w.code),
+      ['no-skills'],
+    );
     assert.match(seen.list[0]!.message, /^no skills found in the storage: /);
 
     const withSkill = warnings();
@@ -676,6 +790,10 @@ describe('SkillCatalog.load: a storage with no skills at all', () => {
 
     const atRoot = warnings();
     await SkillCatalog.load(memoryStorage({ 'SKILL.md': skillMd('greet') }), { onWarning: atRoot.onWarning });
-    assert.deepEqual(atRoot.list.map((w) => w.code), ['root-skill'], 'the root SKILL.md has its own, more precise warning');
+    assert.deepEqual(
+      atRoot.list.map((w) => w.code),
+      ['root-skill'],
+      'the root SKILL.md has its own, more precise warning',
+    );
   });
 });

@@ -72,7 +72,10 @@ describe('buildSkillEntry', () => {
 
   test('throws a CatalogError when SKILL.md is missing', () => {
     const error = catalogError(() => buildSkillEntry('a', { 'notes.md': 'x' }));
-    assert.deepEqual(error.problems.map((p) => p.code), ['missing-skill-md']);
+    assert.deepEqual(
+      error.problems.map((p) => p.code),
+      ['missing-skill-md'],
+    );
     assert.match(error.message, /SKILL\.md/);
   });
 
@@ -112,7 +115,10 @@ describe('entryProblems', () => {
     ]) {
       const problems = entryProblems(withResources([skillMdResource(), file(uri)]));
       assert.ok(problems.length > 0, uri);
-      assert.ok(problems.some((p) => p.includes(uri)), `${uri}: ${problems.join('; ')}`);
+      assert.ok(
+        problems.some((p) => p.includes(uri)),
+        `${uri}: ${problems.join('; ')}`,
+      );
     }
   });
 
@@ -125,32 +131,59 @@ describe('entryProblems', () => {
   test('flags a duplicate resource, also when spelled differently', () => {
     for (const twin of ['skill://acme/a/x.md', 'skill://acme/a/x%2Emd', 'SKILL://acme/a/x.md']) {
       const problems = entryProblems(withResources([skillMdResource(), file('skill://acme/a/x.md'), file(twin)]));
-      assert.ok(problems.some((p) => /more than once/.test(p)), `${twin}: ${problems.join('; ')}`);
+      assert.ok(
+        problems.some((p) => /more than once/.test(p)),
+        `${twin}: ${problems.join('; ')}`,
+      );
     }
     const amp = entryProblems(withResources([skillMdResource(), file('skill://acme/a/Q&A.md'), file('skill://acme/a/Q%26A.md')]));
-    assert.ok(amp.some((p) => /more than once/.test(p)), amp.join('; '));
+    assert.ok(
+      amp.some((p) => /more than once/.test(p)),
+      amp.join('; '),
+    );
   });
 
   test('flags a digest that is not sha256: and 64 lowercase hex digits', () => {
     const good = sha('x');
-    for (const digest of [good.toUpperCase(), 'sha256:' + good.slice(7).toUpperCase(), good.slice(7), good.slice(0, -1), 'sha1:' + good.slice(7), 'md5:abc', '', good + '0']) {
+    for (const digest of [
+      good.toUpperCase(),
+      'sha256:' + good.slice(7).toUpperCase(),
+      good.slice(7),
+      good.slice(0, -1),
+      'sha1:' + good.slice(7),
+      'md5:abc',
+      '',
+      good + '0',
+    ]) {
       const problems = entryProblems(withResources([skillMdResource(), { uri: 'skill://acme/a/x.md', digest, size: 1 }]));
-      assert.ok(problems.some((p) => p.includes('digest')), `${digest}: ${problems.join('; ')}`);
+      assert.ok(
+        problems.some((p) => p.includes('digest')),
+        `${digest}: ${problems.join('; ')}`,
+      );
     }
   });
 
   test('flags a size that is not a non-negative integer', () => {
     for (const size of [-1, 1.5, '1', NaN]) {
       const problems = entryProblems(withResources([skillMdResource(), { uri: 'skill://acme/a/x.md', digest: sha('x'), size: size as number }]));
-      assert.ok(problems.some((p) => p.startsWith('resources')), `${size}: ${problems.join('; ')}`);
+      assert.ok(
+        problems.some((p) => p.startsWith('resources')),
+        `${size}: ${problems.join('; ')}`,
+      );
     }
   });
 
   test('flags a name that is not the last skill-path segment, or not a valid name', () => {
     const mismatch = entryProblems({ ...base(), frontmatter: { name: 'b', description: 'd' } });
-    assert.ok(mismatch.some((p) => /"b".*"a"/.test(p)), mismatch.join('; '));
+    assert.ok(
+      mismatch.some((p) => /"b".*"a"/.test(p)),
+      mismatch.join('; '),
+    );
     const invalid = entryProblems({ ...base(), uri: 'skill://acme/A_B/SKILL.md', frontmatter: { name: 'A_B', description: 'd' }, resources: 'dynamic' });
-    assert.ok(invalid.some((p) => /invalid/.test(p)), invalid.join('; '));
+    assert.ok(
+      invalid.some((p) => /invalid/.test(p)),
+      invalid.join('; '),
+    );
   });
 
   test('flags a URI that is not a SKILL.md URI, and a missing or long description', () => {
@@ -164,7 +197,8 @@ describe('entryProblems', () => {
   describe('lengths are counted in characters (Unicode code points), as the Agent Skills spec counts them', () => {
     const EMOJI = '😀'; // one code point, two UTF-16 units
     const ACUTE = '\u0301'; // a combining mark: a code point of its own
-    const withFrontmatter = (frontmatter: Record<string, unknown>) => entryProblems({ ...base(), frontmatter: { name: 'a', description: 'd', ...frontmatter } });
+    const withFrontmatter = (frontmatter: Record<string, unknown>) =>
+      entryProblems({ ...base(), frontmatter: { name: 'a', description: 'd', ...frontmatter } });
 
     test('description: 1024 emoji are within the limit, 1025 are over it and counted as 1025', () => {
       assert.equal(EMOJI.length, 2);
@@ -198,13 +232,29 @@ describe('entryProblems', () => {
       const problems = entryProblems({ ...base(), uri: `skill://acme/${long}/SKILL.md`, frontmatter: { name: long, description: 'd' }, resources: 'dynamic' });
       assert.deepEqual(problems, ['frontmatter name is 75 characters long; at most 64']);
       // Too long and with characters a name cannot have: both are said, the name cut short.
-      const both = entryProblems({ ...base(), uri: `skill://acme/${'A'.repeat(70)}/SKILL.md`, frontmatter: { name: 'A'.repeat(70), description: 'd' }, resources: 'dynamic' });
-      assert.deepEqual(both, ['frontmatter name is 70 characters long; at most 64', `frontmatter name "${'A'.repeat(64)}…" is invalid: use 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`]);
+      const both = entryProblems({
+        ...base(),
+        uri: `skill://acme/${'A'.repeat(70)}/SKILL.md`,
+        frontmatter: { name: 'A'.repeat(70), description: 'd' },
+        resources: 'dynamic',
+      });
+      assert.deepEqual(both, [
+        'frontmatter name is 70 characters long; at most 64',
+        `frontmatter name "${'A'.repeat(64)}…" is invalid: use 1-64 lowercase letters, digits and single hyphens, not starting or ending with a hyphen`,
+      ]);
     });
   });
 
   test('flags entries of the wrong shape', () => {
-    for (const bad of [null, 42, {}, { uri: 'skill://a/SKILL.md' }, { ...base(), resources: 'static' }, { ...base(), frontmatter: { name: 'a' } }, { ...base(), resources: [{ uri: 'skill://acme/a/SKILL.md' }] }]) {
+    for (const bad of [
+      null,
+      42,
+      {},
+      { uri: 'skill://a/SKILL.md' },
+      { ...base(), resources: 'static' },
+      { ...base(), frontmatter: { name: 'a' } },
+      { ...base(), resources: [{ uri: 'skill://acme/a/SKILL.md' }] },
+    ]) {
       assert.ok(entryProblems(bad).length > 0, JSON.stringify(bad));
     }
   });

@@ -48,7 +48,10 @@ describe('hostile SKILL.md files are refused with their reason', () => {
     for (const { hostile, name } of cases) files[`${name}/SKILL.md`] = hostile.text(name);
     const w = warnings();
     const catalog = await SkillCatalog.load(memoryStorage(files), { onWarning: w.onWarning });
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://good/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://good/SKILL.md'],
+    );
     assert.equal(w.list.length, cases.length, JSON.stringify(w.list.map((x) => [x.path, x.message.slice(0, 100)])));
     for (const { key, hostile, name } of cases) {
       const warning = w.list.find((x) => x.path === `${name}/SKILL.md`);
@@ -156,13 +159,21 @@ describe('duplicate keys, found in one pass', () => {
       refusal('---\nname: a\ndescription: d\nname: b\n---\n').error,
       /^invalid YAML frontmatter: duplicate key "name" at SKILL\.md line 4 \(first given at line 2\); keys of a mapping must be unique, keep one$/,
     );
-    assert.match(refusal('---\nname: a\nmetadata:\n  owner: x\n  team: y\n  owner: z\n---\n').error, /duplicate key "owner" at SKILL\.md line 6 \(first given at line 4\)/);
+    assert.match(
+      refusal('---\nname: a\nmetadata:\n  owner: x\n  team: y\n  owner: z\n---\n').error,
+      /duplicate key "owner" at SKILL\.md line 6 \(first given at line 4\)/,
+    );
     // Two on one line are told apart by column.
     assert.match(refusal('---\nname: a\nx: [{k: 1, k: 2}]\n---\n').error, /duplicate key "k" at SKILL\.md line 3, column 12 \(first given at column 6\)/);
   });
 
   test('keys are compared as YAML 1.2 core values: 1 and 1.0, null and ~, 0x1f and 31 are the same key', () => {
-    for (const [yaml, key] of [['1: a\n1.0: b', '1.0'], ['null: a\n~: b', '~'], ['0x1f: a\n31: b', '31'], ['a: 1\n"a": 2', 'a']] as const) {
+    for (const [yaml, key] of [
+      ['1: a\n1.0: b', '1.0'],
+      ['null: a\n~: b', '~'],
+      ['0x1f: a\n31: b', '31'],
+      ['a: 1\n"a": 2', 'a'],
+    ] as const) {
       assert.match(refusal(`---\n${yaml}\n---\n`).error, new RegExp(`duplicate key "${key.replace('.', '\\.')}"`), yaml);
     }
   });

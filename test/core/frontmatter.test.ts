@@ -194,7 +194,10 @@ describe('description length, checked by the catalog', () => {
       }),
       { onWarning: w.onWarning },
     );
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://ok/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://ok/SKILL.md'],
+    );
     const warning = w.list.find((x) => x.path === 'long/SKILL.md');
     assert.ok(warning, JSON.stringify(w.list));
     assert.match(warning.message, /1025/);
@@ -211,21 +214,24 @@ describe('description length, checked by the catalog', () => {
       }),
       { onWarning: w.onWarning },
     );
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://emoji/SKILL.md']);
     assert.deepEqual(
-      w.list.map((x) => [x.path, x.message]).sort(),
-      [
-        ['compat/SKILL.md', 'skill skipped: frontmatter "compatibility" is 501 characters long; at most 500'],
-        ['more/SKILL.md', 'skill skipped: frontmatter "description" is 1025 characters long; at most 1024'],
-      ],
+      catalog.entries.map((e) => e.uri),
+      ['skill://emoji/SKILL.md'],
     );
+    assert.deepEqual(w.list.map((x) => [x.path, x.message]).sort(), [
+      ['compat/SKILL.md', 'skill skipped: frontmatter "compatibility" is 501 characters long; at most 500'],
+      ['more/SKILL.md', 'skill skipped: frontmatter "description" is 1025 characters long; at most 1024'],
+    ]);
   });
 
   test('a 75-character name is called too long', async () => {
     const name = 'a'.repeat(75);
     const w = warnings();
     await SkillCatalog.load(memoryStorage({ [`${name}/SKILL.md`]: skillMd(name) }), { onWarning: w.onWarning });
-    assert.deepEqual(w.list.map((x) => [x.code, x.message]), [['frontmatter', 'skill skipped: frontmatter name is 75 characters long; at most 64']]);
+    assert.deepEqual(
+      w.list.map((x) => [x.code, x.message]),
+      [['frontmatter', 'skill skipped: frontmatter name is 75 characters long; at most 64']],
+    );
   });
 
   test('an empty or blank description is refused', async () => {

@@ -5,15 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import {
-  SkillCatalog,
-  createSkillsEndpoint,
-  entryProblems,
-  memoryStorage,
-  type SkillFileListing,
-  type SkillFiles,
-  type SkillResource,
-} from '@skillmount/core';
+import { SkillCatalog, createSkillsEndpoint, entryProblems, memoryStorage, type SkillFileListing, type SkillFiles, type SkillResource } from '@skillmount/core';
 import { connectClient, errorCode } from '../support/client.js';
 import { demoTree, warnings } from './helpers.js';
 import { listenHttp } from '../support/apps.js';
@@ -55,7 +47,15 @@ describe('listAll(): one whole-tree listing', () => {
   });
 
   test('paths with "..", ".", empty segments or a leading slash are never walked into or read', async () => {
-    const weird = ['../outside/SKILL.md', 'git-workflow/../pdf-processing/x.md', 'git-workflow/./x.md', 'git-workflow//x.md', '/etc/passwd', '', 'pdf-processing/..'];
+    const weird = [
+      '../outside/SKILL.md',
+      'git-workflow/../pdf-processing/x.md',
+      'git-workflow/./x.md',
+      'git-workflow//x.md',
+      '/etc/passwd',
+      '',
+      'pdf-processing/..',
+    ];
     const { storage, calls } = flatStorage(demoTree(), (listing) => [...listing, ...weird.map((path) => ({ path, kind: 'file' as const }))]);
     const w = warnings();
     const catalog = await SkillCatalog.load(storage, { onWarning: w.onWarning });
@@ -80,13 +80,20 @@ describe('listAll(): one whole-tree listing', () => {
 });
 
 describe('size and digest vouched for by the storage', () => {
-  const vouching = (files: Record<string, string>, vouch: (path: string, content: string) => { size?: unknown; digest?: unknown } = (_p, c) => ({ size: Buffer.byteLength(c), digest: sha(c) })) =>
-    flatStorage(files, (listing) => listing.map((item) => ({ ...item, ...(vouch(item.path, files[item.path]!) as { size?: number; digest?: string }) })));
+  const vouching = (
+    files: Record<string, string>,
+    vouch: (path: string, content: string) => { size?: unknown; digest?: unknown } = (_p, c) => ({ size: Buffer.byteLength(c), digest: sha(c) }),
+  ) => flatStorage(files, (listing) => listing.map((item) => ({ ...item, ...(vouch(item.path, files[item.path]!) as { size?: number; digest?: string }) })));
 
   test('bodies other than SKILL.md are not read at load time; SKILL.md always is', async () => {
     const { storage, calls } = vouching(demoTree());
     const catalog = await SkillCatalog.load(storage);
-    assert.deepEqual(calls.reads.sort(), Object.keys(demoTree()).filter((p) => p.endsWith('/SKILL.md')).sort());
+    assert.deepEqual(
+      calls.reads.sort(),
+      Object.keys(demoTree())
+        .filter((p) => p.endsWith('/SKILL.md'))
+        .sort(),
+    );
     assert.equal(catalog.bodiesRead, 3);
     const walked = await SkillCatalog.load(memoryStorage(demoTree()));
     assert.deepEqual(catalog.entries, walked.entries);
@@ -94,7 +101,9 @@ describe('size and digest vouched for by the storage', () => {
 
   test('a wrong vouched digest is published, but the bytes are refused with -32603 when read', async () => {
     const files = demoTree();
-    const { storage } = vouching(files, (p, c) => (p === 'git-workflow/references/commit-messages.md' ? { size: Buffer.byteLength(c), digest: sha('something else') } : {}));
+    const { storage } = vouching(files, (p, c) =>
+      p === 'git-workflow/references/commit-messages.md' ? { size: Buffer.byteLength(c), digest: sha('something else') } : {},
+    );
     const w = warnings();
     const catalog = await SkillCatalog.load(storage, { onWarning: w.onWarning });
     const endpoint = createSkillsEndpoint({ source: catalog });

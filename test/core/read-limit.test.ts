@@ -29,7 +29,10 @@ test('the catalog bounds each served read by the published size; memoryStorage r
 
   storage.write('grows/data.txt', 'x'.repeat(1_000_000));
   // The same answer as bytes that fail the published digest: the file changed, a reload serves it.
-  await assert.rejects(catalog.read('skill://grows/data.txt'), (error: { code?: number; message?: string }) => error.code === -32603 && /changed since the skills catalog was loaded/.test(error.message ?? ''));
+  await assert.rejects(
+    catalog.read('skill://grows/data.txt'),
+    (error: { code?: number; message?: string }) => error.code === -32603 && /changed since the skills catalog was loaded/.test(error.message ?? ''),
+  );
   const warning = warnings.find((w) => w.code === 'changed');
   assert.equal(warning?.path, 'grows/data.txt');
   assert.match(warning?.message ?? '', /"grows\/data\.txt" is 1000000 bytes, more than the 5 expected .*reload the catalog/);
@@ -74,5 +77,8 @@ test('a listed size that a file outgrew before it was read fails the load, namin
     read: (path, options) => storage.read(path, options),
     listAll: async () => [{ path: 'raced/SKILL.md', kind: 'file', size: 10 }],
   };
-  await assert.rejects(SkillCatalog.load(lying), (error: unknown) => error instanceof StorageError && error.path === 'raced/SKILL.md' && /more than the 10 expected/.test(error.message));
+  await assert.rejects(
+    SkillCatalog.load(lying),
+    (error: unknown) => error instanceof StorageError && error.path === 'raced/SKILL.md' && /more than the 10 expected/.test(error.message),
+  );
 });

@@ -31,7 +31,10 @@ describe('reload(): change report', () => {
       changed: ['skill://b/SKILL.md', 'skill://c/SKILL.md'],
       listChanged: true,
     });
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://b/SKILL.md', 'skill://c/SKILL.md', 'skill://d/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://b/SKILL.md', 'skill://c/SKILL.md', 'skill://d/SKILL.md'],
+    );
     assert.equal((await catalog.get('skill://c/SKILL.md')).frontmatter.description, 'A new description.');
     assert.ok(((await catalog.get('skill://b/SKILL.md')).resources as SkillResource[]).some((r) => r.uri === 'skill://b/extra.md'));
     await assert.rejects(catalog.get('skill://a/SKILL.md'), (e: unknown) => e instanceof SkillProtocolError && e.code === -32602);
@@ -108,7 +111,10 @@ describe('reload(): failures keep the old catalog serving', () => {
     state.failList = true;
     await assert.rejects(catalog.reload(), (e: Error) => e.name === 'StorageError' && /storage is down/.test(e.message));
     assert.equal(catalog.entries, before);
-    assert.deepEqual((await catalog.list()).skills.map((s) => s.uri), ['skill://a/SKILL.md', 'skill://b/SKILL.md', 'skill://c/SKILL.md']);
+    assert.deepEqual(
+      (await catalog.list()).skills.map((s) => s.uri),
+      ['skill://a/SKILL.md', 'skill://b/SKILL.md', 'skill://c/SKILL.md'],
+    );
     assert.equal((await catalog.get('skill://b/SKILL.md')).uri, 'skill://b/SKILL.md');
     assert.equal(Buffer.from((await catalog.read('skill://b/notes.md')).bytes).toString(), 'notes\n');
     await assert.rejects(catalog.get('skill://d/SKILL.md'));
@@ -138,7 +144,10 @@ describe('reload(): failures keep the old catalog serving', () => {
     storage.write('c/SKILL.md', 'broken');
     storage.write('e/SKILL.md', skillMd('not-e'));
     await assert.rejects(catalog.reload(), (e: unknown) => e instanceof CatalogError && e.problems.length === 2);
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://a/SKILL.md', 'skill://b/SKILL.md', 'skill://c/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://a/SKILL.md', 'skill://b/SKILL.md', 'skill://c/SKILL.md'],
+    );
   });
 });
 

@@ -55,7 +55,11 @@ describe('attach() is safe to repeat, and refuses before it changes anything', {
         assert.deepEqual(client.getServerCapabilities()?.extensions, { [EXTENSION]: { directoryRead: true } });
         assert.equal((await call('skills/list')).skills.length, 3);
         const skillFiles = (await client.listResources()).resources.filter((r) => r.uri.startsWith('skill://'));
-        assert.deepEqual(skillFiles.map((r) => r.uri), catalog.entries.map((e) => e.uri), 'each SKILL.md listed once');
+        assert.deepEqual(
+          skillFiles.map((r) => r.uri),
+          catalog.entries.map((e) => e.uri),
+          'each SKILL.md listed once',
+        );
         assert.equal((await client.listResourceTemplates()).resourceTemplates.length, 1);
       });
       assert.ok(handles.length >= 2);
@@ -81,7 +85,10 @@ describe('attach() is safe to repeat, and refuses before it changes anything', {
     });
     try {
       await withClient(http.url, async ({ call }) => {
-        assert.deepEqual((await call('skills/list')).skills.map((s: { uri: string }) => s.uri), first.entries.map((e) => e.uri));
+        assert.deepEqual(
+          (await call('skills/list')).skills.map((s: { uri: string }) => s.uri),
+          first.entries.map((e) => e.uri),
+        );
       });
       assert.ok(refusals.length > 0);
       assert.match(refusals[0]!.message, /^skillmount: attach\(server, source\): this server already serves another skill source/);

@@ -143,7 +143,10 @@ describe('a SkillSource that answers undefined for what it does not serve', { ti
     const ours = await serve({ source: tenants });
     const theirs = await serve({ source: catalog });
     try {
-      for (const [method, uri] of [['skills/get', 'skill://nowhere/SKILL.md'], ['resources/read', 'skill://notes/missing.md']] as const) {
+      for (const [method, uri] of [
+        ['skills/get', 'skill://nowhere/SKILL.md'],
+        ['resources/read', 'skill://notes/missing.md'],
+      ] as const) {
         const [legacy, modernAnswer] = (await ours.both(method, { uri })).map(errorOf);
         const [catalogLegacy, catalogModern] = (await theirs.both(method, { uri })).map(errorOf);
         assert.deepEqual(legacy, catalogLegacy, `${method} (2025-11-25)`);
@@ -160,7 +163,11 @@ describe('a SkillSource that answers undefined for what it does not serve', { ti
   test('null means the same as undefined', async () => {
     const eras = await serve({ source: v2StyleSource({ get: async () => null, read: async () => null, readDirectory: async () => null }) });
     try {
-      for (const [method, uri] of [['skills/get', notes.uri], ['resources/read', 'skill://notes/notes.md'], ['resources/directory/read', 'skill://notes']] as const) {
+      for (const [method, uri] of [
+        ['skills/get', notes.uri],
+        ['resources/read', 'skill://notes/notes.md'],
+        ['resources/directory/read', 'skill://notes'],
+      ] as const) {
         for (const outcome of await eras.both(method, { uri })) assert.deepEqual([errorOf(outcome).code, errorOf(outcome).data], [-32602, { uri }]);
       }
     } finally {
@@ -211,7 +218,10 @@ describe('what read() may return', { timeout: 30_000 }, () => {
         assert.equal(error.code, -32603);
         assert.ok(!error.message.includes('edited'));
       }
-      assert.deepEqual(w.list.map((x) => x.code), ['changed', 'changed']);
+      assert.deepEqual(
+        w.list.map((x) => x.code),
+        ['changed', 'changed'],
+      );
     } finally {
       await eras.close();
     }
@@ -267,7 +277,10 @@ describe('pages a source returns', { timeout: 30_000 }, () => {
           assert.equal(error.code, -32603);
           assert.match(error.message, /invalid answer/);
         }
-        assert.deepEqual(w.list.map((x) => x.code), ['invalid-page']);
+        assert.deepEqual(
+          w.list.map((x) => x.code),
+          ['invalid-page'],
+        );
       } finally {
         await eras.close();
       }
@@ -277,9 +290,27 @@ describe('pages a source returns', { timeout: 30_000 }, () => {
 
 describe('an invalid entry from a custom source', { timeout: 30_000 }, () => {
   const MARK = 'SECRET-MARKER-c41d';
-  const misnamed: SkillEntry = { ...notes, uri: 'skill://misnamed/SKILL.md', resources: [{ uri: 'skill://misnamed/SKILL.md', digest: sha('x'), size: 1 }], frontmatter: { name: 'other', description: MARK } };
-  const escaping: SkillEntry = { ...notes, uri: 'skill://escaping/SKILL.md', frontmatter: { name: 'escaping', description: 'd' }, resources: [{ uri: 'skill://escaping/SKILL.md', digest: sha('x'), size: 1 }, { uri: `skill://${MARK}/x.md`, digest: sha('x'), size: 1 }] };
-  const badDigest: SkillEntry = { ...notes, uri: 'skill://bad-digest/SKILL.md', frontmatter: { name: 'bad-digest', description: 'd' }, resources: [{ uri: 'skill://bad-digest/SKILL.md', digest: 'sha256:ABC', size: 1 }] };
+  const misnamed: SkillEntry = {
+    ...notes,
+    uri: 'skill://misnamed/SKILL.md',
+    resources: [{ uri: 'skill://misnamed/SKILL.md', digest: sha('x'), size: 1 }],
+    frontmatter: { name: 'other', description: MARK },
+  };
+  const escaping: SkillEntry = {
+    ...notes,
+    uri: 'skill://escaping/SKILL.md',
+    frontmatter: { name: 'escaping', description: 'd' },
+    resources: [
+      { uri: 'skill://escaping/SKILL.md', digest: sha('x'), size: 1 },
+      { uri: `skill://${MARK}/x.md`, digest: sha('x'), size: 1 },
+    ],
+  };
+  const badDigest: SkillEntry = {
+    ...notes,
+    uri: 'skill://bad-digest/SKILL.md',
+    frontmatter: { name: 'bad-digest', description: 'd' },
+    resources: [{ uri: 'skill://bad-digest/SKILL.md', digest: 'sha256:ABC', size: 1 }],
+  };
   const listed = [misnamed, notes, escaping, badDigest];
   const source = () => v2StyleSource({ list: async () => ({ skills: listed }), get: async (uri) => listed.find((e) => e.uri === uri) });
 
@@ -290,11 +321,14 @@ describe('an invalid entry from a custom source', { timeout: 30_000 }, () => {
       for (let i = 0; i < 3; i++) {
         for (const outcome of await eras.both('skills/list')) assert.deepEqual(resultOf(outcome).skills, [JSON.parse(JSON.stringify(notes))]);
       }
-      assert.deepEqual(w.list.map((x) => [x.code, x.uri]), [
-        ['invalid-entry', misnamed.uri],
-        ['invalid-entry', escaping.uri],
-        ['invalid-entry', badDigest.uri],
-      ]);
+      assert.deepEqual(
+        w.list.map((x) => [x.code, x.uri]),
+        [
+          ['invalid-entry', misnamed.uri],
+          ['invalid-entry', escaping.uri],
+          ['invalid-entry', badDigest.uri],
+        ],
+      );
       assert.match(w.list[0]!.message, /name/);
       assert.match(w.list[1]!.message, /outside the skill folder/);
       assert.match(w.list[2]!.message, /digest/);

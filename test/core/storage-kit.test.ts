@@ -71,12 +71,20 @@ describe('storage kit: skill folders', () => {
   });
 
   test('a catalog serves exactly the files the kit says it reads', async () => {
-    const record = Object.fromEntries(listing.map((f) => [f.path, f.path.endsWith('SKILL.md') ? `---\nname: ${f.path.split('/').at(-2) ?? 'root'}\ndescription: d\n---\n` : 'x']));
+    const record = Object.fromEntries(
+      listing.map((f) => [f.path, f.path.endsWith('SKILL.md') ? `---\nname: ${f.path.split('/').at(-2) ?? 'root'}\ndescription: d\n---\n` : 'x']),
+    );
     record['p/.q/SKILL.md'] = '---\nname: q\ndescription: d\n---\n';
     const catalog = await SkillCatalog.load(memoryStorage(record), { onWarning: () => {} });
     const served = new Set(catalog.entries.flatMap((e) => (e.resources as { uri: string }[]).map((r) => r.uri.slice('skill://'.length))));
     const folders = skillFoldersIn(listing);
-    assert.deepEqual([...served].sort(), listing.filter((f) => isSkillFile(f.path, folders)).map((f) => f.path).sort());
+    assert.deepEqual(
+      [...served].sort(),
+      listing
+        .filter((f) => isSkillFile(f.path, folders))
+        .map((f) => f.path)
+        .sort(),
+    );
   });
 });
 
@@ -142,6 +150,9 @@ describe('storage kit: errors', () => {
         throw new Error('disk on fire');
       },
     };
-    await assert.rejects(SkillCatalog.load(storage), (error: StorageError) => error instanceof StorageError && error.message === 'cannot read "s/SKILL.md": disk on fire' && error.path === 's/SKILL.md');
+    await assert.rejects(
+      SkillCatalog.load(storage),
+      (error: StorageError) => error instanceof StorageError && error.message === 'cannot read "s/SKILL.md": disk on fire' && error.path === 's/SKILL.md',
+    );
   });
 });

@@ -19,14 +19,20 @@ test('a storage read that hangs fails the resources/read with -32603 and a logge
     return true;
   });
   assert.ok(Date.now() - started < 2000);
-  assert.ok(warnings.some((w) => /did not answer read "demo\/data\.txt" within 100 ms/.test(w)), warnings.join('\n'));
+  assert.ok(
+    warnings.some((w) => /did not answer read "demo\/data\.txt" within 100 ms/.test(w)),
+    warnings.join('\n'),
+  );
 });
 
 test('a listing that hangs fails the load, and a reload keeps the old catalog', async () => {
   const memory = memoryStorage(files);
   let hang = true;
   const storage: SkillFiles = { list: (d) => (hang ? never() : memory.list(d)), read: (p) => memory.read(p) };
-  await assert.rejects(SkillCatalog.load(storage, { timeoutMs: 50 }), (error: Error) => error instanceof StorageError && /did not answer list/.test(error.message));
+  await assert.rejects(
+    SkillCatalog.load(storage, { timeoutMs: 50 }),
+    (error: Error) => error instanceof StorageError && /did not answer list/.test(error.message),
+  );
   hang = false;
   const catalog = await SkillCatalog.load(storage, { timeoutMs: 50 });
   hang = true;

@@ -37,7 +37,22 @@ describe('buildSkillUri: percent-encoding', () => {
   });
 
   test('what it builds is left unchanged by WHATWG URL parsing (the SDK parses every resources/read URI)', () => {
-    const names = ['my skill', 'café', 'Q&A #1 %?.md', 'a:b@c', '[x]', 'emoji 😀', 'x|y^z', 'tab\there', '"quoted"<>', 'a+b=c;d,e$f!', "it's (ok)~*", '{}`', 'ü\u0301', '%41'];
+    const names = [
+      'my skill',
+      'café',
+      'Q&A #1 %?.md',
+      'a:b@c',
+      '[x]',
+      'emoji 😀',
+      'x|y^z',
+      'tab\there',
+      '"quoted"<>',
+      'a+b=c;d,e$f!',
+      "it's (ok)~*",
+      '{}`',
+      'ü\u0301',
+      '%41',
+    ];
     for (const name of names) {
       const uri = buildSkillUri(['s', name]);
       assert.equal(new URL(uri).href, uri, name);
@@ -71,7 +86,11 @@ describe('any scheme, and an empty authority, as RFC 3986 allows', () => {
   });
 
   test('github:// parses like skill://', () => {
-    assert.deepEqual(parseUri('github://owner/repo/skills/refunds/SKILL.md'), { ok: true, scheme: 'github', segments: ['owner', 'repo', 'skills', 'refunds', 'SKILL.md'] });
+    assert.deepEqual(parseUri('github://owner/repo/skills/refunds/SKILL.md'), {
+      ok: true,
+      scheme: 'github',
+      segments: ['owner', 'repo', 'skills', 'refunds', 'SKILL.md'],
+    });
   });
 
   test('the path rules hold after an empty authority', () => {

@@ -61,7 +61,10 @@ test("the app's own tool and resource on its McpServer are served beside the ski
   try {
     assert.equal(client.getServerVersion()?.name, 'my-app');
     const tools = await client.listTools();
-    assert.deepEqual(tools.tools.map((tool) => tool.name), ['add', 'where']);
+    assert.deepEqual(
+      tools.tools.map((tool) => tool.name),
+      ['add', 'where'],
+    );
     const where = await client.callTool({ name: 'where' });
     assert.equal(new URL((where.content as { text: string }[])[0]!.text).pathname, '/mcp', 'handlers see the full request URL');
     const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });

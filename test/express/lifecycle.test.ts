@@ -113,7 +113,10 @@ test('attach() before the load finishes: calls wait for it, or fail with -32603 
 
   const app = express();
   app.use(express.json());
-  for (const [path, router] of [['/ok', skills], ['/failed', failed]] as const) {
+  for (const [path, router] of [
+    ['/ok', skills],
+    ['/failed', failed],
+  ] as const) {
     app.post(path, async (req, res) => {
       const server = new McpServer({ name: 'own-route', version: '1.0.0' });
       router.attach(server);
@@ -179,7 +182,7 @@ test('close(): stops watching, closes the catalog it loaded and the storage give
   assert.equal(res.json.error.code, -32000);
 });
 
-test("a catalog or source the app passed in: served as is, and left open by close()", async (t) => {
+test('a catalog or source the app passed in: served as is, and left open by close()', async (t) => {
   const storage = memoryStorage({ 'greet/SKILL.md': '---\nname: greet\ndescription: Greets.\n---\nHello.\n' });
   const catalog = await SkillCatalog.load(storage);
   const fromCatalog = skillsMiddleware({ catalog, watch: true });
@@ -205,16 +208,27 @@ test("a catalog or source the app passed in: served as is, and left open by clos
 test('with a custom source, strict fails a skills/list page that holds an invalid entry; without it the entry is dropped', async (t) => {
   const catalog = await SkillCatalog.load(memoryStorage({ 'greet/SKILL.md': '---\nname: greet\ndescription: Greets.\n---\nHello.\n' }));
   const [greet] = catalog.entries;
-  const misnamed = { ...greet!, uri: 'skill://other/SKILL.md', resources: [{ ...(greet!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }] };
+  const misnamed = {
+    ...greet!,
+    uri: 'skill://other/SKILL.md',
+    resources: [{ ...(greet!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }],
+  };
   const source = { list: async () => ({ skills: [greet!, misnamed] }), get: async () => undefined, read: async () => undefined };
-  assert.throws(() => skillsMiddleware({ source: catalog, strict: true }), /option "strict" applies only with storage or a custom source; pass strict to SkillCatalog.load/);
+  assert.throws(
+    () => skillsMiddleware({ source: catalog, strict: true }),
+    /option "strict" applies only with storage or a custom source; pass strict to SkillCatalog.load/,
+  );
   for (const strict of [undefined, true]) {
     const warned: string[] = [];
     const url = await mount(skillsMiddleware({ source, onWarning: (w: SkillWarning) => warned.push(`${w.code} ${w.uri}`), ...(strict ? { strict } : {}) }), t);
     const { call, close } = await connectClient(url);
     try {
       if (strict) assert.equal(await errorCode(call('skills/list')), -32603);
-      else assert.deepEqual((await call('skills/list')).skills.map((s: { uri: string }) => s.uri), [greet!.uri]);
+      else
+        assert.deepEqual(
+          (await call('skills/list')).skills.map((s: { uri: string }) => s.uri),
+          [greet!.uri],
+        );
       assert.deepEqual(warned, ['invalid-entry skill://other/SKILL.md']);
     } finally {
       await close();
@@ -224,7 +238,11 @@ test('with a custom source, strict fails a skills/list page that holds an invali
 
 test('option mistakes throw at creation, naming the package and the option', () => {
   const storage = fsStorage(EXAMPLES);
-  const source = { list: async () => ({ skills: [] }), get: async () => Promise.reject(new Error('none')), read: async () => Promise.reject(new Error('none')) };
+  const source = {
+    list: async () => ({ skills: [] }),
+    get: async () => Promise.reject(new Error('none')),
+    read: async () => Promise.reject(new Error('none')),
+  };
   // A value out of range is a RangeError (invalid-value); a wrong type or combination a TypeError.
   const cases: [unknown, RegExp, OptionErrorCode][] = [
     [{}, /option "storage" is missing: give exactly one of the options "storage", "catalog" or "source" \(none was given\)/, 'missing-option'],

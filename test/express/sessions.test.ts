@@ -95,7 +95,10 @@ test('sessions: watch reloads when the storage changes', async (t) => {
   await skills.ready;
   storage.write('wave/SKILL.md', '---\nname: wave\ndescription: Waves.\n---\nWave.\n');
   for (let i = 0; i < 100 && skills.entries.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.deepEqual(skills.entries.map((e) => e.uri), ['skill://greet/SKILL.md', 'skill://wave/SKILL.md']);
+  assert.deepEqual(
+    skills.entries.map((e) => e.uri),
+    ['skill://greet/SKILL.md', 'skill://wave/SKILL.md'],
+  );
   const { call, close } = await connectClient(url);
   try {
     assert.equal((await call('skills/list')).skills.length, 2);

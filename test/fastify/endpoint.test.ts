@@ -38,7 +38,10 @@ test("the app's own McpServer tool and resource are served beside the skills", a
   });
   const { client, close } = await connectClient(url);
   try {
-    assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['add']);
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      ['add'],
+    );
     const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
     assert.deepEqual(sum.content, [{ type: 'text', text: '5' }]);
     const readme = await client.readResource({ uri: 'app://readme' });

@@ -69,7 +69,10 @@ test('sessions: a reload that changes the catalog reaches connected clients as l
     storage.write('bye/SKILL.md', skillMd('bye', { body: 'Goodbye.\n' }));
     assert.deepEqual((await app.skills.reload()).added, ['skill://bye/SKILL.md']);
     await session.nextListChanged();
-    assert.deepEqual(app.skills.entries.map((e) => e.uri), ['skill://bye/SKILL.md', HELLO]);
+    assert.deepEqual(
+      app.skills.entries.map((e) => e.uri),
+      ['skill://bye/SKILL.md', HELLO],
+    );
     assert.equal((await session.call('skills/list')).skills.length, 2);
   } finally {
     await session.close();

@@ -64,7 +64,10 @@ for (const [name, source] of Object.entries(APPS)) {
     await putTree(writer, { 'greet/SKILL.md': skillMd('greet') });
     await writer.close();
 
-    const child = spawn(process.execPath, ['--input-type=module', '-e', source, db.connectionString, table], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', source, db.connectionString, table], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     t.after(() => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
@@ -73,7 +76,10 @@ for (const [name, source] of Object.entries(APPS)) {
     const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
     const { call, close } = await connectClient(`http://127.0.0.1:${port}/mcp`);
     try {
-      assert.deepEqual((await call('skills/list')).skills.map((s: { uri: string }) => s.uri), ['skill://greet/SKILL.md']);
+      assert.deepEqual(
+        (await call('skills/list')).skills.map((s: { uri: string }) => s.uri),
+        ['skill://greet/SKILL.md'],
+      );
     } finally {
       await close();
     }

@@ -46,12 +46,16 @@ export function faultyStorage(inner: SkillFiles, label: string): FaultyStorage {
     garbageMarker,
     list: (dir) => fault(() => inner.list(dir), dir, 'scandir'),
     read: (path) =>
-      fault(async () => {
-        const bytes = await inner.read(path);
-        if (storage.mode !== 'garbage') return bytes;
-        const text = garbageMarker.repeat(Math.ceil(bytes.length / garbageMarker.length) + 1);
-        return new TextEncoder().encode(text).subarray(0, bytes.length);
-      }, path, 'open'),
+      fault(
+        async () => {
+          const bytes = await inner.read(path);
+          if (storage.mode !== 'garbage') return bytes;
+          const text = garbageMarker.repeat(Math.ceil(bytes.length / garbageMarker.length) + 1);
+          return new TextEncoder().encode(text).subarray(0, bytes.length);
+        },
+        path,
+        'open',
+      ),
     release: () => [...hung].forEach((settle) => settle()),
   };
   return storage;

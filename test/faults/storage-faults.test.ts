@@ -57,7 +57,9 @@ async function rejectsWithin(promise: Promise<unknown>, ms: number): Promise<{ c
 }
 
 for (const framework of FRAMEWORKS) {
-  test(`${framework}: a storage that fails, hangs or returns garbage mid-run: -32603 for its reads, other tenants unaffected, recovery`, { timeout: 20_000 }, async () => {
+  test(`${framework}: a storage that fails, hangs or returns garbage mid-run: -32603 for its reads, other tenants unaffected, recovery`, {
+    timeout: 20_000,
+  }, async () => {
     const warnings: SkillWarning[] = [];
     const onWarning = (w: SkillWarning) => warnings.push(w);
     const inner = memoryStorage({ 'docs/SKILL.md': skill('docs', 'Read notes.md.'), 'docs/notes.md': 'tenant a notes\n' });
@@ -82,7 +84,10 @@ for (const framework of FRAMEWORKS) {
       assert.equal(failed.code, -32603);
       assert.ok(!failed.message.includes(storageA.where) && !failed.message.includes('EIO'), failed.message);
       assert.match(failed.message, /skill:\/\/docs\/notes\.md/);
-      assert.ok(warnings.some((w) => w.code === 'read-failed' && w.message.includes(storageA.where)), 'the cause is logged');
+      assert.ok(
+        warnings.some((w) => w.code === 'read-failed' && w.message.includes(storageA.where)),
+        'the cause is logged',
+      );
       assert.equal((await skillsA.list()).skills.length, 1, 'listing is served from memory meanwhile');
       await assert.rejects(catalogA.reload(), 'a reload against the failing storage fails');
       assert.equal((await skillsA.list()).skills.length, 1, 'and keeps the old catalog');

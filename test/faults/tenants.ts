@@ -8,7 +8,8 @@ export const tenantFromHeader = (request: { headers: Record<string, string | str
  * known tenant sees no skills.
  */
 export function tenantRouter(sources: Readonly<Record<string, SkillSource>>): SkillSource {
-  const of = (ctx: SkillContext): SkillSource | undefined => (typeof ctx.tenant === 'string' && Object.hasOwn(sources, ctx.tenant) ? sources[ctx.tenant] : undefined);
+  const of = (ctx: SkillContext): SkillSource | undefined =>
+    typeof ctx.tenant === 'string' && Object.hasOwn(sources, ctx.tenant) ? sources[ctx.tenant] : undefined;
   const missing = (uri: string): never => {
     throw new SkillNotFoundError(`Resource ${uri} not found`, uri);
   };

@@ -82,7 +82,12 @@ export async function openSession(url: string, protocolVersion = '2025-03-26', h
   const init = await fetch(url, {
     method: 'POST',
     headers: common,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'attack', version: '0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'attack', version: '0' } },
+    }),
   });
   const id = init.headers.get('mcp-session-id');
   await init.text();

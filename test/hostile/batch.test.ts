@@ -59,13 +59,23 @@ for (const framework of FRAMEWORKS) {
         }
 
         // An initialize inside a batch speaks for itself.
-        const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } } };
+        const init = {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+        };
         const batchedInit = refusal(await send(served.url, { body: JSON.stringify([init, { jsonrpc: '2.0', id: 2, method: 'ping' }]) }));
         assert.equal(batchedInit.code, -32600);
         assert.match(batchedInit.message, /"2025-11-25" has no JSON-RPC batches/);
 
         // Single messages on every version are untouched.
-        const single = answered(await send(served.url, { headers: { ...session, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: URI } }) }));
+        const single = answered(
+          await send(served.url, {
+            headers: { ...session, 'mcp-protocol-version': '2025-11-25' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: URI } }),
+          }),
+        );
         assert.equal(single.status, 200, single.text);
       } finally {
         await served.close();

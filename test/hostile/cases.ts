@@ -94,7 +94,13 @@ export function hostileCases(root: string): HostileCase[] {
   const add = (group: string, name: string, request: RawRequest) => cases.push({ group, name, request });
 
   // Traversal and odd URIs, on every method that takes a URI.
-  const uris = [...escapes('secret.txt'), ...escapes('notes/private.md'), ...escapes('beta/SKILL.md'), ...escapes('beta/data/secret-beta.txt'), ...oddUris(root)];
+  const uris = [
+    ...escapes('secret.txt'),
+    ...escapes('notes/private.md'),
+    ...escapes('beta/SKILL.md'),
+    ...escapes('beta/data/secret-beta.txt'),
+    ...oddUris(root),
+  ];
   const unique = [...new Set(uris)];
   for (const uri of unique) {
     for (const method of ['resources/read', 'skills/get', 'resources/directory/read']) {
@@ -153,7 +159,20 @@ export function hostileCases(root: string): HostileCase[] {
   }
 
   // Unknown methods.
-  for (const method of ['skills/delete', 'skills/../list', 'skills/list/', 'SKILLS/LIST', '', ' ', 'resources/write', 'x'.repeat(10_000), '__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+  for (const method of [
+    'skills/delete',
+    'skills/../list',
+    'skills/list/',
+    'SKILLS/LIST',
+    '',
+    ' ',
+    'resources/write',
+    'x'.repeat(10_000),
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+  ]) {
     add('method', `method ${JSON.stringify(method.slice(0, 30))}`, { body: rpc(method, {}) });
   }
 
@@ -193,18 +212,37 @@ export function hostileCases(root: string): HostileCase[] {
   add('batch', '5000 messages', { body: JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }))) });
   add('batch', '100 traversal reads', { body: JSON.stringify(Array.from({ length: 100 }, (_, i) => read(`skill://alpha/%2e%2e/secret.txt?${i}`, i))) });
   add('batch', 'mixed hostile', {
-    body: JSON.stringify([read('skill://alpha/../secret.txt', 1), { jsonrpc: '2.0', id: 2, method: 'skills/delete' }, { jsonrpc: '2.0', id: 3, method: 'skills/get', params: { uri: 5 } }]),
+    body: JSON.stringify([
+      read('skill://alpha/../secret.txt', 1),
+      { jsonrpc: '2.0', id: 2, method: 'skills/delete' },
+      { jsonrpc: '2.0', id: 3, method: 'skills/get', params: { uri: 5 } },
+    ]),
   });
   add('batch', 'one broken member', { body: JSON.stringify([read('skill://alpha/SKILL.md', 1), 5]) });
   add('batch', 'nested batch', { body: '[[]]' });
   add('batch', 'two initializes', {
-    body: JSON.stringify([1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }))),
+    body: JSON.stringify(
+      [1, 2].map((id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      })),
+    ),
   });
   add('batch', 'same id twice, hostile', { body: JSON.stringify([read('skill://notes/private.md', 7), read('skill://secret.txt', 7)]) });
 
   // Content types.
   const list = rpc('skills/list', {});
-  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html; a=application/json', 'application/jsonx', 'application/json-patch+json', undefined]) {
+  for (const type of [
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'text/html; a=application/json',
+    'application/jsonx',
+    'application/json-patch+json',
+    undefined,
+  ]) {
     add('content-type', `content-type ${type}`, { body: list, headers: { 'content-type': type } });
   }
 
@@ -214,7 +252,18 @@ export function hostileCases(root: string): HostileCase[] {
   }
 
   // Host and Origin headers a DNS-rebinding page would send.
-  for (const host of ['evil.example', 'evil.example:80', 'localhost.evil.example', '127.0.0.1.nip.io', 'localhost@evil.example', '[::2]', '0.0.0.0', '169.254.169.254', 'LOCALHOST.evil.example:1234', 'localhost:abc']) {
+  for (const host of [
+    'evil.example',
+    'evil.example:80',
+    'localhost.evil.example',
+    '127.0.0.1.nip.io',
+    'localhost@evil.example',
+    '[::2]',
+    '0.0.0.0',
+    '169.254.169.254',
+    'LOCALHOST.evil.example:1234',
+    'localhost:abc',
+  ]) {
     add('host', `host ${host}`, { body: list, headers: { host } });
   }
   for (const origin of ['http://evil.example', 'null', 'http://localhost.evil.example', 'file://', 'https://127.0.0.1.evil.example']) {

@@ -52,9 +52,16 @@ test('a tenant with hostile SKILL.md files does not stall another tenant, and ea
   const goodMs = performance.now() - started;
   const evilAnswer = await evilList;
 
-  assert.deepEqual(goodList.message.result.skills.map((s: { uri: string }) => s.uri), ['skill://alpha-notes/SKILL.md', 'skill://greet/SKILL.md']);
+  assert.deepEqual(
+    goodList.message.result.skills.map((s: { uri: string }) => s.uri),
+    ['skill://alpha-notes/SKILL.md', 'skill://greet/SKILL.md'],
+  );
   assert.ok(goodMs < ANSWER_WITHIN_MS, `the other tenant was answered after ${Math.round(goodMs)} ms`);
-  assert.deepEqual(evilAnswer.message.result.skills.map((s: { uri: string }) => s.uri), ['skill://fine/SKILL.md'], 'only the valid skill of the hostile tenant');
+  assert.deepEqual(
+    evilAnswer.message.result.skills.map((s: { uri: string }) => s.uri),
+    ['skill://fine/SKILL.md'],
+    'only the valid skill of the hostile tenant',
+  );
   for (const { hostile, name } of cases) {
     const warning = warnings.find((w) => w.path === `${name}/SKILL.md`);
     assert.ok(warning, `${hostile.label}: a warning for ${name}/SKILL.md (${warnings.map((w) => w.path).join(', ')})`);

@@ -76,7 +76,10 @@ for (const framework of FRAMEWORKS) {
       try {
         const skills = new SkillsClient(client);
         const listed = await skills.list();
-        assert.deepEqual(listed.skills.map((s) => s.uri), ['skill://alpha/SKILL.md', 'skill://beta/SKILL.md']);
+        assert.deepEqual(
+          listed.skills.map((s) => s.uri),
+          ['skill://alpha/SKILL.md', 'skill://beta/SKILL.md'],
+        );
         const { skill: beta } = await skills.get('skill://beta/SKILL.md');
         const data = await skills.read(beta, 'data/secret-beta.txt');
         assert.equal(data.verified, true);
@@ -94,15 +97,23 @@ for (const framework of FRAMEWORKS) {
 }
 
 for (const framework of FRAMEWORKS) {
-  test(`${framework}, protocol 2026-07-28: the same attacks in the modern envelope are refused, nothing leaks, the server stays healthy`, { timeout: 60_000 }, async () => {
+  test(`${framework}, protocol 2026-07-28: the same attacks in the modern envelope are refused, nothing leaks, the server stays healthy`, {
+    timeout: 60_000,
+  }, async () => {
     const tree = makeHostileTree();
     const warnings: SkillWarning[] = [];
     const served = await serve(framework, { storage: fsStorage(tree.root), onWarning: (w) => warnings.push(w) });
     try {
       const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
       const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': 'skill://alpha/SKILL.md' };
-      const control = await send(served.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'skill://alpha/SKILL.md', _meta: meta } }) });
-      assert.ok(control.kind === 'response' && control.status === 200 && control.text.includes(tree.alpha.skill), 'a plain modern read through the raw harness works');
+      const control = await send(served.url, {
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'skill://alpha/SKILL.md', _meta: meta } }),
+      });
+      assert.ok(
+        control.kind === 'response' && control.status === 200 && control.text.includes(tree.alpha.skill),
+        'a plain modern read through the raw harness works',
+      );
 
       const cases = modernHostileCases(tree.root);
       const answers = await inPool(cases, IN_FLIGHT, (c) => send(served.url, c.request, PER_REQUEST_MS));
@@ -113,13 +124,20 @@ for (const framework of FRAMEWORKS) {
       console.log(`hostile ${framework} 2026-07-28: ${cases.length} requests tried, ${bad.length} misbehaved`);
       assert.ok(cases.length >= 200, `at least 200 requests (${cases.length})`);
       assert.deepEqual(bad, []);
-      assert.deepEqual(warnings.filter((w) => w.code === 'internal-error'), [], 'no hostile request reached an unexpected failure');
+      assert.deepEqual(
+        warnings.filter((w) => w.code === 'internal-error'),
+        [],
+        'no hostile request reached an unexpected failure',
+      );
       assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is untouched');
 
       const { client, close } = await connectClient(served.url);
       try {
         const listed = await new SkillsClient(client).list();
-        assert.deepEqual(listed.skills.map((s) => s.uri), ['skill://alpha/SKILL.md', 'skill://beta/SKILL.md']);
+        assert.deepEqual(
+          listed.skills.map((s) => s.uri),
+          ['skill://alpha/SKILL.md', 'skill://beta/SKILL.md'],
+        );
       } finally {
         await close();
       }

@@ -72,7 +72,12 @@ for (const framework of FRAMEWORKS) {
     try {
       const get = await send(served.url, { method: 'GET', headers: { host: 'evil.example', accept: 'text/event-stream' } });
       assert.ok(get.kind === 'response' && get.status === 403);
-      const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       const post = await send(served.url, { body: init, headers: { host: 'evil.example' } });
       assert.ok(post.kind === 'response' && post.status === 403);
     } finally {

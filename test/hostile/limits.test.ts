@@ -70,7 +70,10 @@ test('express: an app-level express.json() reads first with its own limit; a dec
     app.use('/mcp', skills);
     // The app's own error page, as express.json() errors reach it (quiet, unlike the default one).
     app.use((error: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-      res.status(error.status ?? 500).type('html').send('<p>refused</p>');
+      res
+        .status(error.status ?? 500)
+        .type('html')
+        .send('<p>refused</p>');
     });
     const http = await listenExpress(app);
     try {

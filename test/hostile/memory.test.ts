@@ -33,7 +33,9 @@ async function warmServer(t: TestContext, args: string[]) {
 }
 
 for (const framework of FRAMEWORKS) {
-  test(`${framework}: ${CONNECTIONS} connections × ${BATCH} reads of a 4 MiB file, never read: memory stays bounded and comes back`, { timeout: 180_000 }, async (t) => {
+  test(`${framework}: ${CONNECTIONS} connections × ${BATCH} reads of a 4 MiB file, never read: memory stays bounded and comes back`, {
+    timeout: 180_000,
+  }, async (t) => {
     const { server, uri, pid, baseline } = await warmServer(t, [framework]);
 
     const session = await openSession(server.url, '2025-03-26');
@@ -91,7 +93,9 @@ function modernRead(target: URL, uri: string, id: number): string {
 }
 
 for (const framework of FRAMEWORKS) {
-  test(`${framework}: protocol 2026-07-28 reads of a 4 MiB file pipelined on connections that never read: memory stays bounded`, { timeout: 180_000 }, async (t) => {
+  test(`${framework}: protocol 2026-07-28 reads of a 4 MiB file pipelined on connections that never read: memory stays bounded`, {
+    timeout: 180_000,
+  }, async (t) => {
     const { server, uri, pid, baseline } = await warmServer(t, [framework, '--stateless']);
 
     // 10 connections × 32 pipelined reads: about 1.3 GB of answers asked for, none read.
@@ -114,8 +118,19 @@ for (const framework of FRAMEWORKS) {
     // The server still answers a modern read in full once the attackers are gone.
     const answer = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': uri },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'resources/read',
+        'mcp-name': uri,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'resources/read',
+        params: { uri, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
     });
     const message = (await answer.json()) as { result?: { contents: { text: string }[] } };
     assert.equal(message.result?.contents[0]!.text.length, FILE_BYTES);

@@ -11,10 +11,7 @@ export interface RawRequest {
   declaredLength?: number;
 }
 
-export type RawResponse =
-  | { kind: 'response'; status: number; contentType: string; text: string }
-  | { kind: 'timeout' }
-  | { kind: 'failed'; error: string };
+export type RawResponse = { kind: 'response'; status: number; contentType: string; text: string } | { kind: 'timeout' } | { kind: 'failed'; error: string };
 
 const DEFAULT_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 /** Keep at most this much of an answer; a leak scan needs no more. */
@@ -49,7 +46,12 @@ export function send(url: string, request: RawRequest, timeoutMs = 5000): Promis
           size += chunk.length;
         });
         res.on('end', () =>
-          finish({ kind: 'response', status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }),
+          finish({
+            kind: 'response',
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
         res.on('error', (error) => finish({ kind: 'failed', error: String(error) }));
       },

@@ -30,7 +30,12 @@ async function initializeBurst(url: string, count: number, headers: Record<strin
         const res = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '0' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '0' } },
+          }),
         });
         await res.text();
         return { status: res.status, id: res.headers.get('mcp-session-id') };
@@ -137,7 +142,10 @@ test('a client whose sessions are all busy is refused with 429, and others still
   for (const id of (await initializeBurst(served.url, 2, { 'x-client': 'mallory' })).ids) {
     const abort = new AbortController();
     streams.push(abort);
-    const res = await fetch(served.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25', 'x-client': 'mallory' }, signal: abort.signal });
+    const res = await fetch(served.url, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25', 'x-client': 'mallory' },
+      signal: abort.signal,
+    });
     assert.equal(res.status, 200);
   }
   const third = await initializeBurst(served.url, 1, { 'x-client': 'mallory' });

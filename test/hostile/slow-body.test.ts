@@ -24,7 +24,15 @@ async function trickle(url: string, giveUpMs: number): Promise<{ closed: boolean
   socket.on('error', () => {});
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(
-    [`POST ${target.pathname} HTTP/1.1`, `Host: ${target.host}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', `Content-Length: ${BODY.length}`, '', ''].join('\r\n'),
+    [
+      `POST ${target.pathname} HTTP/1.1`,
+      `Host: ${target.host}`,
+      'Content-Type: application/json',
+      'Accept: application/json, text/event-stream',
+      `Content-Length: ${BODY.length}`,
+      '',
+      '',
+    ].join('\r\n'),
   );
   const started = Date.now();
   let answer = '';
@@ -59,7 +67,11 @@ for (const framework of FRAMEWORKS) {
     try {
       assertCutOff(await trickle(served.url, 15_000), 1500);
       // A body sent at once is unaffected.
-      const res = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: BODY });
+      const res = await fetch(served.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: BODY,
+      });
       assert.equal(res.status, 200);
       assert.match(await res.text(), /skill:\/\/alpha\/SKILL\.md/);
     } finally {

@@ -46,7 +46,10 @@ test('folder: a changed file and a new skill reach a connected client within 10 
   await writeFile(path.join(root, 'release-notes/SKILL.md'), '---\nname: release-notes\ndescription: Write release notes.\n---\n# Release notes\n');
   await client.changed(since);
   const { skills } = await client.call('skills/list', {});
-  assert.ok(skills.some((s: { uri: string }) => s.uri === 'skill://release-notes/SKILL.md'), 'the new skill is listed');
+  assert.ok(
+    skills.some((s: { uri: string }) => s.uri === 'skill://release-notes/SKILL.md'),
+    'the new skill is listed',
+  );
 });
 
 test('folder --no-watch: changes are not picked up', async (t) => {

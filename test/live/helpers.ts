@@ -58,7 +58,10 @@ export interface Serving {
 
 /** Start `skillmount serve <location> --port 0 …` and resolve once it prints its URL. */
 export async function startServe(location: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Serving> {
-  const child = spawn(process.execPath, [BIN, 'serve', location, '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', location, '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));

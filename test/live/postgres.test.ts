@@ -44,7 +44,11 @@ function location(applicationName?: string): string {
 
 /** Write a file as another writer would: a plain SQL update, whose trigger notifies every server. */
 async function write(content: string): Promise<void> {
-  const { rowCount } = await writer.query('UPDATE skillmount_files SET content = $1 WHERE namespace = $2 AND path = $3', [Buffer.from(content), NAMESPACE, FILE_PATH]);
+  const { rowCount } = await writer.query('UPDATE skillmount_files SET content = $1 WHERE namespace = $2 AND path = $3', [
+    Buffer.from(content),
+    NAMESPACE,
+    FILE_PATH,
+  ]);
   assert.equal(rowCount, 1);
 }
 
@@ -128,7 +132,11 @@ test('a reload while the database refuses connections keeps the old catalog serv
   try {
     await terminate(appA, { listening: false });
     await write('# Approved refund\n\nWritten while the database refuses connections.\n');
-    const logged = await serverA.waitForStderr(/warning: reload failed, still serving the previous catalog: .*not currently accepting connections/, 10_000, mark);
+    const logged = await serverA.waitForStderr(
+      /warning: reload failed, still serving the previous catalog: .*not currently accepting connections/,
+      10_000,
+      mark,
+    );
     assert.match(logged, /PostgreSQL table skillmount_files, namespace "team-a"/, 'the warning names the table and namespace');
     assert.equal(await clientA.digestOf(SKILL, FILE), served, 'the old catalog is still served');
     assert.equal((await clientA.call('skills/list', {})).skills.length, 3);
@@ -155,7 +163,11 @@ test('every connection of a running server terminated: it recovers on its own an
   await clientA.changed(since);
   t.diagnostic(`served ${Date.now() - started} ms after the write`);
   assert.equal(await clientA.digestOf(SKILL, FILE), sha256(content));
-  await waitFor(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE $2', [appA, 'LISTEN%'])).rowCount === 1, 'the server to LISTEN again', 10_000);
+  await waitFor(
+    async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE $2', [appA, 'LISTEN%'])).rowCount === 1,
+    'the server to LISTEN again',
+    10_000,
+  );
 });
 
 test('PostgreSQL restarted under a running server: it recovers on its own and serves the next change', { skip }, async (t) => {

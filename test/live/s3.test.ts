@@ -102,7 +102,11 @@ test('S3 unreachable: the old catalog keeps serving and the cause is logged; onc
   const mark = server.stderr().length;
   await relay.cut();
   const unreachable = /cannot list s3:\/\/\S+: (connection refused|the connection was reset)/;
-  const logged = await server.waitForStderr(new RegExp(`warning: watching s3://\\S+ \\(polling every 200 ms\\) failed, will try again: ${unreachable.source}`), 10_000, mark);
+  const logged = await server.waitForStderr(
+    new RegExp(`warning: watching s3://\\S+ \\(polling every 200 ms\\) failed, will try again: ${unreachable.source}`),
+    10_000,
+    mark,
+  );
   assert.ok(logged.includes(`s3://${bucket}/${prefix}`), 'the warning names the bucket and prefix');
   assert.equal(await client.digestOf(SKILL, FILE), served, 'the CLI still serves the last catalog it loaded');
   assert.equal((await client.call('skills/list', {})).skills.length, 3);

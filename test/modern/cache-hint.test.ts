@@ -17,7 +17,10 @@ for (const framework of FRAMEWORKS) {
     t.after(() => plain.close());
     const hinted = await serve(framework, { storage: memoryStorage(TREE), cacheHint: { ttlMs: 30_000, cacheScope: 'public' } });
     t.after(() => hinted.close());
-    for (const [served, expected] of [[plain, { ttlMs: 0, cacheScope: 'private' }], [hinted, { ttlMs: 30_000, cacheScope: 'public' }]] as const) {
+    for (const [served, expected] of [
+      [plain, { ttlMs: 0, cacheScope: 'private' }],
+      [hinted, { ttlMs: 30_000, cacheScope: 'public' }],
+    ] as const) {
       const { result } = (await modern(served.url, 'skills/list')).message;
       assert.deepEqual({ ttlMs: result.ttlMs, cacheScope: result.cacheScope }, expected);
       const { call, close } = await connectClient(served.url);
@@ -50,6 +53,9 @@ for (const framework of FRAMEWORKS) {
     } finally {
       await close();
     }
-    assert.ok(warnings.some((w) => w.code === 'invalid-cache-hint' && w.message.includes('ttlMs -5')), JSON.stringify(warnings));
+    assert.ok(
+      warnings.some((w) => w.code === 'invalid-cache-hint' && w.message.includes('ttlMs -5')),
+      JSON.stringify(warnings),
+    );
   });
 }

@@ -72,7 +72,9 @@ for (const framework of ['fastify', 'express'] as const) {
 
         test("progress from the app's tool arrives on the call's own stream", async () => {
           const steps: unknown[] = [];
-          const result = await client.callTool({ name: 'add', arguments: { a: 40, b: 2 } }, { onprogress: (p: { progress: number }) => steps.push(p.progress) } as never);
+          const result = await client.callTool({ name: 'add', arguments: { a: 40, b: 2 } }, {
+            onprogress: (p: { progress: number }) => steps.push(p.progress),
+          } as never);
           assert.deepEqual(result.content, [{ type: 'text', text: '42' }]);
           assert.deepEqual(steps, [1, 2]);
         });

@@ -77,7 +77,10 @@ export async function parseAnswer(res: Response): Promise<RawAnswer> {
  * that logs, a tool that asks the client for input, a prompt and a resource of its own.
  */
 export function appServer(): McpServer {
-  const mcp = new McpServer({ name: 'calculator-app', version: '3.1.4' }, { instructions: 'Adds numbers; skills explain refunds.', capabilities: { logging: {} } });
+  const mcp = new McpServer(
+    { name: 'calculator-app', version: '3.1.4' },
+    { instructions: 'Adds numbers; skills explain refunds.', capabilities: { logging: {} } },
+  );
   mcp.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }, extra) => {
     const token = extra._meta?.progressToken;
     if (token !== undefined) {
@@ -114,7 +117,10 @@ export interface RunningApp {
 }
 
 /** The test app behind the Fastify plugin or the Express middleware, on a free loopback port. */
-export async function startTestApp(framework: 'fastify' | 'express', options: { sessions?: boolean; storage?: ReturnType<typeof fsStorage> } = {}): Promise<RunningApp> {
+export async function startTestApp(
+  framework: 'fastify' | 'express',
+  options: { sessions?: boolean; storage?: ReturnType<typeof fsStorage> } = {},
+): Promise<RunningApp> {
   const storage = options.storage ?? fsStorage(EXAMPLES);
   if (framework === 'fastify') {
     const app = Fastify();
@@ -149,7 +155,12 @@ export interface ListenStream {
 }
 
 /** Open `subscriptions/listen` and read its frames as they arrive. */
-export async function listen(url: string, notifications: unknown, headers: Record<string, string> = {}, id: string | number = 'listen:0'): Promise<ListenStream> {
+export async function listen(
+  url: string,
+  notifications: unknown,
+  headers: Record<string, string> = {},
+  id: string | number = 'listen:0',
+): Promise<ListenStream> {
   const abort = new AbortController();
   const res = await fetch(url, {
     method: 'POST',

@@ -78,7 +78,12 @@ for (const framework of ['fastify', 'express'] as const) {
 
     test('an unsupported version gets -32022 naming the supported ones; 2025-11-25 in an envelope too', async () => {
       for (const version of ['2027-01-01', '2025-11-25']) {
-        const { status, message } = await modern(app.url, 'skills/list', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': version }, headers: { 'mcp-protocol-version': version } });
+        const { status, message } = await modern(
+          app.url,
+          'skills/list',
+          {},
+          { meta: { 'io.modelcontextprotocol/protocolVersion': version }, headers: { 'mcp-protocol-version': version } },
+        );
         assert.equal(status, 400);
         assert.equal(message.error.code, -32022);
         assert.deepEqual(message.error.data, { supported: ['2026-07-28', '2025-11-25'], requested: version });
@@ -92,7 +97,10 @@ for (const framework of ['fastify', 'express'] as const) {
         ['method header missing', [app.url, 'skills/list', {}, { headers: { 'mcp-method': undefined } }]],
         ['version header missing', [app.url, 'skills/list', {}, { headers: { 'mcp-protocol-version': undefined } }]],
         ['name header missing', [app.url, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, { headers: { 'mcp-name': undefined } }]],
-        ['name header differs', [app.url, 'resources/read', { uri: 'skill://git-workflow/SKILL.md' }, { headers: { 'mcp-name': 'skill://pdf-processing/SKILL.md' } }]],
+        [
+          'name header differs',
+          [app.url, 'resources/read', { uri: 'skill://git-workflow/SKILL.md' }, { headers: { 'mcp-name': 'skill://pdf-processing/SKILL.md' } }],
+        ],
         ['bad base64 sentinel', [app.url, 'tools/call', { name: 'add', arguments: { a: 1, b: 2 } }, { headers: { 'mcp-name': '=?base64?!!!?=' } }]],
         ['initialize with the modern envelope', [app.url, 'initialize', {}, {}]],
       ];
@@ -137,7 +145,12 @@ for (const framework of ['fastify', 'express'] as const) {
         assert.equal(res.headers.get('allow'), 'POST');
         assert.equal((await res.json()).error.code, -32000);
       }
-      const note = await modern(app.url, 'notifications/cancelled', {}, { body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'x', _meta: envelope() } } });
+      const note = await modern(
+        app.url,
+        'notifications/cancelled',
+        {},
+        { body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'x', _meta: envelope() } } },
+      );
       assert.equal(note.status, 202);
       assert.equal(note.text, '');
     });
@@ -151,7 +164,12 @@ for (const framework of ['fastify', 'express'] as const) {
     });
 
     test('a tool asking the client for input (elicitation) gets a clear error at once', async () => {
-      const { status, message } = await modern(app.url, 'tools/call', { name: 'confirm', arguments: {} }, { meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } });
+      const { status, message } = await modern(
+        app.url,
+        'tools/call',
+        { name: 'confirm', arguments: {} },
+        { meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } },
+      );
       assert.equal(status, 200);
       assert.equal(message.result.isError, true);
       assert.match(message.result.content[0].text, /Not available on protocol 2026-07-28/);

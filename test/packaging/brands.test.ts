@@ -95,7 +95,16 @@ test('unrelated values are not instances', () => {
     [esm, esmClient],
     [cjs, cjsClient],
   ] as const) {
-    for (const value of [new Error('x'), new RangeError('x'), new TypeError('x'), { name: 'OptionError', code: 'invalid-value', option: 'x' }, null, undefined, 'OptionError', 7]) {
+    for (const value of [
+      new Error('x'),
+      new RangeError('x'),
+      new TypeError('x'),
+      { name: 'OptionError', code: 'invalid-value', option: 'x' },
+      null,
+      undefined,
+      'OptionError',
+      7,
+    ]) {
       for (const [name, cls] of Object.entries(classesOf(core, client))) {
         assert.ok(!(value instanceof (cls as new () => unknown)), `${String(value)} instanceof ${name}`);
       }
@@ -120,7 +129,10 @@ test('an OptionError is a TypeError or a RangeError by its code, and an OptionEr
       assert.ok(error instanceof check.OptionError, code);
       assert.equal(error.message, 'skillmount: option "storage" is wrong');
     }
-    assert.equal(new make.OptionError('invalid-type', '', 'must be an object', '@skillmount/fastify').message, '@skillmount/fastify: options must be an object');
+    assert.equal(
+      new make.OptionError('invalid-type', '', 'must be an object', '@skillmount/fastify').message,
+      '@skillmount/fastify: options must be an object',
+    );
   }
   // The client subpath's OptionError is the same brand.
   assert.ok(new cjsClient.OptionError('invalid-type', 'x', 'y') instanceof esm.OptionError);
@@ -136,7 +148,10 @@ test('the adapters take a catalog from the other build as a catalog', async () =
   try {
     await app.register(skillsPlugin, { source: catalog, path: false });
     assert.equal(app.skills.catalog, catalog, 'a catalog passed as source is recognised');
-    assert.deepEqual(app.skills.entries.map((e) => e.uri), ['skill://demo/SKILL.md']);
+    assert.deepEqual(
+      app.skills.entries.map((e) => e.uri),
+      ['skill://demo/SKILL.md'],
+    );
   } finally {
     await app.close();
   }

@@ -39,7 +39,7 @@ for (const entry of ['storage-kit.js', 'storage-kit.cjs']) {
   });
 }
 
-test('the folder storage\'s listing worker is one file with the kit bundled in, importing Node built-ins only', () => {
+test("the folder storage's listing worker is one file with the kit bundled in, importing Node built-ins only", () => {
   const folder = path.join(root, 'packages/storage-fs/dist');
   const code = readFileSync(path.join(folder, 'tree-worker.js'), 'utf8');
   assert.doesNotMatch(code, /from\s*["']\.\//, 'no chunk of its own to load');
@@ -92,8 +92,25 @@ test('import("@skillmount/core/storage-kit") gives the root\'s StorageError', ()
 });
 
 test('the storage kit exports what storages use, and its types come with it', () => {
-  const names = execFileSync(process.execPath, ['--input-type=module', '-e', `console.log(Object.keys(await import('@skillmount/core/storage-kit')).sort().join(','))`], { cwd: root, encoding: 'utf8' }).trim();
-  for (const name of ['StorageError', 'storageError', 'toStorageError', 'mapLimit', 'isPlainPath', 'isPlainSegment', 'plainPathProblem', 'plainSegmentProblem', 'isSkillMdPath', 'isHiddenPath', 'skillFoldersIn', 'isSkillFile']) {
+  const names = execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', `console.log(Object.keys(await import('@skillmount/core/storage-kit')).sort().join(','))`],
+    { cwd: root, encoding: 'utf8' },
+  ).trim();
+  for (const name of [
+    'StorageError',
+    'storageError',
+    'toStorageError',
+    'mapLimit',
+    'isPlainPath',
+    'isPlainSegment',
+    'plainPathProblem',
+    'plainSegmentProblem',
+    'isSkillMdPath',
+    'isHiddenPath',
+    'skillFoldersIn',
+    'isSkillFile',
+  ]) {
     assert.ok(names.split(',').includes(name), `missing ${name}`);
   }
   for (const file of ['storage-kit.d.ts', 'storage-kit.d.cts']) assert.match(readFileSync(path.join(dist, file), 'utf8'), /SkillFileListing/);

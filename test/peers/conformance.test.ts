@@ -28,9 +28,12 @@ const RUNS: Expected[] = [
 ];
 
 let node: string;
-before(async () => {
-  node = await ensureSuite();
-}, { timeout: 660_000 });
+before(
+  async () => {
+    node = await ensureSuite();
+  },
+  { timeout: 660_000 },
+);
 
 for (const framework of ['fastify', 'express'] as const) {
   describe(`conformance suite against skillmount serve --framework ${framework}`, () => {
@@ -52,14 +55,21 @@ for (const framework of ['fastify', 'express'] as const) {
                 `WARNING ${counts.WARNING}, SKIPPED ${counts.SKIPPED} (${(result.ms / 1000).toFixed(1)} s)`,
             );
             const unexpected = (c: Check) => c.status !== 'SUCCESS' && !(c.status === 'SKIPPED' && expected.skips.includes(c.id));
-            assert.equal(checks.filter(unexpected).length, 0, `${scenario} on ${framework} has checks that did not pass:\n${describeProblems(checks, unexpected)}`);
+            assert.equal(
+              checks.filter(unexpected).length,
+              0,
+              `${scenario} on ${framework} has checks that did not pass:\n${describeProblems(checks, unexpected)}`,
+            );
           });
         }
 
         test('totals match the official SDK v2 server', () => {
           assert.equal(runs.length, SCENARIOS.length, 'every scenario ran');
           const checks = runs.flatMap((r) => r.checks);
-          const skipped = checks.filter((c) => c.status === 'SKIPPED').map((c) => c.id).sort();
+          const skipped = checks
+            .filter((c) => c.status === 'SKIPPED')
+            .map((c) => c.id)
+            .sort();
           const success = checks.filter((c) => c.status === 'SUCCESS').length;
           console.log(`conformance ${framework} ${expected.label} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`);
           assert.deepEqual(skipped, expected.skips, `skipped checks:\n${describeProblems(checks)}`);

@@ -15,9 +15,12 @@ const run = promisify(execFile);
 const FILES = exampleFiles().map((f) => `skill://${f}`);
 
 let node: string;
-before(async () => {
-  node = await ensureSuite();
-}, { timeout: 660_000 });
+before(
+  async () => {
+    node = await ensureSuite();
+  },
+  { timeout: 660_000 },
+);
 
 for (const framework of ['fastify', 'express'] as const) {
   describe(`MCP Inspector CLI against skillmount serve --framework ${framework}`, () => {

@@ -71,7 +71,10 @@ for (const { label, options } of SERVERS) {
         test('list() returns the three skills and refuses none', async () => {
           const listing = await new SkillsClient(client, { skipInvalid: true }).list();
           assert.deepEqual(listing.invalid, [], 'entries the client refused');
-          assert.deepEqual(listing.skills.map((s) => s.uri), SKILL_URIS);
+          assert.deepEqual(
+            listing.skills.map((s) => s.uri),
+            SKILL_URIS,
+          );
           // Without skipInvalid, any refused entry would throw instead.
           const strict = await skills.list();
           assert.deepEqual(strict.skills, listing.skills);

@@ -25,7 +25,8 @@ import { modern } from '../modern/support.js';
 const encoder = new TextEncoder();
 const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
-const SKILL_MD = '---\nname: release-notes\ndescription: Writes release notes from merged changes.\n---\n# Release notes\n\nFollow [the template](templates/notes.md).\n';
+const SKILL_MD =
+  '---\nname: release-notes\ndescription: Writes release notes from merged changes.\n---\n# Release notes\n\nFollow [the template](templates/notes.md).\n';
 const TEMPLATE = '# Version {version}\n\n## Added ✓\n\n- …\n';
 const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
 const SCRIPT = '#!/bin/sh\ngit log --merges --oneline "$1"..HEAD\n';
@@ -157,7 +158,11 @@ describe('one SDK v2-style SkillSource, served by skillmount and by the SDK v2',
     describe(`protocol ${era}`, () => {
       const same = async (method: string, params: Record<string, unknown> = {}) => {
         const [a, b] = [await ask(ours, era, method, params), await ask(theirs, era, method, params)];
-        assert.deepEqual(normalised(a, era), normalised(b, era), `${method} ${JSON.stringify(params)}: skillmount ${JSON.stringify(a)}\nSDK v2 ${JSON.stringify(b)}`);
+        assert.deepEqual(
+          normalised(a, era),
+          normalised(b, era),
+          `${method} ${JSON.stringify(params)}: skillmount ${JSON.stringify(a)}\nSDK v2 ${JSON.stringify(b)}`,
+        );
         return [a, b] as const;
       };
 
@@ -239,7 +244,8 @@ describe('one SDK v2-style SkillSource, served by skillmount and by the SDK v2',
   }
 
   test('both warned about the invalid entry; skillmount once, the SDK v2 on every list', async () => {
-    for (const served of [ours, theirs]) assert.ok(served.warnings.length > 0 && served.warnings.every((w) => w.startsWith(misnamed.uri)), `${served.name}: ${served.warnings.join('\n')}`);
+    for (const served of [ours, theirs])
+      assert.ok(served.warnings.length > 0 && served.warnings.every((w) => w.startsWith(misnamed.uri)), `${served.name}: ${served.warnings.join('\n')}`);
     // Deliberate difference: a list call per second would otherwise write a line per second.
     assert.equal(ours.warnings.filter((w) => /dropped from the page/.test(w)).length, 1, ours.warnings.join('\n'));
     assert.ok(theirs.warnings.filter((w) => /dropped from skills\/list/.test(w)).length >= 2, theirs.warnings.join('\n'));

@@ -98,7 +98,8 @@ describe('official SDK v2 SkillsExtension on our storage adapters', () => {
 
   describe('a generated tree: nesting, a prefix, unicode, spaces and & in names', () => {
     const tree: Record<string, string | Uint8Array> = {
-      'alpha/SKILL.md': '---\nname: alpha\ndescription: >-\n  A folded description\n  over two lines.\nlicense: MIT\nmetadata:\n  author: "R&D team"\n  version: "1.0"\n---\n# Alpha\n\nSee [notes](docs/read me.md).\n',
+      'alpha/SKILL.md':
+        '---\nname: alpha\ndescription: >-\n  A folded description\n  over two lines.\nlicense: MIT\nmetadata:\n  author: "R&D team"\n  version: "1.0"\n---\n# Alpha\n\nSee [notes](docs/read me.md).\n',
       'alpha/docs/read me.md': 'a file name with a space\n',
       'alpha/docs/R&D notes.txt': 'a file name with an ampersand\n',
       'alpha/données/café.md': 'unicode folder and file names\n',
@@ -106,7 +107,8 @@ describe('official SDK v2 SkillsExtension on our storage adapters', () => {
       'alpha/.DS_Store': 'hidden files are not part of a skill',
       'alpha/inner/beta/SKILL.md': '---\nname: beta\ndescription: A skill nested inside alpha.\n---\nNested.\n',
       'alpha/inner/beta/ref.md': 'nested reference\n',
-      'team/tools/gamma/SKILL.md': '\uFEFF---\r\nname: gamma\r\ndescription: "CRLF line ends, a BOM, and a colon: here"\r\nallowed-tools: Bash(git:*) Read\r\n---\r\nBody.\r\n',
+      'team/tools/gamma/SKILL.md':
+        '\uFEFF---\r\nname: gamma\r\ndescription: "CRLF line ends, a BOM, and a colon: here"\r\nallowed-tools: Bash(git:*) Read\r\n---\r\nBody.\r\n',
       'team/tools/gamma/scripts/run.sh': '#!/bin/sh\necho gamma\n',
       'team/tools/gamma/日本語/ファイル.txt': 'CJK names\n',
       'r&d/delta/SKILL.md': '---\nname: delta\ndescription: A top folder with an ampersand, the URI authority without a prefix.\n---\nDelta.\n',
@@ -144,7 +146,7 @@ describe('official SDK v2 SkillsExtension on our storage adapters', () => {
       'folded and literal blocks': 'description: >-\n  a\n  b\nnotes: |\n  one\n  two',
       'YAML 1.2 core scalars': 'description: d\nflag: yes\nversion: 1.0\nempty: ~\ncreated: 2024-01-01',
       'nested values': 'description: d\nx:\n  y: [1, "2", {z: w}]',
-      'escapes and quotes': 'description: "caf\\u00e9 \\t tab"\nsingle: \'it\'\'s\'',
+      'escapes and quotes': "description: \"caf\\u00e9 \\t tab\"\nsingle: 'it''s'",
       comments: 'description: d # trailing\n# full line\nlicense: MIT',
       'string metadata': 'description: d\nmetadata:\n  a: "1"\n  b: x',
       'anchors and aliases': 'description: d\nbase: &b {k: v}\ncopy: *b',
@@ -165,13 +167,19 @@ describe('official SDK v2 SkillsExtension on our storage adapters', () => {
       const show = (e: { frontmatter: unknown } | undefined) => (e ? `serves ${JSON.stringify(e.frontmatter).slice(0, 120)}` : 'refuses it');
       if (SERVED_WITH_PORTABILITY_WARNING.has(label)) {
         assert.ok(ours && !theirs, `${label}: we serve it and the official catalog refuses it`);
-        assert.ok(warnings.some((w) => w.startsWith('SkillCatalog: frontmatter uses')), `${label}: we warn that some hosts cannot parse it`);
+        assert.ok(
+          warnings.some((w) => w.startsWith('SkillCatalog: frontmatter uses')),
+          `${label}: we warn that some hosts cannot parse it`,
+        );
         continue;
       }
       if (JSON.stringify(ours?.frontmatter) !== JSON.stringify(theirs?.frontmatter)) {
         disagreements.push(`${label}: SkillCatalog ${show(ours)}; SkillsExtension ${show(theirs)} (${warnings.join('; ')})`);
       }
     }
-    assert.ok(disagreements.length === 0, `the catalogs disagree on ${disagreements.length} of ${Object.keys(cases).length} cases:\n${disagreements.join('\n')}`);
+    assert.ok(
+      disagreements.length === 0,
+      `the catalogs disagree on ${disagreements.length} of ${Object.keys(cases).length} cases:\n${disagreements.join('\n')}`,
+    );
   });
 });

@@ -13,7 +13,6 @@ import { tempTree } from '../support/trees.js';
 const repo = path.resolve(import.meta.dirname, '../..');
 const digest = (bytes: string | Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
-
 const byPath = (listing: readonly SkillFileListing[]) => new Map(listing.map((item) => [item.path, item]));
 const sorted = (listing: readonly SkillFileListing[]) => [...listing].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 const modes = [
@@ -43,7 +42,10 @@ for (const mode of modes) {
       const items = byPath(await fsStorage(dir, mode.options).listAll!());
 
       const rules = items.get('tools/lint/references/rules.md')!;
-      assert.deepEqual({ kind: rules.kind, size: rules.size, digest: rules.digest, content: rules.content }, { kind: 'file', size: 8, digest: digest('# Rules\n'), content: undefined });
+      assert.deepEqual(
+        { kind: rules.kind, size: rules.size, digest: rules.digest, content: rules.content },
+        { kind: 'file', size: 8, digest: digest('# Rules\n'), content: undefined },
+      );
       assert.match(rules.token!, /^\d+:/);
       const skill = items.get('tools/lint/SKILL.md')!;
       assert.equal(Buffer.from(skill.content!).toString(), skillMd('lint'));
@@ -140,7 +142,8 @@ describe('fsStorage.listAll: threads', () => {
   test('a process that only waits for a listing finishes it and then exits (idle threads hold nothing open)', (t) => {
     const dir = tempTree(t, TREE);
     for (const type of ['module', 'commonjs'] as const) {
-      const load = type === 'module' ? `const { fsStorage } = await import('@skillmount/storage-fs');` : `const { fsStorage } = require('@skillmount/storage-fs');`;
+      const load =
+        type === 'module' ? `const { fsStorage } = await import('@skillmount/storage-fs');` : `const { fsStorage } = require('@skillmount/storage-fs');`;
       const code = `${type === 'module' ? '' : '(async () => {'}${load} const l = await fsStorage(${JSON.stringify(dir)}).listAll(); console.log(l.filter((i) => i.digest).length);${type === 'module' ? '' : '})();'}`;
       const started = Date.now();
       const out = execFileSync(process.execPath, [`--input-type=${type}`, '-e', code], { cwd: repo, encoding: 'utf8', timeout: 20_000 }).trim();

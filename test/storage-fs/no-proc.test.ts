@@ -36,7 +36,11 @@ describe('fsStorage without /proc/self/fd', () => {
     assert.deepEqual(sorted(without), sorted(withProc));
     assert.equal(without.find((i) => i.path === 'demo/linked')?.kind, 'unsupported');
     assert.equal(Buffer.from(await storage.read('demo/ref/notes.md')).toString(), 'notes\n');
-    assert.deepEqual((await storage.list('demo')).map((e) => [e.name, e.kind]).sort(), [['SKILL.md', 'file'], ['linked', 'unsupported'], ['ref', 'directory']]);
+    assert.deepEqual((await storage.list('demo')).map((e) => [e.name, e.kind]).sort(), [
+      ['SKILL.md', 'file'],
+      ['linked', 'unsupported'],
+      ['ref', 'directory'],
+    ]);
   });
 
   test('refuses what is reached through a symlinked folder, and the symlink itself', async () => {

@@ -18,7 +18,8 @@ const repo = path.resolve(import.meta.dirname, '../..');
 // Generous for a loaded machine; a blocked open never settles at all.
 const PROMPT_MS = 5_000;
 
-const folder = (t: TestContext) => tempTree(t, { 'demo/SKILL.md': skillMd('demo'), 'demo/notes.md': 'notes\n', 'demo/other.md': 'other\n' }, 'skillmount-fs-special-');
+const folder = (t: TestContext) =>
+  tempTree(t, { 'demo/SKILL.md': skillMd('demo'), 'demo/notes.md': 'notes\n', 'demo/other.md': 'other\n' }, 'skillmount-fs-special-');
 
 const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
 
@@ -32,18 +33,19 @@ describe('a FIFO swapped in for a listed file', () => {
     mkfifo(path.join(dir, 'demo/notes.md'));
 
     // More than the thread pool has threads (4 by default): each blocked open would hold one for good.
-    const reads = Array.from({ length: 8 }, () => storage.read('demo/notes.md').then(() => assert.fail('a FIFO was read'), (error: unknown) => error));
+    const reads = Array.from({ length: 8 }, () =>
+      storage.read('demo/notes.md').then(
+        () => assert.fail('a FIFO was read'),
+        (error: unknown) => error,
+      ),
+    );
     for (const error of await within(Promise.all(reads), PROMPT_MS, 'reads of a FIFO')) {
       assert.ok(error instanceof StorageError, String(error));
       assert.equal(error.path, 'demo/notes.md');
       assert.ok(error.message.includes(path.join(dir, 'demo/notes.md')), error.message);
       assert.match(error.message, /not a regular file/);
     }
-    await within(
-      assert.rejects(catalog.read('skill://demo/notes.md')),
-      PROMPT_MS,
-      'a catalog read of a FIFO',
-    );
+    await within(assert.rejects(catalog.read('skill://demo/notes.md')), PROMPT_MS, 'a catalog read of a FIFO');
     const normal = await within(storage.read('demo/other.md'), PROMPT_MS, 'a normal read after the FIFO reads');
     assert.equal(Buffer.from(normal).toString(), 'other\n');
     assert.equal(Buffer.from((await within(catalog.read('skill://demo/other.md'), PROMPT_MS, 'a catalog read')).bytes).toString(), 'other\n');
@@ -119,7 +121,10 @@ describe('a listed file replaced by a much larger one', () => {
 
     // A file within the limit reads as usual; the limit is checked.
     assert.equal(Buffer.from(await storage.read('demo/other.md', { maxBytes: 6 })).toString(), 'other\n');
-    await assert.rejects(storage.read('demo/other.md', { maxBytes: 5 }), (e: unknown) => e instanceof StorageError && /larger than the 5 bytes/.test(e.message));
+    await assert.rejects(
+      storage.read('demo/other.md', { maxBytes: 5 }),
+      (e: unknown) => e instanceof StorageError && /larger than the 5 bytes/.test(e.message),
+    );
     await assert.rejects(storage.read('demo/other.md', { maxBytes: -1 }), RangeError);
   });
 });

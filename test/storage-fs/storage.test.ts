@@ -9,14 +9,16 @@ import { fsStorage } from '@skillmount/storage-fs';
 import { sleep } from '../support/wait.js';
 import { tempTree } from '../support/trees.js';
 
-
 function storageError(fn: () => Promise<unknown>, expectedPath: string): Promise<StorageError> {
   return fn().then(
     () => assert.fail(`expected a StorageError for ${JSON.stringify(expectedPath)}`),
     (error: unknown) => {
       assert.ok(error instanceof StorageError, `${JSON.stringify(expectedPath)}: ${String(error)}`);
       assert.equal(error.path, expectedPath);
-      assert.ok(error.message.includes(`"${expectedPath}"`) || (expectedPath === '' && error.message.includes('(root)')), `message names the path: ${error.message}`);
+      assert.ok(
+        error.message.includes(`"${expectedPath}"`) || (expectedPath === '' && error.message.includes('(root)')),
+        `message names the path: ${error.message}`,
+      );
       return error;
     },
   );
@@ -86,7 +88,10 @@ describe('fsStorage.list', () => {
   test('hidden names are listed as they are (the catalog decides to ignore them)', async (t) => {
     const dir = tempTree(t, { '.hidden': 'h', '.git/config': 'c' });
     const entries = await fsStorage(dir).list('');
-    assert.deepEqual(entries.map((e) => [e.name, e.kind]).sort(), [['.git', 'directory'], ['.hidden', 'file']]);
+    assert.deepEqual(entries.map((e) => [e.name, e.kind]).sort(), [
+      ['.git', 'directory'],
+      ['.hidden', 'file'],
+    ]);
   });
 
   test('change tokens change when content changes, also at the same size', async (t) => {

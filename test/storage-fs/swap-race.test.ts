@@ -41,7 +41,7 @@ for (const mode of [
       assert.ok(unsupported.has('skill-N/ref') || unsupported.has('skill-N/ref/notes.md'), 'a swapped entry was met and listed as unsupported');
     });
 
-    test('read returns the folder\'s bytes or refuses with a StorageError naming the path, never the outside bytes', async () => {
+    test("read returns the folder's bytes or refuses with a StorageError naming the path, never the outside bytes", async () => {
       const storage = fsStorage(a.root, mode.options);
       let refused = 0;
       const { runs } = await duringSwaps(a.pairs, async () => {

@@ -46,14 +46,23 @@ test('a row replaced by a much larger one is refused by its stored size: its con
   await storage.put('big/data.txt', new Uint8Array(GIANT).fill(65));
   counting.reset();
   received.splice(0);
-  await assert.rejects(catalog.read('skill://big/data.txt'), (error: { code?: number; message?: string }) => error.code === -32603 && /changed since/.test(error.message ?? ''));
+  await assert.rejects(
+    catalog.read('skill://big/data.txt'),
+    (error: { code?: number; message?: string }) => error.code === -32603 && /changed since/.test(error.message ?? ''),
+  );
   assert.equal(counting.queries.length, 1);
   assert.deepEqual(received, [0], 'no byte of the 8 MiB row came back');
   const warning = warnings.find((w) => w.code === 'changed');
-  assert.match(warning?.message ?? '', new RegExp(`cannot read "big/data.txt" in PostgreSQL table .*: it is ${GIANT} bytes, more than the ${data.length} it was listed with.*reload the catalog`));
+  assert.match(
+    warning?.message ?? '',
+    new RegExp(`cannot read "big/data.txt" in PostgreSQL table .*: it is ${GIANT} bytes, more than the ${data.length} it was listed with.*reload the catalog`),
+  );
 
   // The storage on its own: refused with a StorageError naming the path; exact at the limit; whole without one.
-  await assert.rejects(storage.read('big/data.txt', { maxBytes: GIANT - 1 }), (error: unknown) => error instanceof StorageError && error.path === 'big/data.txt' && error.code === 'too-large');
+  await assert.rejects(
+    storage.read('big/data.txt', { maxBytes: GIANT - 1 }),
+    (error: unknown) => error instanceof StorageError && error.path === 'big/data.txt' && error.code === 'too-large',
+  );
   assert.equal((await storage.read('big/data.txt', { maxBytes: GIANT })).byteLength, GIANT);
   assert.equal((await storage.read('big/data.txt')).byteLength, GIANT);
   await assert.rejects(storage.read('big/nothing.txt', { maxBytes: 5 }), /no such file/);

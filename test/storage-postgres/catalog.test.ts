@@ -37,8 +37,14 @@ describe('namespaces', () => {
     await putTree(b, { 'shared/SKILL.md': skillMd('shared', 'Tenant B.') });
 
     assert.deepEqual((await a.listAll()).map((f) => f.path).sort(), ['only-a/SKILL.md', 'shared/SKILL.md']);
-    assert.deepEqual((await b.listAll()).map((f) => f.path), ['shared/SKILL.md']);
-    assert.deepEqual((await b.list('')).map((e) => e.name), ['shared']);
+    assert.deepEqual(
+      (await b.listAll()).map((f) => f.path),
+      ['shared/SKILL.md'],
+    );
+    assert.deepEqual(
+      (await b.list('')).map((e) => e.name),
+      ['shared'],
+    );
     assert.match(new TextDecoder().decode(await b.read('shared/SKILL.md')), /Tenant B\./);
     await assert.rejects(b.read('only-a/SKILL.md'), (error: Error) => {
       assert.ok(error instanceof StorageError);
@@ -97,7 +103,11 @@ describe('queries per catalog build', () => {
     counting.reset();
     await catalog.reload();
     assert.equal(catalog.bodiesRead, 1, 'a changed SKILL.md is read again for its frontmatter');
-    assert.deepEqual(counting.queries.find((q) => q.text.startsWith('SELECT path, sha256, content'))?.values[1], ['git-workflow/SKILL.md'], 'only the changed one');
+    assert.deepEqual(
+      counting.queries.find((q) => q.text.startsWith('SELECT path, sha256, content'))?.values[1],
+      ['git-workflow/SKILL.md'],
+      'only the changed one',
+    );
     assert.equal(counting.queries.length, 2);
     assert.equal((await catalog.get('skill://git-workflow/SKILL.md')).frontmatter.description, 'Now with rebases.');
   });
@@ -111,7 +121,8 @@ describe('queries per catalog build', () => {
       get(target, key) {
         if (key !== 'query') return Reflect.get(target, key);
         return async (text: unknown, values?: unknown[]) => {
-          if (typeof text === 'string' && text.startsWith('SELECT path, sha256, content')) await storage.put('git-workflow/SKILL.md', skillMd('git-workflow', 'Written meanwhile.'));
+          if (typeof text === 'string' && text.startsWith('SELECT path, sha256, content'))
+            await storage.put('git-workflow/SKILL.md', skillMd('git-workflow', 'Written meanwhile.'));
           return target.query(text as string, values);
         };
       },
@@ -137,7 +148,11 @@ describe('queries per catalog build', () => {
     const storage = postgresStorage({ pool: counting.pool, table: env.table, namespace: uniqueName('plan') });
     await putTree(storage, tree());
     counting.reset();
-    assert.deepEqual((await storage.list('pdf-processing')).map((e) => `${e.name}:${e.kind}`).sort(), ['SKILL.md:file', 'scripts:directory', 'templates:directory']);
+    assert.deepEqual((await storage.list('pdf-processing')).map((e) => `${e.name}:${e.kind}`).sort(), [
+      'SKILL.md:file',
+      'scripts:directory',
+      'templates:directory',
+    ]);
     assert.equal(counting.queries.length, 1);
     const [{ text: sql, values }] = counting.queries as [{ text: string; values: unknown[] }];
     const client = await env.admin.connect();
@@ -160,19 +175,38 @@ describe('rows that would escape the root', () => {
     const bad = ['../secret.txt', 'a//b.md', '/abs.md', 'good/../../secret.txt', 'good/./notes.md', 'back\\slash.md'];
     // Written around the storage, as another program might.
     for (const path of bad) {
-      await env.admin.query(`INSERT INTO ${pg.escapeIdentifier(env.table)} (namespace, path, content) VALUES ($1, $2, $3)`, [namespace, path, Buffer.from('secret')]);
+      await env.admin.query(`INSERT INTO ${pg.escapeIdentifier(env.table)} (namespace, path, content) VALUES ($1, $2, $3)`, [
+        namespace,
+        path,
+        Buffer.from('secret'),
+      ]);
     }
 
     const listing = await storage.listAll();
-    for (const path of bad) assert.deepEqual(listing.find((f) => f.path === path), { path, kind: 'unsupported' }, path);
+    for (const path of bad)
+      assert.deepEqual(
+        listing.find((f) => f.path === path),
+        { path, kind: 'unsupported' },
+        path,
+      );
 
     const warnings: SkillWarning[] = [];
     const catalog = await SkillCatalog.load(storage, { onWarning: (w) => warnings.push(w) });
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://good/SKILL.md']);
-    assert.deepEqual((catalog.entries[0]!.resources as SkillResource[]).map((r) => r.uri), ['skill://good/SKILL.md', 'skill://good/notes.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://good/SKILL.md'],
+    );
+    assert.deepEqual(
+      (catalog.entries[0]!.resources as SkillResource[]).map((r) => r.uri),
+      ['skill://good/SKILL.md', 'skill://good/notes.md'],
+    );
     assert.ok(warnings.length >= 1, 'the odd rows are reported');
-    assert.ok(warnings.every((w) => w.code === 'unsupported' || w.code === 'bad-name'), JSON.stringify(warnings));
-    for (const uri of ['skill://good/../secret.txt', 'skill://good/%2e%2e/%2e%2e/secret.txt', 'skill://secret.txt']) await assert.rejects(catalog.read(uri), uri);
+    assert.ok(
+      warnings.every((w) => w.code === 'unsupported' || w.code === 'bad-name'),
+      JSON.stringify(warnings),
+    );
+    for (const uri of ['skill://good/../secret.txt', 'skill://good/%2e%2e/%2e%2e/secret.txt', 'skill://secret.txt'])
+      await assert.rejects(catalog.read(uri), uri);
 
     // Walking folder by folder (no listAll) never serves them either.
     const walked = await SkillCatalog.load({ list: (dir) => storage.list(dir), read: (path) => storage.read(path) }, { onWarning: () => {} });
@@ -200,8 +234,14 @@ describe('SQL injection', () => {
     assert.deepEqual((await storage.listAll()).map((f) => f.path).sort(), [...paths].sort());
     for (const [i, path] of paths.entries()) assert.deepEqual(await storage.read(path), text(`file ${i}`));
     // LIKE wildcards in a folder name match only themselves.
-    assert.deepEqual((await storage.list('a%')).map((e) => e.name), ['SKILL.md']);
-    assert.deepEqual((await storage.list('a_')).map((e) => e.name), ['SKILL.md']);
+    assert.deepEqual(
+      (await storage.list('a%')).map((e) => e.name),
+      ['SKILL.md'],
+    );
+    assert.deepEqual(
+      (await storage.list('a_')).map((e) => e.name),
+      ['SKILL.md'],
+    );
     await assert.rejects(storage.list('a'), /no such folder/);
     // The table is still there, with every other namespace's rows.
     const { rows } = await env.admin.query(`SELECT count(DISTINCT namespace)::int AS n FROM ${pg.escapeIdentifier(env.table)}`);
@@ -214,7 +254,12 @@ describe('SQL injection', () => {
     for (const table of [`x; DROP TABLE ${env.table}`, 'files"', 'a.b.c', '1files', '', 'my-files', 'x'.repeat(56), 'schema.', '.files']) {
       assert.throws(
         () => postgresStorage({ pool: counting.pool, table }),
-        (error: unknown) => error instanceof OptionError && error.option === 'table' && error.message.startsWith('@skillmount/storage-postgres:') && error.code === 'invalid-value' && error instanceof RangeError,
+        (error: unknown) =>
+          error instanceof OptionError &&
+          error.option === 'table' &&
+          error.message.startsWith('@skillmount/storage-postgres:') &&
+          error.code === 'invalid-value' &&
+          error instanceof RangeError,
         table,
       );
     }
@@ -234,6 +279,9 @@ describe('errors', () => {
       return true;
     });
     const present = postgresStorage({ pool: counting.pool, table: env.table, namespace: 'tenant-x' });
-    await assert.rejects(present.read('a/nope.md'), (error: Error) => error.message.includes('"a/nope.md"') && error.message.includes(env.table) && error.message.includes('"tenant-x"'));
+    await assert.rejects(
+      present.read('a/nope.md'),
+      (error: Error) => error.message.includes('"a/nope.md"') && error.message.includes(env.table) && error.message.includes('"tenant-x"'),
+    );
   });
 });

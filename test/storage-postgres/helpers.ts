@@ -28,7 +28,10 @@ export function countingPool(connectionString: string): CountingPool {
 }
 
 /** The database for this test file, an admin pool, and a fresh migrated table dropped at the end. */
-export async function setup(prefix: string, options: { own?: boolean } = {}): Promise<{ db: TestPostgres; admin: pg.Pool; table: string; teardown(): Promise<void> }> {
+export async function setup(
+  prefix: string,
+  options: { own?: boolean } = {},
+): Promise<{ db: TestPostgres; admin: pg.Pool; table: string; teardown(): Promise<void> }> {
   const db = await startPostgres(options);
   const admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
   // Idle connections die when a test restarts or kills backends; the pool replaces them.
@@ -52,4 +55,3 @@ export async function setup(prefix: string, options: { own?: boolean } = {}): Pr
 export async function putTree(storage: PostgresStorage, files: Record<string, string | Uint8Array>): Promise<void> {
   await Promise.all(Object.entries(files).map(([path, content]) => storage.put(path, content)));
 }
-

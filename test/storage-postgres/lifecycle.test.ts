@@ -29,8 +29,13 @@ test('migrate() twice, and concurrently, succeeds and leaves one working table',
   await storage.migrate();
   await storage.migrate();
   await Promise.all([migrate(env.admin, { table }), migrate(env.admin, { table }), storage.migrate()]);
-  const { rows: triggers } = await env.admin.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`, [pg.escapeIdentifier(table)]);
-  assert.deepEqual(triggers.map((r) => r.tgname), ['skillmount_notify', 'skillmount_notify_truncate']);
+  const { rows: triggers } = await env.admin.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`, [
+    pg.escapeIdentifier(table),
+  ]);
+  assert.deepEqual(
+    triggers.map((r) => r.tgname),
+    ['skillmount_notify', 'skillmount_notify_truncate'],
+  );
   assert.equal(await storage.put('a/SKILL.md', skillMd('a')), true);
   const [file] = await storage.listAll();
   assert.equal(file!.size, Buffer.byteLength(skillMd('a')));
@@ -41,7 +46,10 @@ test('migrate() twice, and concurrently, succeeds and leaves one working table',
   await Promise.all([1, 2, 3].map(() => migrate(env.admin, { table: qualified })));
   const inSchema = postgresStorage({ pool: env.admin, table: qualified, namespace: 'n' });
   await inSchema.put('b/SKILL.md', skillMd('b'));
-  assert.deepEqual((await SkillCatalog.load(inSchema)).entries.map((e) => e.uri), ['skill://b/SKILL.md']);
+  assert.deepEqual(
+    (await SkillCatalog.load(inSchema)).entries.map((e) => e.uri),
+    ['skill://b/SKILL.md'],
+  );
 });
 
 test('migrate() refuses a table of another shape, naming what is missing', async () => {
@@ -53,7 +61,10 @@ test('migrate() refuses a table of another shape, naming what is missing', async
     assert.match(error.message, /^@skillmount\/storage-postgres: migrate\(\) of table other_.* lacks the columns content, size, sha256, updated_at/);
     return true;
   });
-  await assert.rejects(migrate(env.admin, { table: 'no such' }), /^OptionError: @skillmount\/storage-postgres: migrate\(\): option "table" must be a table name/);
+  await assert.rejects(
+    migrate(env.admin, { table: 'no such' }),
+    /^OptionError: @skillmount\/storage-postgres: migrate\(\): option "table" must be a table name/,
+  );
 });
 
 test('close() ends a pool the storage created and leaves a passed-in pool usable', async () => {
@@ -120,7 +131,10 @@ test('a connectionString read from an unset environment variable is named as suc
       assert.ok(error instanceof OptionError && error instanceof TypeError, String(error));
       assert.equal(error.code, 'missing-option');
       assert.equal(error.option, 'connectionString');
-      assert.equal(error.message, '@skillmount/storage-postgres: option "connectionString" is undefined: is DATABASE_URL (or whichever variable you read it from) set?');
+      assert.equal(
+        error.message,
+        '@skillmount/storage-postgres: option "connectionString" is undefined: is DATABASE_URL (or whichever variable you read it from) set?',
+      );
       return true;
     },
   );

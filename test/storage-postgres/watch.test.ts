@@ -25,10 +25,9 @@ after(async () => {
 
 /** Backend pids of the connections LISTENing on a channel, seen from another connection. */
 async function listeners(channel: string): Promise<number[]> {
-  const { rows } = await env.admin.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()`,
-    [`LISTEN ${pg.escapeIdentifier(channel)}`],
-  );
+  const { rows } = await env.admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()`, [
+    `LISTEN ${pg.escapeIdentifier(channel)}`,
+  ]);
   return rows.map((r) => r.pid);
 }
 
@@ -68,7 +67,10 @@ test('a write by another replica fires onChange; the listener survives a killed 
     const { rows } = await env.admin.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pid]);
     assert.equal(rows[0]!.ok, true);
     await waitFor(() => calls === afterBurst + 1, 'onChange once reconnected (changes may have been missed)', 5000);
-    assert.ok(errors.some((e) => e.message.includes('connection lost') && e.message.includes(env.table) && e.cause !== undefined), errors.map((e) => e.message).join('\n'));
+    assert.ok(
+      errors.some((e) => e.message.includes('connection lost') && e.message.includes(env.table) && e.cause !== undefined),
+      errors.map((e) => e.message).join('\n'),
+    );
     const [newPid] = await listeners(reader.channel);
     assert.ok(newPid !== undefined && newPid !== pid, 'a new connection listens');
 
@@ -104,7 +106,10 @@ test('a catalog watching the storage follows a write made through another replic
   try {
     await writer.put('second/SKILL.md', skillMd('second'));
     await waitFor(() => catalog.entries.length === 2, 'the new skill in the catalog', 5000);
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://first/SKILL.md', 'skill://second/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://first/SKILL.md', 'skill://second/SKILL.md'],
+    );
     assert.ok(listChanged >= 1);
     await writer.remove('first/SKILL.md');
     await waitFor(() => catalog.entries.length === 1, 'the removed skill gone from the catalog', 5000);

@@ -43,17 +43,28 @@ test('an object replaced by a much larger one is refused after a ranged GET of s
   gets.splice(0);
   const read = await catalog.read('skill://big/data.txt');
   assert.equal(Buffer.from(read.bytes).toString(), data);
-  assert.deepEqual(gets.map((g) => g.range), [`bytes=0-${data.length}`]);
+  assert.deepEqual(
+    gets.map((g) => g.range),
+    [`bytes=0-${data.length}`],
+  );
 
   // Replaced behind the catalog's back by 8 MiB: refused, and no more than size + 1 bytes came over the wire.
   await client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}big/data.txt`, Body: new Uint8Array(GIANT).fill(65) }));
   gets.splice(0);
-  await assert.rejects(catalog.read('skill://big/data.txt'), (error: { code?: number; message?: string }) => error.code === -32603 && /changed since/.test(error.message ?? ''));
+  await assert.rejects(
+    catalog.read('skill://big/data.txt'),
+    (error: { code?: number; message?: string }) => error.code === -32603 && /changed since/.test(error.message ?? ''),
+  );
   assert.equal(gets.length, 1);
   assert.equal(gets[0]!.range, `bytes=0-${data.length}`);
   assert.equal(gets[0]!.contentLength, data.length + 1, 'the server sent size + 1 bytes, not 8 MiB');
   const warning = warnings.find((w) => w.code === 'changed');
-  assert.match(warning?.message ?? '', new RegExp(`cannot read "big/data.txt" \\(s3://${bucket}/${prefix}big/data.txt\\): the object is ${GIANT} bytes, larger than the ${data.length} it was listed with.*Reload the catalog`));
+  assert.match(
+    warning?.message ?? '',
+    new RegExp(
+      `cannot read "big/data.txt" \\(s3://${bucket}/${prefix}big/data.txt\\): the object is ${GIANT} bytes, larger than the ${data.length} it was listed with.*Reload the catalog`,
+    ),
+  );
 
   // An empty object is read whole (a range over zero bytes is refused by S3), and cut off when it grew.
   const storage = s3Storage({ client, bucket, prefix });

@@ -139,7 +139,10 @@ test('missing keys, folders and buckets, and who owns the client', async (t) => 
       destroyed++;
       destroy();
     };
-    assert.deepEqual((await storage.list('alpha')).map((e) => e.name), ['SKILL.md']);
+    assert.deepEqual(
+      (await storage.list('alpha')).map((e) => e.name),
+      ['SKILL.md'],
+    );
     await storage.close();
     await storage.close();
     assert.equal(destroyed, 1);
@@ -158,7 +161,10 @@ test('missing keys, folders and buckets, and who owns the client', async (t) => 
       const storage = s3Storage({ bucket, prefix });
       try {
         const listing = await storage.listAll();
-        assert.deepEqual(listing.map((e) => e.path), ['alpha/SKILL.md']);
+        assert.deepEqual(
+          listing.map((e) => e.path),
+          ['alpha/SKILL.md'],
+        );
         assert.equal(await storage.client.config.forcePathStyle, true);
       } finally {
         await storage.close();

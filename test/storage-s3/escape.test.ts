@@ -54,7 +54,10 @@ test('keys that cannot be relative paths are listed as unsupported and never rea
     counts.reset();
     const catalog = await SkillCatalog.load(storage, { onWarning: (w) => warnings.push(w) });
     assert.equal(counts.get, 2, 'only alpha/SKILL.md and alpha/notes.md are read');
-    assert.deepEqual(catalog.entries.map((e) => e.uri), ['skill://alpha/SKILL.md']);
+    assert.deepEqual(
+      catalog.entries.map((e) => e.uri),
+      ['skill://alpha/SKILL.md'],
+    );
     const served = (catalog.entries[0]!.resources as { uri: string }[]).map((r) => r.uri).sort();
     assert.deepEqual(served, ['skill://alpha/SKILL.md', 'skill://alpha/notes.md']);
     const warned = warnings.map((w) => w.path ?? '').join('\n');
@@ -81,7 +84,11 @@ test('keys that cannot be relative paths are listed as unsupported and never rea
   await t.test('read() refuses such paths before sending any request', async () => {
     counts.reset();
     for (const bad of ['../secret.txt', 'alpha//b.md', 'alpha/./b.md', 'loose/back\\slash.md', '/alpha/SKILL.md', '', 'alpha/\0.md']) {
-      await assert.rejects(storage.read(bad), (error: Error) => error instanceof StorageError && /not a (relative|file) path/.test(error.message), JSON.stringify(bad));
+      await assert.rejects(
+        storage.read(bad),
+        (error: Error) => error instanceof StorageError && /not a (relative|file) path/.test(error.message),
+        JSON.stringify(bad),
+      );
     }
     await assert.rejects(storage.list('alpha/..'), StorageError);
     assert.equal(counts.get + counts.list + counts.other, 0);

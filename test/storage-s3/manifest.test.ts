@@ -180,7 +180,10 @@ describe('the manifest', { timeout: 60_000 }, () => {
     assert.equal(resource(rebuilt.entries, `skill://${path}`)?.digest, sha256(fresh));
     assert.deepEqual(rebuilt.entries, (await s.withoutManifest()).entries);
     assert.equal(s.errors.length, 1, 'one report per listing');
-    assert.match(s.errors[0]!.message, new RegExp(`${escape(`s3://${bucket}/${s.prefix}${MANIFEST}`)} is out of date: 1 file was rewritten .*"${escape(path)}".*run skillmount publish again`));
+    assert.match(
+      s.errors[0]!.message,
+      new RegExp(`${escape(`s3://${bucket}/${s.prefix}${MANIFEST}`)} is out of date: 1 file was rewritten .*"${escape(path)}".*run skillmount publish again`),
+    );
   });
 
   // Each one: the catalog is the one without a manifest, every file is read, and onError names the manifest once.

@@ -79,7 +79,10 @@ test('watch polls the listing and reports changes', async (t) => {
     const stop = storage.watch(() => assert.fail('nothing can change in a missing bucket'));
     try {
       await until(() => errors.length >= 3, 5_000, 'three failed polls');
-      assert.ok(errors.every((e) => e instanceof StorageError && e.message.includes('s3://no-such-bucket-for-skillmount/')), errors[0]?.message);
+      assert.ok(
+        errors.every((e) => e instanceof StorageError && e.message.includes('s3://no-such-bucket-for-skillmount/')),
+        errors[0]?.message,
+      );
       assert.ok(errors[0]!.cause, 'the SDK error is kept as the cause');
     } finally {
       stop();

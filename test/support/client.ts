@@ -6,8 +6,7 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 export async function connectClient(url: string, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'skillmount-tests', version: '0.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  const call = (method: string, params?: unknown) =>
-    client.request({ method, params } as never, ResultSchema) as Promise<Record<string, any>>;
+  const call = (method: string, params?: unknown) => client.request({ method, params } as never, ResultSchema) as Promise<Record<string, any>>;
   return { client, call, close: () => client.close() };
 }
 

@@ -44,7 +44,11 @@ export const HOSTILE_SKILL_MDS: Record<string, HostileSkillMd> = {
   flowSeqNesting: { label: '3000-level flow sequences', text: (name) => `${head(name)}x: ${'['.repeat(3000)}${']'.repeat(3000)}\n${end}`, refusal: TOO_DEEP },
   flowMapNesting: { label: '3000-level flow mappings', text: (name) => `${head(name)}x: ${'{a: '.repeat(3000)}${'}'.repeat(3000)}\n${end}`, refusal: TOO_DEEP },
   // 60 KiB: within the size limits, 30 000 list items.
-  manyNodes: { label: '30 000 list items', text: (name) => `${head(name)}x: [${'1,'.repeat(30_000)}]\n${end}`, refusal: /more than 10000 YAML nodes .*by SKILL\.md line \d+/ },
+  manyNodes: {
+    label: '30 000 list items',
+    text: (name) => `${head(name)}x: [${'1,'.repeat(30_000)}]\n${end}`,
+    refusal: /more than 10000 YAML nodes .*by SKILL\.md line \d+/,
+  },
   scalar15MiB: { label: 'a 15 MiB scalar', text: (name) => `---\nname: ${name}\ndescription: ${'a'.repeat(15 * 1024 * 1024)}\n${end}`, refusal: SKILL_MD_SIZE },
   // 4000 keys in one mapping, the first repeated last: fence, name, description and "metadata:" take lines 1-4, the keys 5-4004.
   lateDuplicate: {

@@ -71,7 +71,10 @@ export async function startPostgres(options: { own?: boolean } = {}): Promise<Te
   } catch (error) {
     await server.stop().catch(() => undefined);
     await rm(databaseDir, { recursive: true, force: true });
-    throw new Error(`could not start an embedded PostgreSQL (set DATABASE_URL to use an existing server): ${(error as Error)?.message ?? error}\n${log.join('')}`, { cause: error });
+    throw new Error(
+      `could not start an embedded PostgreSQL (set DATABASE_URL to use an existing server): ${(error as Error)?.message ?? error}\n${log.join('')}`,
+      { cause: error },
+    );
   }
   return {
     connectionString: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,

@@ -115,7 +115,14 @@ export function skillsClientSuite(server: string, serve: ServeFolder, options: {
       const { skills } = context;
       const refunds = context.byUri(REFUNDS);
       const approved = 'skill://acme/billing/refunds/templates/approved.md';
-      for (const ref of ['templates/approved.md', './templates/approved.md', 'templates/regional/../approved.md#when', '../refunds/templates/approved.md', approved, `${approved}#top`]) {
+      for (const ref of [
+        'templates/approved.md',
+        './templates/approved.md',
+        'templates/regional/../approved.md#when',
+        '../refunds/templates/approved.md',
+        approved,
+        `${approved}#top`,
+      ]) {
         const file = await skills.read(refunds, ref);
         assert.equal(file.uri, approved, ref);
         assert.equal(file.verified, true);
@@ -132,7 +139,15 @@ export function skillsClientSuite(server: string, serve: ServeFolder, options: {
         const refunds = context.byUri(REFUNDS);
         await assert.rejects(skills.read(refunds, '../../other/SKILL.md'), (e: unknown) => e instanceof SkillVerificationError && e.reason === 'unlisted');
         const git = context.byUri(GIT);
-        for (const ref of ['../pdf-processing/SKILL.md', '../../../etc/passwd', '/SKILL.md', 'references/missing.md', 'skill://pdf-processing/SKILL.md', 'references', 'references/commit-messages.md?x=1']) {
+        for (const ref of [
+          '../pdf-processing/SKILL.md',
+          '../../../etc/passwd',
+          '/SKILL.md',
+          'references/missing.md',
+          'skill://pdf-processing/SKILL.md',
+          'references',
+          'references/commit-messages.md?x=1',
+        ]) {
           await assert.rejects(skills.read(git, ref), (error: unknown) => {
             assert.ok(error instanceof SkillVerificationError, `${ref}: ${error}`);
             assert.equal(error.reason, 'unlisted');
@@ -208,7 +223,13 @@ export function skillsClientSuite(server: string, serve: ServeFolder, options: {
         'skill://tricky-names/references/Q&A.md',
         'skill://tricky-names/references/read%20me%20%C3%BC.md',
       ]);
-      for (const ref of ['references/Q&A.md', 'references/Q%26A.md', 'references/Q&A.md#x', './references/Q&A.md#faq', 'skill://tricky-names/references/Q&A.md']) {
+      for (const ref of [
+        'references/Q&A.md',
+        'references/Q%26A.md',
+        'references/Q&A.md#x',
+        './references/Q&A.md#faq',
+        'skill://tricky-names/references/Q&A.md',
+      ]) {
         const file = await skills.read(entry, ref);
         assert.equal(file.uri, 'skill://tricky-names/references/Q&A.md', 'requested by the entry spelling');
         assert.equal(file.verified, true);

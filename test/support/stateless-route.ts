@@ -7,7 +7,10 @@ interface Connectable {
 }
 
 /** Connect `server` to a fresh stateless transport; both close when `response` does. */
-export async function statelessTransport(server: Connectable, response: { on(event: 'close', listener: () => void): unknown }): Promise<StreamableHTTPServerTransport> {
+export async function statelessTransport(
+  server: Connectable,
+  response: { on(event: 'close', listener: () => void): unknown },
+): Promise<StreamableHTTPServerTransport> {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   response.on('close', () => {
     void transport.close();

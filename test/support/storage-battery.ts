@@ -71,7 +71,10 @@ export function runStorageBattery(name: string, target: BatteryTarget): void {
       const alpha = (await storage.list('alpha')).map((e) => `${e.name}:${e.kind}`).sort();
       assert.deepEqual(alpha, ['SKILL.md:file', 'assets:directory', 'empty.txt:file', 'odd:directory']);
       const deep = await storage.list('org/team/beta/a/b/c/d/e/f/g/h/i/j');
-      assert.deepEqual(deep.map((e) => e.name), ['deep.md']);
+      assert.deepEqual(
+        deep.map((e) => e.name),
+        ['deep.md'],
+      );
     });
 
     await t.test('reads exact bytes: binary, empty, deep', async () => {
@@ -127,7 +130,10 @@ export function runStorageBattery(name: string, target: BatteryTarget): void {
       assert.equal(listing.length, 399);
       const catalog = await SkillCatalog.load(big, { onWarning: () => {} });
       assert.equal(catalog.entries.length, 3);
-      assert.equal(catalog.entries.reduce((n, e) => n + (e.resources as unknown[]).length, 0), 1200);
+      assert.equal(
+        catalog.entries.reduce((n, e) => n + (e.resources as unknown[]).length, 0),
+        1200,
+      );
       assert.deepEqual(catalog.entries, (await SkillCatalog.load(memoryStorage(large), { onWarning: () => {} })).entries);
     });
   });
@@ -242,7 +248,8 @@ export function runOptionalContract(name: string, target: BatteryTarget): void {
           assert.equal(walked.get(path), item.kind, `${path} from listAll is what list shows`);
         }
         for (const path of Object.keys(files)) if (!underHidden(path)) assert.equal(all.get(path)?.kind, 'file', `${path} is listed as a file`);
-        for (const path of Object.keys(files).filter((p) => isSkillFile(p, skillFolders))) assert.equal(typeof all.get(path)!.token, 'string', `${path} has a token`);
+        for (const path of Object.keys(files).filter((p) => isSkillFile(p, skillFolders)))
+          assert.equal(typeof all.get(path)!.token, 'string', `${path} has a token`);
         const checked = await checkAgainstRead(storage, listing);
         assert.ok(checked.size > 0, 'sizes were given and checked');
         assert.equal(checked.digest > 0, target.listed?.digests ?? false, 'digests given and checked, as declared');
@@ -284,7 +291,8 @@ export function runOptionalContract(name: string, target: BatteryTarget): void {
         assert.notEqual(changed.token, tokens.get('alpha/SKILL.md'));
         assert.deepEqual(fieldsOf(changed), fieldsOf(fresh.get('alpha/SKILL.md')!), 'a changed file is listed as without known');
         await checkAgainstRead(storage, [...after.values()]);
-        for (const [path, item] of after) if (path !== 'alpha/SKILL.md') assert.equal(item.token, tokens.get(path), `${path}: an unchanged file keeps its token`);
+        for (const [path, item] of after)
+          if (path !== 'alpha/SKILL.md') assert.equal(item.token, tokens.get(path), `${path}: an unchanged file keeps its token`);
         await target.rewrite(storage, 'alpha/SKILL.md', files['alpha/SKILL.md']!);
       });
     }

@@ -65,7 +65,9 @@ for (const [framework, serve] of Object.entries(ADAPTERS)) {
       // No list call first: each tenant's very first request is a get, a read or (2026-07-28) a discover.
       // A request without a tenant finds no skill to get or read: it lists (and discovers).
       const asked = (['a', 'b', 'none'] as const).flatMap((who) =>
-        calls.filter(([method]) => who !== 'none' || method === 'skills/list' || method === 'server/discover').map(([method, params]) => ({ who, method, params })),
+        calls
+          .filter(([method]) => who !== 'none' || method === 'skills/list' || method === 'server/discover')
+          .map(([method, params]) => ({ who, method, params })),
       );
       for (let round = 0; round < 2; round++) {
         const order = round === 0 ? asked : [...asked].reverse();
@@ -81,7 +83,9 @@ for (const [framework, serve] of Object.entries(ADAPTERS)) {
         t.after(() => fresh.close());
         const alone = await serve(fresh, { via: 'header' });
         t.after(() => alone.close());
-        const [a, b] = await Promise.all(['a', 'b'].map(async (tenant) => (await rawClient(alone.url, { 'x-tenant': tenant }, false, true)).call('server/discover')));
+        const [a, b] = await Promise.all(
+          ['a', 'b'].map(async (tenant) => (await rawClient(alone.url, { 'x-tenant': tenant }, false, true)).call('server/discover')),
+        );
         assert.deepEqual([hintOf(a!.message.result), hintOf(b!.message.result)], [HINTS.a, HINTS.b]);
       }
     });
@@ -100,5 +104,8 @@ test('a tenant that cannot be loaded gets -32603 on server/discover too (its hin
   assert.equal(failed.message.error?.code, -32603, failed.raw);
   assert.doesNotMatch(failed.raw, /no tenant c/, 'the cause stays on the server');
   assert.deepEqual(hintOf(ok.message.result), HINTS.b);
-  assert.ok(warnings.some((w) => w.code === 'tenant-load-failed' && w.message.includes('no tenant c')), JSON.stringify(warnings));
+  assert.ok(
+    warnings.some((w) => w.code === 'tenant-load-failed' && w.message.includes('no tenant c')),
+    JSON.stringify(warnings),
+  );
 });

@@ -86,7 +86,10 @@ for (const [name, start] of Object.entries(APPS)) {
     }
     const reported = warnings.filter((w) => w.code === 'context-not-applied');
     assert.equal(reported.length, 1, `reported once, not per request: ${JSON.stringify(warnings)}`);
-    assert.match(reported[0]!.message, name === 'fastify' ? /app\.skills\.run\(request, \(\) => transport\.handleRequest/ : /skills\.run\(req, \(\) => transport\.handleRequest/);
+    assert.match(
+      reported[0]!.message,
+      name === 'fastify' ? /app\.skills\.run\(request, \(\) => transport\.handleRequest/ : /skills\.run\(req, \(\) => transport\.handleRequest/,
+    );
     assert.match(reported[0]!.message, new RegExp(`^@skillmount/${name}: `));
   });
 
@@ -98,10 +101,16 @@ for (const [name, start] of Object.entries(APPS)) {
 
     const { call, close } = await connectClient(app.url, { 'x-tenant': 'a' });
     try {
-      assert.deepEqual((await call('skills/list')).skills.map((s: { uri: string }) => s.uri), SKILLS_OF.a);
+      assert.deepEqual(
+        (await call('skills/list')).skills.map((s: { uri: string }) => s.uri),
+        SKILLS_OF.a,
+      );
     } finally {
       await close();
     }
-    assert.deepEqual(warnings.filter((w) => w.code === 'context-not-applied'), []);
+    assert.deepEqual(
+      warnings.filter((w) => w.code === 'context-not-applied'),
+      [],
+    );
   });
 }

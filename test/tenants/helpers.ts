@@ -22,7 +22,6 @@ export { skillMd } from '../support/skill-md.js';
 export { sleep, waitFor } from '../support/wait.js';
 export { writeTree } from '../support/trees.js';
 
-
 /** Tenants a and b: `greet` in both (different files), and one skill each of their own. */
 export const TREES: Record<'a' | 'b', Record<string, string>> = {
   a: {
@@ -175,7 +174,11 @@ export async function rawClient(url: string, headers: Record<string, string>, se
   let sessionId: string | undefined;
   const send = async (body: { method: string; params?: any }) => {
     const era: Record<string, string> = modern
-      ? { 'mcp-protocol-version': MODERN, 'mcp-method': body.method, ...(typeof body.params?.uri === 'string' && body.method === 'resources/read' ? { 'mcp-name': body.params.uri } : {}) }
+      ? {
+          'mcp-protocol-version': MODERN,
+          'mcp-method': body.method,
+          ...(typeof body.params?.uri === 'string' && body.method === 'resources/read' ? { 'mcp-name': body.params.uri } : {}),
+        }
       : { 'mcp-protocol-version': PROTOCOL };
     if (modern) {
       body.params = { ...body.params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } };
@@ -267,7 +270,11 @@ export async function checkIsolation(url: string, via: Via, sessions: boolean, m
       assert.deepEqual(fromA.message.error?.data, { uri: probe.uri });
       const nowhere = await a.call(probe.method, { uri: probe.nowhere });
       assert.equal(fromA.status, nowhere.status);
-      assert.equal(fromA.raw, nowhere.raw.split(probe.nowhere).join(probe.uri), `${probe.method} ${probe.uri}: A's answer is byte for byte the answer for a URI that exists nowhere`);
+      assert.equal(
+        fromA.raw,
+        nowhere.raw.split(probe.nowhere).join(probe.uri),
+        `${probe.method} ${probe.uri}: A's answer is byte for byte the answer for a URI that exists nowhere`,
+      );
       assert.deepEqual(fromA.message.error, JSON.parse(JSON.stringify(nowhere.message.error).split(probe.nowhere).join(probe.uri)));
       // Every refused key was shown to list nothing above; two kinds of no-tenant answer each probe.
       for (const other of [none, refused[0]!]) {
@@ -336,4 +343,3 @@ export async function tenantFolders(t: { after(fn: () => Promise<void>): void },
   for (const [tenant, files] of Object.entries(trees)) writeTree(path.join(root, tenant), files);
   return root;
 }
-

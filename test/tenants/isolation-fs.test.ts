@@ -46,7 +46,10 @@ test('folder per tenant: isolation on Fastify and Express, stateless, with sessi
   const refusals = warnings.filter((w) => w.code === 'tenant-key-refused');
   assert.equal(refusals.length, REFUSED_KEYS.length, refusals.map((w) => w.message).join('\n'));
   assert.ok(refusals.some((w) => w.message.includes('"a/b"') && w.message.includes('contains "/"')));
-  assert.deepEqual(warnings.filter((w) => w.code !== 'tenant-key-refused'), []);
+  assert.deepEqual(
+    warnings.filter((w) => w.code !== 'tenant-key-refused'),
+    [],
+  );
 });
 
 test('the key function may read the SDK auth or the headers itself', async (t) => {

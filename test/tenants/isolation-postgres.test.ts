@@ -39,12 +39,22 @@ test('namespace per tenant in PostgreSQL: isolation on Fastify and Express, stat
         }
       }
     }
-    assert.deepEqual(storages.map((s) => s.roots), [1, 1], 'one listing query per tenant for the whole run');
-    assert.deepEqual(warnings.filter((w) => w.code !== 'tenant-key-refused'), []);
+    assert.deepEqual(
+      storages.map((s) => s.roots),
+      [1, 1],
+      'one listing query per tenant for the whole run',
+    );
+    assert.deepEqual(
+      warnings.filter((w) => w.code !== 'tenant-key-refused'),
+      [],
+    );
   } finally {
     await tenants.close();
   }
-  assert.deepEqual(storages.map((s) => s.closed), [1, 1]);
+  assert.deepEqual(
+    storages.map((s) => s.closed),
+    [1, 1],
+  );
   // The pool was ours: closing the tenants' storages left it usable.
   assert.equal((await pool.query('SELECT 1 AS one')).rows[0].one, 1);
 });

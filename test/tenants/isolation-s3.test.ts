@@ -40,9 +40,19 @@ test('prefix per tenant in S3: isolation on Fastify and Express, stateless, with
   }
   // One storage and one listing per tenant for the whole run: catalogs stay loaded across servers.
   assert.equal(storages.length, 2);
-  assert.deepEqual(storages.map((s) => s.roots), [1, 1]);
-  assert.deepEqual(warnings.filter((w) => w.code !== 'tenant-key-refused'), []);
+  assert.deepEqual(
+    storages.map((s) => s.roots),
+    [1, 1],
+  );
+  assert.deepEqual(
+    warnings.filter((w) => w.code !== 'tenant-key-refused'),
+    [],
+  );
 
   await tenants.close();
-  assert.deepEqual(storages.map((s) => s.closed), [1, 1], 'closing the tenant source closes the storages it created');
+  assert.deepEqual(
+    storages.map((s) => s.closed),
+    [1, 1],
+    'closing the tenant source closes the storages it created',
+  );
 });

@@ -31,7 +31,10 @@ function streamCounter(via: Via) {
   };
 }
 
-for (const [adapter, via] of [['fastify', 'auth'], ['express', 'header']] as const) {
+for (const [adapter, via] of [
+  ['fastify', 'auth'],
+  ['express', 'header'],
+] as const) {
   test(`${adapter} sessions: a change in one tenant's storage reaches that tenant's sessions only`, async (t) => {
     const root = await tenantFolders(t);
     // Checked before the test ends: its folders are removed first at teardown, which watchers may still report.
@@ -54,7 +57,10 @@ for (const [adapter, via] of [['fastify', 'auth'], ['express', 'header']] as con
     t.after(() => Promise.all([a1, a2, b, none].map((c) => c.close())).then(() => undefined));
     // Load both tenants (which starts watching their folders) and let every event stream open.
     for (const client of [a1, a2, b, none]) await client.call('skills/list');
-    await waitFor(() => streams.opened.get('a') === 2 && streams.opened.get('b') === 1 && streams.opened.get('..') === 1, 'every session to open its event stream');
+    await waitFor(
+      () => streams.opened.get('a') === 2 && streams.opened.get('b') === 1 && streams.opened.get('..') === 1,
+      'every session to open its event stream',
+    );
     await sleep(100);
 
     await writeTree(path.join(root, 'a'), { 'news/SKILL.md': skillMd('news', 'Only tenant A gets this.') });
@@ -75,7 +81,7 @@ for (const [adapter, via] of [['fastify', 'auth'], ['express', 'header']] as con
   });
 }
 
-test("a tenant evicted while its sessions stay is told of changes made meanwhile when it loads again, and only then", async (t) => {
+test('a tenant evicted while its sessions stay is told of changes made meanwhile when it loads again, and only then', async (t) => {
   const root = await tenantFolders(t);
   const tenants = tenantCatalogs({ key: (ctx) => ctx.tenant as string | undefined, storage: (key) => fsStorage(path.join(root, key)) });
   t.after(() => tenants.close());
@@ -113,7 +119,10 @@ test("a tenant evicted while its sessions stay is told of changes made meanwhile
   assert.equal(a.heard.count, 1);
 });
 
-for (const [adapter, via] of [['fastify', 'header'], ['express', 'auth']] as const) {
+for (const [adapter, via] of [
+  ['fastify', 'header'],
+  ['express', 'auth'],
+] as const) {
   test(`${adapter}, protocol 2026-07-28: subscriptions/listen hears only its own tenant's changes`, async (t) => {
     const root = await tenantFolders(t);
     const tenants = tenantCatalogs({

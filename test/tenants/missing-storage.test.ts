@@ -60,7 +60,10 @@ test('a tenant whose folder does not exist sees an empty catalog, is not kept, a
   assert.ok(storages.length >= 2 && storages.every((s) => s.closed === 1), 'each of its storages was closed');
 
   const a = await rawClient(served.url, { 'x-tenant': 'a' }, false);
-  assert.deepEqual((await a.call('skills/list')).message.result.skills.map((s: { uri: string }) => s.uri), SKILLS_OF.a);
+  assert.deepEqual(
+    (await a.call('skills/list')).message.result.skills.map((s: { uri: string }) => s.uri),
+    SKILLS_OF.a,
+  );
 
   const broken = await rawClient(served.url, { 'x-tenant': 'broken' }, false);
   const failed = await broken.call('skills/list');

@@ -36,9 +36,11 @@ function storageLog(make: (key: string) => SkillFiles) {
 /** Run `fn` over `items`, `concurrency` at a time. */
 async function eachLimit<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 const ctx = (tenant: string): SkillContext => ({ headers: {}, tenant });
@@ -51,13 +53,22 @@ test('folder: 1500 random keys over HTTP see no skills and evict no loaded tenan
     return existsSync(dir) ? fsStorage(dir) : memoryStorage();
   });
   const warnings: SkillWarning[] = [];
-  const tenants = tenantCatalogs({ key: (c) => c.tenant as string | undefined, storage: (key) => log.storage(key), max: 2, onWarning: (w) => warnings.push(w) });
+  const tenants = tenantCatalogs({
+    key: (c) => c.tenant as string | undefined,
+    storage: (key) => log.storage(key),
+    max: 2,
+    onWarning: (w) => warnings.push(w),
+  });
   t.after(() => tenants.close());
   const served = await serveExpress(tenants, { via: 'header' });
   t.after(() => served.close());
   const list = async (tenant: string) => (await (await rawClient(served.url, { 'x-tenant': tenant }, false)).call('skills/list', {})).message;
 
-  for (const tenant of ['a', 'b'] as const) assert.deepEqual((await list(tenant)).result.skills.map((s: { uri: string }) => s.uri), SKILLS_OF[tenant]);
+  for (const tenant of ['a', 'b'] as const)
+    assert.deepEqual(
+      (await list(tenant)).result.skills.map((s: { uri: string }) => s.uri),
+      SKILLS_OF[tenant],
+    );
   const randomKeys = Array.from({ length: 1500 }, () => randomUUID());
   await eachLimit(randomKeys, 16, async (key) => {
     const answer = await list(key);
@@ -70,7 +81,10 @@ test('folder: 1500 random keys over HTTP see no skills and evict no loaded tenan
     assert.equal(made.length, 1, `${tenant} was loaded once, never again`);
     assert.equal(made[0]!.roots, 1, `${tenant}'s storage was listed once`);
     assert.equal(made[0]!.closed, 0, `${tenant} was never evicted`);
-    assert.deepEqual((await list(tenant)).result.skills.map((s: { uri: string }) => s.uri), SKILLS_OF[tenant]);
+    assert.deepEqual(
+      (await list(tenant)).result.skills.map((s: { uri: string }) => s.uri),
+      SKILLS_OF[tenant],
+    );
   }
   assert.equal(log.keys, 2 + randomKeys.length, 'each random key cost one storage');
   // Every storage made for a random key was closed once its request was answered.
@@ -83,11 +97,18 @@ test('a tenant whose folder holds nothing is served empty each time, and is seen
   const log = storageLog((key) => fsStorage(path.join(root, key)));
   const tenants = tenantCatalogs({ key: (c) => c.tenant as string | undefined, storage: (key) => log.storage(key), max: 1, onWarning: () => {} });
   t.after(() => tenants.close());
-  assert.deepEqual((await tenants.list({}, ctx('a'))).skills.map((s) => s.uri), SKILLS_OF.a);
+  assert.deepEqual(
+    (await tenants.list({}, ctx('a'))).skills.map((s) => s.uri),
+    SKILLS_OF.a,
+  );
   assert.deepEqual((await tenants.list({}, ctx('later'))).skills, []);
   assert.deepEqual(tenants.loaded, ['a'], 'with max 1, the empty tenant did not take the only slot');
   await writeTree(path.join(root, 'later'), TREES.b);
-  assert.deepEqual((await tenants.list({}, ctx('later'))).skills.map((s) => s.uri), SKILLS_OF.b, 'no stale empty answer is kept');
+  assert.deepEqual(
+    (await tenants.list({}, ctx('later'))).skills.map((s) => s.uri),
+    SKILLS_OF.b,
+    'no stale empty answer is kept',
+  );
   assert.deepEqual(tenants.loaded, ['later'], 'now it has skills, it is kept (and, with max 1, a makes way)');
 });
 
@@ -99,10 +120,17 @@ test('S3: random keys (prefixes with no object) evict no loaded tenant', async (
   const tenants = tenantCatalogs({ key: (c) => c.tenant as string | undefined, storage: (key) => log.storage(key), max: 1, onWarning: () => {} });
   t.after(() => tenants.close());
 
-  assert.deepEqual((await tenants.list({}, ctx('a'))).skills.map((s) => s.uri), SKILLS_OF.a);
-  await eachLimit(Array.from({ length: 200 }, () => randomUUID()), 8, async (key) => {
-    assert.deepEqual((await tenants.list({}, ctx(key))).skills, []);
-  });
+  assert.deepEqual(
+    (await tenants.list({}, ctx('a'))).skills.map((s) => s.uri),
+    SKILLS_OF.a,
+  );
+  await eachLimit(
+    Array.from({ length: 200 }, () => randomUUID()),
+    8,
+    async (key) => {
+      assert.deepEqual((await tenants.list({}, ctx(key))).skills, []);
+    },
+  );
   assert.deepEqual(tenants.loaded, ['a']);
   assert.equal(log.of('a').length, 1, 'a was loaded once');
   assert.equal(log.of('a')[0]!.roots, 1, "a's prefix was listed once");
@@ -116,10 +144,17 @@ test('PostgreSQL: random keys (namespaces with no row) evict no loaded tenant', 
   const tenants = tenantCatalogs({ key: (c) => c.tenant as string | undefined, storage: (key) => log.storage(key), max: 1, onWarning: () => {} });
   t.after(() => tenants.close());
 
-  assert.deepEqual((await tenants.list({}, ctx('a'))).skills.map((s) => s.uri), SKILLS_OF.a);
-  await eachLimit(Array.from({ length: 200 }, () => randomUUID()), 4, async (key) => {
-    assert.deepEqual((await tenants.list({}, ctx(key))).skills, []);
-  });
+  assert.deepEqual(
+    (await tenants.list({}, ctx('a'))).skills.map((s) => s.uri),
+    SKILLS_OF.a,
+  );
+  await eachLimit(
+    Array.from({ length: 200 }, () => randomUUID()),
+    4,
+    async (key) => {
+      assert.deepEqual((await tenants.list({}, ctx(key))).skills, []);
+    },
+  );
   assert.deepEqual(tenants.loaded, ['a']);
   assert.equal(log.of('a').length, 1, 'a was loaded once');
   assert.equal(log.of('a')[0]!.roots, 1, "a's namespace was listed once");

@@ -5,7 +5,11 @@ import { VERSION } from '@skillmount/core';
 import { UsageError } from './usage.js';
 
 /** Connect to a Streamable HTTP MCP endpoint and wrap the client for skills. */
-export async function connectSkills(url: string, headers: Record<string, string>, options: SkillsClientOptions = {}): Promise<{ skills: SkillsClient; close(): Promise<void> }> {
+export async function connectSkills(
+  url: string,
+  headers: Record<string, string>,
+  options: SkillsClientOptions = {},
+): Promise<{ skills: SkillsClient; close(): Promise<void> }> {
   let endpoint: URL;
   try {
     endpoint = new URL(url);

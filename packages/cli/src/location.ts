@@ -67,7 +67,8 @@ export async function openStorage(location: string | Location, options: OpenStor
   const where = typeof location === 'string' ? parseLocation(location) : location;
   const onError = quiet(options.onError ?? ((message: string) => complain(`skillmount: warning: ${message}`)));
   if (options.table !== undefined && where.kind !== 'postgres') throw new UsageError(`--table applies to postgres:// locations only, not to ${where.label}`);
-  if (options.pollIntervalMs !== undefined && where.kind !== 's3') throw new UsageError(`--poll-interval applies to s3:// locations only, not to ${where.label}`);
+  if (options.pollIntervalMs !== undefined && where.kind !== 's3')
+    throw new UsageError(`--poll-interval applies to s3:// locations only, not to ${where.label}`);
 
   if (where.kind === 'folder') {
     let isDirectory = false;
@@ -93,7 +94,8 @@ export async function openStorage(location: string | Location, options: OpenStor
         prefix: where.prefix,
         ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
         // Only a failed watch poll reaches onError.
-        onError: (error) => onError(redact(`watching ${label} (polling every ${options.pollIntervalMs ?? 30_000} ms) failed, will try again: ${error.message}`)),
+        onError: (error) =>
+          onError(redact(`watching ${label} (polling every ${options.pollIntervalMs ?? 30_000} ms) failed, will try again: ${error.message}`)),
       });
     } catch (error) {
       throw new UsageError(`${where.label}: ${optionMessage(error)}`);

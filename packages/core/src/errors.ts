@@ -102,7 +102,8 @@ export function changedFile(uri: string): { warning: SkillWarning; error: SkillP
     warning: {
       code: 'changed',
       uri,
-      message: `refused to serve ${uri}: its bytes no longer match the published size and digest; ` +
+      message:
+        `refused to serve ${uri}: its bytes no longer match the published size and digest; ` +
         `the storage changed since the catalog was loaded, call reload()`,
     },
     error: internalError(`${uri} changed since the skills catalog was loaded; it will be served again after the server reloads its catalog`),

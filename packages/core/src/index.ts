@@ -38,7 +38,13 @@ export {
   SKILLS_EXTENSION_ID,
 } from './protocol/constants.js';
 export { SKILL_LIMITS } from './protocol/limits.js';
-export { serverSupportsSkills, skillsCapability, skillsCapabilityOf, type SkillsCapabilitySettings, type SkillsServerCapabilities } from './protocol/capability.js';
+export {
+  serverSupportsSkills,
+  skillsCapability,
+  skillsCapabilityOf,
+  type SkillsCapabilitySettings,
+  type SkillsServerCapabilities,
+} from './protocol/capability.js';
 export {
   DigestSchema,
   GetSkillResultSchema,

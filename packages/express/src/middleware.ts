@@ -1,5 +1,14 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { attach, consoleWarning, createSkillsEndpoint, isModernRequest, runWithSkillContext, type SkillsEndpoint, type SkillSource, type SkillWarning } from '@skillmount/core';
+import {
+  attach,
+  consoleWarning,
+  createSkillsEndpoint,
+  isModernRequest,
+  runWithSkillContext,
+  type SkillsEndpoint,
+  type SkillSource,
+  type SkillWarning,
+} from '@skillmount/core';
 import { checkAdapterOptions, contextOfRequest, discardBody, sendError } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
 import { describe, type ServedSkills, serveSkills } from './served.js';
@@ -109,7 +118,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern'> = {
     handleModern,
     reload: () => skills.reload(),
-    attach: (server) => attach(server, skills.loaded ?? skills.pending, checked.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions),
+    attach: (server) =>
+      attach(server, skills.loaded ?? skills.pending, checked.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions),
     run,
     close: () =>
       (closing ??= (async () => {

@@ -13,8 +13,10 @@ export async function requestContext(request: FastifyRequest, context: Normalize
   if (!context) return {};
   const fields = await context(request);
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
-    throw new TypeError(`${NAME}: the "context" option must return an object (or a promise of one) of fields to add to the skill context; ` +
-      `it returned ${fields === null ? 'null' : typeof fields}`);
+    throw new TypeError(
+      `${NAME}: the "context" option must return an object (or a promise of one) of fields to add to the skill context; ` +
+        `it returned ${fields === null ? 'null' : typeof fields}`,
+    );
   }
   return fields;
 }

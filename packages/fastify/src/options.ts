@@ -24,15 +24,27 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
   const path = options!.path ?? '/mcp';
   if (path !== false && (typeof path !== 'string' || !path.startsWith('/'))) {
     const code = typeof path === 'string' ? 'invalid-value' : 'invalid-type';
-    fail(code, 'path', `must be a route path starting with "/" (e.g. "/mcp"), or false to mount no route, got ${typeof path === 'string' ? JSON.stringify(path) : String(path)}`);
+    fail(
+      code,
+      'path',
+      `must be a route path starting with "/" (e.g. "/mcp"), or false to mount no route, got ${typeof path === 'string' ? JSON.stringify(path) : String(path)}`,
+    );
   }
   if (path === false) {
     // With no route of ours, these would do nothing; server, allowedHosts and bodyLimit still apply to app.skills.handleModern.
     if (options!.sessions !== undefined && options!.sessions !== false) {
-      fail('conflicting-options', 'sessions', 'only applies to the route the plugin mounts; with path: false, build and connect your own server and call app.skills.attach(server)');
+      fail(
+        'conflicting-options',
+        'sessions',
+        'only applies to the route the plugin mounts; with path: false, build and connect your own server and call app.skills.attach(server)',
+      );
     }
     if (options!.bodyTimeout !== undefined) {
-      fail('conflicting-options', 'bodyTimeout', "only applies to the route the plugin mounts; with path: false, Fastify reads your route's bodies: set Fastify({ requestTimeout })");
+      fail(
+        'conflicting-options',
+        'bodyTimeout',
+        "only applies to the route the plugin mounts; with path: false, Fastify reads your route's bodies: set Fastify({ requestTimeout })",
+      );
     }
   }
   return { ...shared, path };

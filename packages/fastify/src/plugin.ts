@@ -88,8 +88,9 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     },
     async reload() {
       if (!catalog) {
-        throw new Error(`${NAME}: app.skills.reload() needs a catalog, ` +
-          `but this app serves a custom source (the "source" option); refresh that source yourself`);
+        throw new Error(
+          `${NAME}: app.skills.reload() needs a catalog, ` + `but this app serves a custom source (the "source" option); refresh that source yourself`,
+        );
       }
       return catalog.reload();
     },

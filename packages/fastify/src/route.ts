@@ -25,7 +25,11 @@ function bodyRefusal(error: FastifyError, bodyLimit: number, bodyTimeout: number
   if (typeof error.code !== 'string' || !error.code.startsWith('FST_ERR_CTP_')) return undefined;
   const status = typeof error.statusCode === 'number' ? error.statusCode : 400;
   if (status === 413) {
-    return { status, code: -32000, message: `Payload Too Large: the request body is over the ${bodyLimit}-byte limit of this endpoint; send one JSON-RPC message or a small batch` };
+    return {
+      status,
+      code: -32000,
+      message: `Payload Too Large: the request body is over the ${bodyLimit}-byte limit of this endpoint; send one JSON-RPC message or a small batch`,
+    };
   }
   if (status === 415) return { status, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' };
   return { status, code: -32700, message: `Parse error: ${error.message}` };
@@ -64,7 +68,10 @@ export function mountEndpoint(app: FastifyInstance, path: string, endpoint: Skil
       bodyLimit: guard.bodyLimit,
       handler: async (request, reply) => {
         if (request.body instanceof MalformedBody) {
-          return reply.code(400).type('application/json').send(jsonRpcError(-32700, `Parse error: ${request.body.reason}`));
+          return reply
+            .code(400)
+            .type('application/json')
+            .send(jsonRpcError(-32700, `Parse error: ${request.body.reason}`));
         }
         // Before the hijack, so an error from the app's context function gets Fastify's error handling.
         const fields = await requestContext(request, context);

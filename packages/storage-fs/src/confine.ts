@@ -151,7 +151,11 @@ export function readSizedSync(fd: number, size: number, scratch: Buffer, onChunk
   for (;;) {
     const want = Math.min(scratch.byteLength, size + 1 - done);
     const n = readSync(fd, scratch, 0, want, done);
-    if (done + n > size) throw Object.assign(new Error(`it grew past the ${size} bytes it had when opened, while it was read (a file being written); list again once it is written`), { code: 'EGREW' });
+    if (done + n > size)
+      throw Object.assign(
+        new Error(`it grew past the ${size} bytes it had when opened, while it was read (a file being written); list again once it is written`),
+        { code: 'EGREW' },
+      );
     if (n > 0) onChunk(scratch.subarray(0, n));
     done += n;
     // A read of a regular file that returns less than asked has reached the end.

@@ -1,7 +1,14 @@
 import { type FSWatcher, watch as fsWatch, statSync } from 'node:fs';
 import path from 'node:path';
 import { OptionError } from '@skillmount/core';
-import { isPlainSegment, storageError as kitError, type ListAllOptions, type SkillFileListing, type SkillFiles, StorageError } from '@skillmount/core/storage-kit';
+import {
+  isPlainSegment,
+  storageError as kitError,
+  type ListAllOptions,
+  type SkillFileListing,
+  type SkillFiles,
+  StorageError,
+} from '@skillmount/core/storage-kit';
 import { type EntryKind, openChecked, realRootOf, under } from './confine.js';
 import { storageError } from './errors.js';
 import { listOpened, type Opened, readOpened } from './opened.js';
@@ -48,10 +55,16 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
   const absolute = path.resolve(root);
   const debounceMs = options.debounceMs ?? 100;
   if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0) {
-    throw new OptionError(typeof debounceMs === 'number' ? 'invalid-value' : 'invalid-type', 'debounceMs', `must be a number of milliseconds >= 0, got ${String(options.debounceMs)}`, NAME);
+    throw new OptionError(
+      typeof debounceMs === 'number' ? 'invalid-value' : 'invalid-type',
+      'debounceMs',
+      `must be a number of milliseconds >= 0, got ${String(options.debounceMs)}`,
+      NAME,
+    );
   }
   const workerThreads = options.workerThreads ?? true;
-  if (typeof workerThreads !== 'boolean') throw new OptionError('invalid-type', 'workerThreads', `must be true or false, got ${String(options.workerThreads)}`, NAME);
+  if (typeof workerThreads !== 'boolean')
+    throw new OptionError('invalid-type', 'workerThreads', `must be true or false, got ${String(options.workerThreads)}`, NAME);
 
   const segmentsOf = (relative: string): string[] => {
     if (typeof relative !== 'string') throw new StorageError(`path must be a string`, String(relative));

@@ -36,16 +36,28 @@ export function normalizeOptions(options: PostgresStorageOptions | undefined): N
     }
   }
   if (pool === undefined && connectionString === undefined) {
-    fail('missing-option', 'connectionString', 'or "pool" is required: give exactly one of the options pool (a pg.Pool you own) or connectionString (a pool the storage creates and closes)');
+    fail(
+      'missing-option',
+      'connectionString',
+      'or "pool" is required: give exactly one of the options pool (a pg.Pool you own) or connectionString (a pool the storage creates and closes)',
+    );
   }
   if (pool !== undefined && connectionString !== undefined) {
-    fail('conflicting-options', 'connectionString', 'cannot be combined with "pool": give exactly one of the options pool (a pg.Pool you own) or connectionString (a pool the storage creates and closes)');
+    fail(
+      'conflicting-options',
+      'connectionString',
+      'cannot be combined with "pool": give exactly one of the options pool (a pg.Pool you own) or connectionString (a pool the storage creates and closes)',
+    );
   }
   if (pool !== undefined && (pool === null || typeof pool.query !== 'function' || typeof pool.connect !== 'function')) {
     fail('invalid-type', 'pool', 'must be a pg.Pool (with query() and connect())');
   }
   if (connectionString !== undefined && (typeof connectionString !== 'string' || connectionString.length === 0)) {
-    fail(typeof connectionString === 'string' ? 'invalid-value' : 'invalid-type', 'connectionString', 'must be a non-empty string such as "postgres://user@host:5432/db"');
+    fail(
+      typeof connectionString === 'string' ? 'invalid-value' : 'invalid-type',
+      'connectionString',
+      'must be a non-empty string such as "postgres://user@host:5432/db"',
+    );
   }
   const names = tableNames(options!.table);
   const namespace = options!.namespace ?? '';

@@ -78,7 +78,9 @@ export async function runMigration(pool: pg.Pool, names: TableNames): Promise<vo
       throw new Error(`the table exists but lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}; use another table name or add them`);
     }
     await client.query(sql.notifyFunction);
-    const { rows: triggers } = await client.query<{ tgname: string }>('SELECT tgname FROM pg_trigger WHERE tgrelid = to_regclass($1) AND NOT tgisinternal', [names.table]);
+    const { rows: triggers } = await client.query<{ tgname: string }>('SELECT tgname FROM pg_trigger WHERE tgrelid = to_regclass($1) AND NOT tgisinternal', [
+      names.table,
+    ]);
     const has = (name: string) => triggers.some((t) => t.tgname === name);
     if (!has(ROW_TRIGGER)) await client.query(sql.rowTrigger);
     if (!has(TRUNCATE_TRIGGER)) await client.query(sql.truncateTrigger);

@@ -49,7 +49,8 @@ export function tableNames(option: unknown, packageName = PACKAGE): TableNames {
       packageName,
     );
   }
-  const qualify = (identifier: string) => (schema === undefined ? pg.escapeIdentifier(identifier) : `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(identifier)}`);
+  const qualify = (identifier: string) =>
+    schema === undefined ? pg.escapeIdentifier(identifier) : `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(identifier)}`;
   const channel = `${name}_changed`;
   return {
     display: option,

@@ -76,7 +76,12 @@ const bareEtag = (etag: string) => etag.replace(/^"(.*)"$/, '$1');
  * SKILL.md. Only when the entry was written for this very object (same ETag and size as the
  * listing shows); an object rewritten since then is `stale` and is read as without a manifest.
  */
-export function vouch(entry: ManifestEntry | undefined, etag: string | undefined, size: number, path: string): Pick<SkillFileListing, 'size' | 'digest' | 'content'> | 'stale' | undefined {
+export function vouch(
+  entry: ManifestEntry | undefined,
+  etag: string | undefined,
+  size: number,
+  path: string,
+): Pick<SkillFileListing, 'size' | 'digest' | 'content'> | 'stale' | undefined {
   if (!entry) return undefined;
   if (etag === undefined || bareEtag(entry.etag) !== bareEtag(etag) || entry.size !== size) return 'stale';
   const vouched: Pick<SkillFileListing, 'size' | 'digest' | 'content'> = { size, digest: entry.sha256 };

@@ -44,26 +44,40 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
       fail(
         'conflicting-options',
         conflicting[0]!,
-        `configures the client s3Storage creates${conflicting.length > 1 ? ` (as do ${conflicting.slice(1).map((k) => `"${k}"`).join(', ')})` : ''}; with your own "client", set it on that client instead`,
+        `configures the client s3Storage creates${
+          conflicting.length > 1
+            ? ` (as do ${conflicting
+                .slice(1)
+                .map((k) => `"${k}"`)
+                .join(', ')})`
+            : ''
+        }; with your own "client", set it on that client instead`,
       );
     }
   }
   if (options.endpoint !== undefined) {
-    if (typeof options.endpoint !== 'string') fail('invalid-type', 'endpoint', `must be a URL such as "http://127.0.0.1:9000" (got ${JSON.stringify(options.endpoint)})`);
-    if (!URL.canParse(options.endpoint)) fail('invalid-value', 'endpoint', `must be a URL such as "http://127.0.0.1:9000" (got ${JSON.stringify(options.endpoint)})`);
+    if (typeof options.endpoint !== 'string')
+      fail('invalid-type', 'endpoint', `must be a URL such as "http://127.0.0.1:9000" (got ${JSON.stringify(options.endpoint)})`);
+    if (!URL.canParse(options.endpoint))
+      fail('invalid-value', 'endpoint', `must be a URL such as "http://127.0.0.1:9000" (got ${JSON.stringify(options.endpoint)})`);
   }
   if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) {
     fail(typeof options.region === 'string' ? 'invalid-value' : 'invalid-type', 'region', 'must be a non-empty string such as "eu-west-1"');
   }
   if (options.forcePathStyle !== undefined && typeof options.forcePathStyle !== 'boolean') fail('invalid-type', 'forcePathStyle', 'must be true or false');
   if (options.checksums !== undefined && options.checksums !== 'WHEN_SUPPORTED' && options.checksums !== 'WHEN_REQUIRED') {
-    fail(typeof options.checksums === 'string' ? 'invalid-value' : 'invalid-type', 'checksums', `must be "WHEN_SUPPORTED" or "WHEN_REQUIRED" (got ${JSON.stringify(options.checksums)})`);
+    fail(
+      typeof options.checksums === 'string' ? 'invalid-value' : 'invalid-type',
+      'checksums',
+      `must be "WHEN_SUPPORTED" or "WHEN_REQUIRED" (got ${JSON.stringify(options.checksums)})`,
+    );
   }
 
   if (typeof pollIntervalMs !== 'number' || !Number.isFinite(pollIntervalMs) || pollIntervalMs <= 0) {
     fail(numberProblem(pollIntervalMs), 'pollIntervalMs', `must be a positive number of milliseconds (got ${JSON.stringify(pollIntervalMs)})`);
   }
-  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 1000) fail(numberProblem(maxKeys), 'maxKeys', `must be an integer from 1 to 1000 (got ${JSON.stringify(maxKeys)})`);
+  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 1000)
+    fail(numberProblem(maxKeys), 'maxKeys', `must be an integer from 1 to 1000 (got ${JSON.stringify(maxKeys)})`);
   if (onError !== undefined && typeof onError !== 'function') fail('invalid-type', 'onError', 'must be a function');
 
   const clientConfig: NormalizedOptions['clientConfig'] = {};

@@ -82,7 +82,12 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
         onChange,
         onError:
           settings.onError ??
-          ((error) => console.warn(escapeControls(`@skillmount/storage-s3: watching ${where} (polling every ${settings.pollIntervalMs} ms) failed, will try again: ${error.message}`))),
+          ((error) =>
+            console.warn(
+              escapeControls(
+                `@skillmount/storage-s3: watching ${where} (polling every ${settings.pollIntervalMs} ms) failed, will try again: ${error.message}`,
+              ),
+            )),
       });
       const unsubscribe = () => {
         stop();

@@ -41,14 +41,23 @@ async function verifyAll(endpoint: string): Promise<PageReport> {
     for (const entry of entries) {
       for (const resource of entry.resources as { uri: string }[]) {
         const file = await skills.read(entry, resource.uri);
-        report.files.push({ uri: file.uri, verified: file.verified, size: file.bytes.byteLength, digest: await hex(file.bytes), text: typeof file.text === 'string' });
+        report.files.push({
+          uri: file.uri,
+          verified: file.verified,
+          size: file.bytes.byteLength,
+          digest: await hex(file.bytes),
+          text: typeof file.text === 'string',
+        });
         if (file.frontmatter) report.frontmatterChecked.push(entry.uri);
       }
     }
     // The same read under an entry whose digest was changed must fail in the browser too.
     const first = entries[0]!;
     const listed = (first.resources as { uri: string; digest: string; size: number }[])[0]!;
-    const lie: SkillEntry = { ...first, resources: (first.resources as typeof listed[]).map((r) => (r === listed ? { ...r, digest: `sha256:${'0'.repeat(64)}` } : r)) };
+    const lie: SkillEntry = {
+      ...first,
+      resources: (first.resources as (typeof listed)[]).map((r) => (r === listed ? { ...r, digest: `sha256:${'0'.repeat(64)}` } : r)),
+    };
     if (!SKILL_DIGEST_PATTERN.test(`sha256:${'0'.repeat(64)}`)) throw new Error('the digest pattern refused a digest');
     try {
       await skills.read(lie, listed.uri);

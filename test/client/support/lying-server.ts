@@ -69,14 +69,18 @@ export const honest = skill(
 );
 files.set('skill://honest/secret.txt', { bytes: utf8('served, but not listed\n') }); // readable, yet in no entry
 
-const plainSkill = (name: string) => skill(name, { name, description: `The ${name} skill.` }, { 'SKILL.md': md(name, `The ${name} skill.`), 'data.txt': 'hello world' });
+const plainSkill = (name: string) =>
+  skill(name, { name, description: `The ${name} skill.` }, { 'SKILL.md': md(name, `The ${name} skill.`), 'data.txt': 'hello world' });
 
 export const wrongSize = relist(plainSkill('wrong-size'), 'data.txt', (r) => ({ size: r.size + 1 }));
 export const wrongDigest = relist(plainSkill('wrong-digest'), 'data.txt', () => ({ digest: sha(utf8('HELLO WORLD')) }));
 export const otherUri = plainSkill('other-uri');
 replies.set('skill://other-uri/data.txt', () => [{ uri: 'skill://other-uri/elsewhere.txt', text: 'hello world' }]);
 export const twoItems = plainSkill('two-items');
-replies.set('skill://two-items/data.txt', (uri) => [{ uri, text: 'hello world' }, { uri, text: 'HELLO WORLD' }]);
+replies.set('skill://two-items/data.txt', (uri) => [
+  { uri, text: 'hello world' },
+  { uri, text: 'HELLO WORLD' },
+]);
 
 // SKILL.md is served as it is (size and digest match), but the entry's frontmatter says something else.
 export const frontmatterLie = {
@@ -84,16 +88,28 @@ export const frontmatterLie = {
   frontmatter: { name: 'frontmatter-lie', description: 'Says one thing.', license: 'MIT' },
 };
 const notUtf8Bytes = new Uint8Array([...utf8(md('not-utf8', 'Bytes that are not UTF-8.')), 0xff, 0xfe]);
-export const notUtf8 = skill('not-utf8', { name: 'not-utf8', description: 'Bytes that are not UTF-8.' }, {
-  'SKILL.md': { bytes: notUtf8Bytes, blob: true, mimeType: 'text/markdown' },
-});
+export const notUtf8 = skill(
+  'not-utf8',
+  { name: 'not-utf8', description: 'Bytes that are not UTF-8.' },
+  {
+    'SKILL.md': { bytes: notUtf8Bytes, blob: true, mimeType: 'text/markdown' },
+  },
+);
 
 const dynamic = (entry: Entry, frontmatter: Frontmatter): Entry => ({ ...entry, frontmatter, resources: 'dynamic' });
 export const live = dynamic(
-  skill('live', noFrontmatter, { 'SKILL.md': md('live', 'Generated on demand.'), 'data.txt': 'live data', 'big-a.txt': 'a'.repeat(600), 'big-b.txt': 'b'.repeat(600) }),
+  skill('live', noFrontmatter, {
+    'SKILL.md': md('live', 'Generated on demand.'),
+    'data.txt': 'live data',
+    'big-a.txt': 'a'.repeat(600),
+    'big-b.txt': 'b'.repeat(600),
+  }),
   { name: 'live', description: 'Generated on demand.' },
 );
-export const liveLie = dynamic(skill('live-lie', noFrontmatter, { 'SKILL.md': md('live-lie', 'Live but different.') }), { name: 'live-lie', description: 'Live.' });
+export const liveLie = dynamic(skill('live-lie', noFrontmatter, { 'SKILL.md': md('live-lie', 'Live but different.') }), {
+  name: 'live-lie',
+  description: 'Live.',
+});
 
 export const alpha = plainSkill('alpha');
 export const bravo = plainSkill('bravo');
@@ -107,7 +123,10 @@ export const HOSTILE_TEXT = `Harmless.${OSC52}\x1b]0;pwned\x07\x1b[2J\x1b[H\u009
 // Written as JSON-style escapes in YAML, so the SKILL.md bytes themselves are plain text.
 export const painted = skill('painted', { name: 'painted', description: HOSTILE_TEXT }, { 'SKILL.md': md('painted', JSON.stringify(HOSTILE_TEXT)) });
 // The same skill, listed with a different (hostile) description than its SKILL.md holds: a host refuses it and says why.
-export const paintedLie = { ...skill('painted-lie', noFrontmatter, { 'SKILL.md': md('painted-lie', 'Plain.') }), frontmatter: { name: 'painted-lie', description: HOSTILE_TEXT } };
+export const paintedLie = {
+  ...skill('painted-lie', noFrontmatter, { 'SKILL.md': md('painted-lie', 'Plain.') }),
+  frontmatter: { name: 'painted-lie', description: HOSTILE_TEXT },
+};
 // Raw control characters in the first URI segment (the authority of a skill:// URI).
 const PAINTED_URI_MD = utf8(md('painted-uri', 'Plain.'));
 const paintedUri: Entry = {
@@ -129,33 +148,85 @@ export const BAD_BLOBS: Record<string, string> = {
   'non-ascii.dat': 'AAECAwQé',
 };
 const blobFiles = Object.fromEntries(Object.keys(BAD_BLOBS).map((name) => [name, { bytes: BLOB_BYTES, blob: true, mimeType: 'application/octet-stream' }]));
-export const badBlobs = skill('bad-blobs', { name: 'bad-blobs', description: 'Damaged base64.' }, {
-  'SKILL.md': md('bad-blobs', 'Damaged base64.'),
-  'good.dat': { bytes: BLOB_BYTES, blob: true, mimeType: 'application/octet-stream' },
-  ...blobFiles,
-  // Every padding case (0, 1 and 2 "="), every byte value, and a long one.
-  ...Object.fromEntries([0, 1, 2, 3, 4, 5, 256, 4099].map((n) => [`sized-${n}.bin`, { bytes: Uint8Array.from({ length: n }, (_, i) => (i * 167 + 13) % 256), blob: true, mimeType: 'application/octet-stream' }])),
+export const badBlobs = skill(
+  'bad-blobs',
+  { name: 'bad-blobs', description: 'Damaged base64.' },
+  {
+    'SKILL.md': md('bad-blobs', 'Damaged base64.'),
+    'good.dat': { bytes: BLOB_BYTES, blob: true, mimeType: 'application/octet-stream' },
+    ...blobFiles,
+    // Every padding case (0, 1 and 2 "="), every byte value, and a long one.
+    ...Object.fromEntries(
+      [0, 1, 2, 3, 4, 5, 256, 4099].map((n) => [
+        `sized-${n}.bin`,
+        { bytes: Uint8Array.from({ length: n }, (_, i) => (i * 167 + 13) % 256), blob: true, mimeType: 'application/octet-stream' },
+      ]),
+    ),
+  },
+);
+export const liveBadBlob = dynamic(skill('live-bad-blob', noFrontmatter, { 'SKILL.md': md('live-bad-blob', 'Live, damaged.'), ...blobFiles }), {
+  name: 'live-bad-blob',
+  description: 'Live, damaged.',
 });
-export const liveBadBlob = dynamic(skill('live-bad-blob', noFrontmatter, { 'SKILL.md': md('live-bad-blob', 'Live, damaged.'), ...blobFiles }), { name: 'live-bad-blob', description: 'Live, damaged.' });
 for (const prefix of ['skill://bad-blobs', 'skill://live-bad-blob']) {
   for (const [name, blob] of Object.entries(BAD_BLOBS)) replies.set(`${prefix}/${name}`, (uri) => [{ uri, blob }]);
 }
 
 // Skills under other schemes: a domain scheme with an authority, and file:/// with an empty one.
-export const githubSkill = skill('github://owner/repo/skills/refunds', { name: 'refunds', description: 'Refunds, from a repository.' }, {
-  'SKILL.md': md('refunds', 'Refunds, from a repository.'),
-  'examples/email.md': '# Email\n',
-  'assets/logo.bin': { bytes: new Uint8Array([137, 80, 78, 71, 0, 255]), blob: true, mimeType: 'application/octet-stream' },
-});
-export const fileSkill = skill('file:///srv/skills/daily', { name: 'daily', description: 'A daily report, from a folder.' }, {
-  'SKILL.md': md('daily', 'A daily report, from a folder.'),
-  'templates/report.md': '# Report\n',
-});
+export const githubSkill = skill(
+  'github://owner/repo/skills/refunds',
+  { name: 'refunds', description: 'Refunds, from a repository.' },
+  {
+    'SKILL.md': md('refunds', 'Refunds, from a repository.'),
+    'examples/email.md': '# Email\n',
+    'assets/logo.bin': { bytes: new Uint8Array([137, 80, 78, 71, 0, 255]), blob: true, mimeType: 'application/octet-stream' },
+  },
+);
+export const fileSkill = skill(
+  'file:///srv/skills/daily',
+  { name: 'daily', description: 'A daily report, from a folder.' },
+  {
+    'SKILL.md': md('daily', 'A daily report, from a folder.'),
+    'templates/report.md': '# Report\n',
+  },
+);
 files.set('file:///srv/skills/secret.txt', { bytes: utf8('beside the skill, not in it\n') });
-const githubOutside = relist(skill('github://owner/repo/skills/leaky', { name: 'leaky', description: 'Lists another repository.' }, { 'SKILL.md': md('leaky', 'Lists another repository.'), 'x.md': 'x' }), 'x.md', () => ({ uri: 'github://owner/other/skills/leaky/x.md' }));
-const fileNamedAuthority = relist(skill('file:///srv/skills/mixed', { name: 'mixed', description: 'Lists a file under a named authority.' }, { 'SKILL.md': md('mixed', 'Lists a file under a named authority.'), 'y.md': 'y' }), 'y.md', () => ({ uri: 'file://srv/skills/mixed/y.md' }));
-const otherScheme = relist(skill('github://owner/repo/skills/switch', { name: 'switch', description: 'Lists a skill:// file.' }, { 'SKILL.md': md('switch', 'Lists a skill:// file.'), 'z.md': 'z' }), 'z.md', () => ({ uri: 'skill://owner/repo/skills/switch/z.md' }));
-const climbing = relist(skill('file:///srv/skills/climb', { name: 'climb', description: 'Lists a file above its folder.' }, { 'SKILL.md': md('climb', 'Lists a file above its folder.'), 'w.md': 'w' }), 'w.md', () => ({ uri: 'file:///srv/skills/climb/../secret.txt' }));
+const githubOutside = relist(
+  skill(
+    'github://owner/repo/skills/leaky',
+    { name: 'leaky', description: 'Lists another repository.' },
+    { 'SKILL.md': md('leaky', 'Lists another repository.'), 'x.md': 'x' },
+  ),
+  'x.md',
+  () => ({ uri: 'github://owner/other/skills/leaky/x.md' }),
+);
+const fileNamedAuthority = relist(
+  skill(
+    'file:///srv/skills/mixed',
+    { name: 'mixed', description: 'Lists a file under a named authority.' },
+    { 'SKILL.md': md('mixed', 'Lists a file under a named authority.'), 'y.md': 'y' },
+  ),
+  'y.md',
+  () => ({ uri: 'file://srv/skills/mixed/y.md' }),
+);
+const otherScheme = relist(
+  skill(
+    'github://owner/repo/skills/switch',
+    { name: 'switch', description: 'Lists a skill:// file.' },
+    { 'SKILL.md': md('switch', 'Lists a skill:// file.'), 'z.md': 'z' },
+  ),
+  'z.md',
+  () => ({ uri: 'skill://owner/repo/skills/switch/z.md' }),
+);
+const climbing = relist(
+  skill(
+    'file:///srv/skills/climb',
+    { name: 'climb', description: 'Lists a file above its folder.' },
+    { 'SKILL.md': md('climb', 'Lists a file above its folder.'), 'w.md': 'w' },
+  ),
+  'w.md',
+  () => ({ uri: 'file:///srv/skills/climb/../secret.txt' }),
+);
 export const SCHEME_SKILLS = [githubSkill, fileSkill];
 export const SCHEME_LIES = [githubOutside, fileNamedAuthority, otherScheme, climbing];
 
@@ -223,7 +294,12 @@ export const SCENARIOS: Record<string, Scenario> = {
   'get-invalid': { extension: {}, get: () => ({ skill: badName, ...cache }) },
   'dir-lie': {
     extension: { directoryRead: true },
-    directory: (uri) => ({ resources: [{ uri: `${uri}/ok.md`, name: 'ok.md', mimeType: 'text/markdown' }, { uri: 'skill://elsewhere/evil.md', name: 'evil.md' }] }),
+    directory: (uri) => ({
+      resources: [
+        { uri: `${uri}/ok.md`, name: 'ok.md', mimeType: 'text/markdown' },
+        { uri: 'skill://elsewhere/evil.md', name: 'evil.md' },
+      ],
+    }),
   },
   hostile: { extension: {}, list: () => ({ skills: allHostile(), ...cache }), get: (uri) => getFrom(allHostile())(uri) },
   blobs: { extension: {}, list: () => ({ skills: [badBlobs, liveBadBlob], ...cache }), get: getFrom([badBlobs, liveBadBlob]) },
@@ -245,15 +321,16 @@ function buildServer(scenario: Scenario): Server {
   if (scenario.list) server.setRequestHandler(ListSkills, async (r) => ({ resultType: 'complete', ...scenario.list!(param(r, 'cursor')) }));
   if (scenario.get) server.setRequestHandler(GetSkill, async (r) => ({ resultType: 'complete', ...scenario.get!(param(r, 'uri')!) }));
   if (scenario.directory) server.setRequestHandler(ReadDirectory, async (r) => ({ resultType: 'complete', ...scenario.directory!(param(r, 'uri')!) }));
-  if (!scenario.noResources) server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
-    const key = canonicalUri(uri) ?? uri;
-    const reply = replies.get(key);
-    if (reply) return { contents: reply(uri) };
-    const file = files.get(key);
-    if (!file) throw Object.assign(new Error(`Resource ${uri} not found`), { code: -32602, data: { uri } });
-    const body = file.blob ? { blob: Buffer.from(file.bytes).toString('base64') } : { text: Buffer.from(file.bytes).toString('utf8') };
-    return { contents: [{ uri, ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...body }] };
-  });
+  if (!scenario.noResources)
+    server.setRequestHandler(ReadResourceRequestSchema, async ({ params: { uri } }) => {
+      const key = canonicalUri(uri) ?? uri;
+      const reply = replies.get(key);
+      if (reply) return { contents: reply(uri) };
+      const file = files.get(key);
+      if (!file) throw Object.assign(new Error(`Resource ${uri} not found`), { code: -32602, data: { uri } });
+      const body = file.blob ? { blob: Buffer.from(file.bytes).toString('base64') } : { text: Buffer.from(file.bytes).toString('utf8') };
+      return { contents: [{ uri, ...(file.mimeType ? { mimeType: file.mimeType } : {}), ...body }] };
+    });
   return server;
 }
 

@@ -38,7 +38,9 @@ async function installOnce(): Promise<void> {
     await run('npm', ['install', '--prefix', TOOLS, '--no-audit', '--no-fund', '--no-save'], { cwd: REPO, timeout: 600_000, maxBuffer: 64 << 20 });
   } catch (error) {
     const e = error as { stderr?: string; message: string };
-    throw new Error(`installing the conformance suite into ${TOOLS} failed; run "npm install --prefix test/peers/tools --no-save" by hand to see why\n${e.stderr ?? e.message}`);
+    throw new Error(
+      `installing the conformance suite into ${TOOLS} failed; run "npm install --prefix test/peers/tools --no-save" by hand to see why\n${e.stderr ?? e.message}`,
+    );
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
@@ -63,11 +65,14 @@ export interface ScenarioRun {
   ms: number;
 }
 
-
 /** Install the suite, MCP Inspector and Node 22 into test/peers/tools when they are missing; return the Node 22 path. */
 export async function ensureSuite(): Promise<string> {
   if (!installed()) await installOnce();
-  for (const [file, what] of [[NODE22, 'the Node 22 binary (package "node")'], [SUITE_CLI, '@modelcontextprotocol/conformance'], [INSPECTOR_CLI, '@modelcontextprotocol/inspector']] as const) {
+  for (const [file, what] of [
+    [NODE22, 'the Node 22 binary (package "node")'],
+    [SUITE_CLI, '@modelcontextprotocol/conformance'],
+    [INSPECTOR_CLI, '@modelcontextprotocol/inspector'],
+  ] as const) {
     if (!existsSync(file)) throw new Error(`${what} is missing at ${file}; delete test/peers/tools/node_modules and run again`);
   }
   const { stdout } = await run(NODE22, ['-v'], { timeout: 15_000 });

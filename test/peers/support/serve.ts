@@ -98,9 +98,12 @@ export function startServer(options: ServeOptions = {}): Promise<RunningServer> 
  */
 export function useServer(options: ServeOptions = {}): { readonly url: string; readonly server: RunningServer } {
   let running: RunningServer | undefined;
-  before(async () => {
-    running = await startServer(options);
-  }, { timeout: START_TIMEOUT_MS + 10_000 });
+  before(
+    async () => {
+      running = await startServer(options);
+    },
+    { timeout: START_TIMEOUT_MS + 10_000 },
+  );
   after(async () => {
     await running?.stop();
   });

@@ -26,11 +26,13 @@ export async function check(argv: string[]): Promise<number> {
     catalog.close();
     // A skill over the per-skill limits is served (hosts may refuse it), but it is not valid: its warning says why.
     const overLimit = new Set(problems.filter((p) => p.code === 'limit' && p.uri !== undefined).map((p) => p.uri));
-    const skills = catalog.entries.filter((e) => !overLimit.has(e.uri)).map((e) => ({
-      uri: e.uri,
-      files: e.resources === 'dynamic' ? 0 : e.resources.length,
-      bytes: e.resources === 'dynamic' ? 0 : e.resources.reduce((n, r) => n + r.size, 0),
-    }));
+    const skills = catalog.entries
+      .filter((e) => !overLimit.has(e.uri))
+      .map((e) => ({
+        uri: e.uri,
+        files: e.resources === 'dynamic' ? 0 : e.resources.length,
+        bytes: e.resources === 'dynamic' ? 0 : e.resources.reduce((n, r) => n + r.size, 0),
+      }));
     if (values.json) {
       sayJson({ location: opened.label, skills, problems });
     } else {

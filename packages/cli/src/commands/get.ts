@@ -67,7 +67,10 @@ async function resolve(skills: SkillsClient, url: string, ref: string): Promise<
     return match.skill;
   }
   if (match.kind === 'ambiguous') {
-    const what = match.by === 'name' ? `${plural(match.skills.length, 'skill')} are named ${shown}` : `${plural(match.skills.length, 'skill')} have the skill path ${shown}`;
+    const what =
+      match.by === 'name'
+        ? `${plural(match.skills.length, 'skill')} are named ${shown}`
+        : `${plural(match.skills.length, 'skill')} have the skill path ${shown}`;
     complain(`skillmount: ${what}; give the skill path or URI of the one you want:\n${match.skills.map(row).join('\n')}`);
     return undefined;
   }
@@ -79,7 +82,10 @@ async function resolve(skills: SkillsClient, url: string, ref: string): Promise<
       if ((error as { code?: unknown }).code !== -32602) throw error;
     }
   }
-  const invalid = listing.invalid.length > 0 ? ` (${plural(listing.invalid.length, 'listed entry', 'listed entries')} ${listing.invalid.length === 1 ? 'was' : 'were'} invalid and left out)` : '';
+  const invalid =
+    listing.invalid.length > 0
+      ? ` (${plural(listing.invalid.length, 'listed entry', 'listed entries')} ${listing.invalid.length === 1 ? 'was' : 'were'} invalid and left out)`
+      : '';
   complain(`skillmount: no skill named ${shown} or at that skill path on ${url}${invalid}. Run "skillmount ls ${url}" to see the names and URIs`);
   return undefined;
 }

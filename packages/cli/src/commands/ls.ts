@@ -29,7 +29,10 @@ export async function ls(argv: string[]): Promise<number> {
       sayJson(rows);
       return 0;
     }
-    const table = [['NAME', 'FILES', 'SIZE', 'URI', 'DESCRIPTION'], ...rows.map((r) => [field(r.name), String(r.files), size(r.bytes), field(r.uri), oneLine(r.description)])];
+    const table = [
+      ['NAME', 'FILES', 'SIZE', 'URI', 'DESCRIPTION'],
+      ...rows.map((r) => [field(r.name), String(r.files), size(r.bytes), field(r.uri), oneLine(r.description)]),
+    ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
     for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
     for (const r of rows) if (r.overLimit) complain(`skillmount: ${field(r.uri)}: ${r.overLimit}`);

@@ -30,11 +30,13 @@ export async function publish(argv: string[]): Promise<number> {
   if (source.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${source.label}" is not a folder path`);
   const destination = parseLocation(to);
   if (destination.kind === 'folder') {
-    throw new UsageError(`publish writes to s3://bucket/prefix or postgres://…[#namespace]; ` +
-      `"${destination.label}" is a folder path (serve it directly instead)`);
+    throw new UsageError(
+      `publish writes to s3://bucket/prefix or postgres://…[#namespace]; ` + `"${destination.label}" is a folder path (serve it directly instead)`,
+    );
   }
   // Checked before the folder is, so a mistake on the command line is not reported after the check's output.
-  if (values.table !== undefined && destination.kind !== 'postgres') throw new UsageError(`--table applies to postgres:// locations only, not to ${destination.label}`);
+  if (values.table !== undefined && destination.kind !== 'postgres')
+    throw new UsageError(`--table applies to postgres:// locations only, not to ${destination.label}`);
   const dryRun = values['dry-run'] === true;
   const concurrency = integerOption(values.concurrency, 'concurrency', 8, 1);
 
@@ -88,8 +90,10 @@ export async function publish(argv: string[]): Promise<number> {
     for (const p of result.removed) say(`would remove ${field(p)}`);
   }
   if (result.kept.length > 0) {
-    complain(`skillmount: ${plural(result.kept.length, 'stored file')} in ${opened.label} ${result.kept.length === 1 ? 'is' : 'are'} no longer in ${folder.label}; ` +
-      `--delete removes ${result.kept.length === 1 ? 'it' : 'them'}`);
+    complain(
+      `skillmount: ${plural(result.kept.length, 'stored file')} in ${opened.label} ${result.kept.length === 1 ? 'is' : 'are'} no longer in ${folder.label}; ` +
+        `--delete removes ${result.kept.length === 1 ? 'it' : 'them'}`,
+    );
   }
   const counts = `${plural(result.uploaded.length, 'file')} (${result.unchanged} unchanged, ${result.removed.length} removed) to ${opened.label}`;
   say(dryRun ? `dry run: would publish ${counts}; nothing was written` : `published ${counts}`);

@@ -71,7 +71,15 @@ export async function serve(argv: string[]): Promise<undefined> {
     served =
       tenantHeader === undefined
         ? { catalog: await SkillCatalog.load(opened.storage, catalogOptions) }
-        : { source: await tenantSource(opened, { header: tenantHeader, catalog: catalogOptions, watch, max: maxTenants, ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}) }) };
+        : {
+            source: await tenantSource(opened, {
+              header: tenantHeader,
+              catalog: catalogOptions,
+              watch,
+              max: maxTenants,
+              ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+            }),
+          };
   } catch (error) {
     await opened.close();
     // A strict-mode CatalogError lists the problems itself; anything else is about the storage.
@@ -93,24 +101,18 @@ export async function serve(argv: string[]): Promise<undefined> {
     await release();
     throw error;
   }
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const mode = [framework, sessions ? 'sessions' : 'stateless', watch ? 'watching' : undefined].filter(Boolean).join(', ');
-  const polling = watch && opened.kind === 's3' ? `, polled every ${pollIntervalMs ?? 30_000} ms` : '';
-  const what = 'catalog' in served ? plural(served.catalog.entries.length, 'skill') : `each tenant's skills (header ${tenantHeader})`;
-  say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${opened.label}${polling}`);
-  if (tenantHeader !== undefined && !isLoopback(address.address)) {
-    complain(
-      `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
-        `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, ` +
-          `or any client can read any tenant's skills by naming it`,
-    );
-  }
-  if (allowedHosts === undefined && !isLoopback(address.address)) {
-    complain(
-      `skillmount: warning: listening on ${shown}, which other machines can reach, with no Host check: ` +
-        `a web page can reach this server through DNS rebinding. Pass --allowed-hosts with the names clients use, e.g. --allowed-hosts skills.example.com`,
-    );
-  }
+  announce({
+    address,
+    path,
+    framework,
+    sessions,
+    watch,
+    polledMs: watch && opened.kind === 's3' ? (pollIntervalMs ?? 30_000) : undefined,
+    served,
+    tenantHeader,
+    allowedHosts,
+    label: opened.label,
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -123,6 +125,40 @@ export async function serve(argv: string[]): Promise<undefined> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return undefined;
+}
+
+/** The "serving" line, and the warnings for a server other machines can reach. */
+function announce(at: {
+  address: AddressInfo;
+  path: string;
+  framework: string;
+  sessions: boolean;
+  watch: boolean;
+  polledMs: number | undefined;
+  served: Served;
+  tenantHeader: string | undefined;
+  allowedHosts: string[] | undefined;
+  label: string;
+}): void {
+  const { address, path, served, tenantHeader } = at;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const mode = [at.framework, at.sessions ? 'sessions' : 'stateless', at.watch ? 'watching' : undefined].filter(Boolean).join(', ');
+  const polling = at.polledMs !== undefined ? `, polled every ${at.polledMs} ms` : '';
+  const what = 'catalog' in served ? plural(served.catalog.entries.length, 'skill') : `each tenant's skills (header ${tenantHeader})`;
+  say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${at.label}${polling}`);
+  if (tenantHeader !== undefined && !isLoopback(address.address)) {
+    complain(
+      `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
+        `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, ` +
+        `or any client can read any tenant's skills by naming it`,
+    );
+  }
+  if (at.allowedHosts === undefined && !isLoopback(address.address)) {
+    complain(
+      `skillmount: warning: listening on ${shown}, which other machines can reach, with no Host check: ` +
+        `a web page can reach this server through DNS rebinding. Pass --allowed-hosts with the names clients use, e.g. --allowed-hosts skills.example.com`,
+    );
+  }
 }
 
 /** `--allowed-hosts a,b`: the names, trimmed; undefined when the flag is absent. */
@@ -166,7 +202,14 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
   const { skillsPlugin } = await import('@skillmount/fastify');
   const app = Fastify({ requestTimeout: http.requestTimeout, keepAliveTimeout: KEEP_ALIVE_MS });
   app.server.headersTimeout = Math.min(http.requestTimeout, 60_000);
-  await app.register(skillsPlugin, { ...served, path, sessions, watch, bodyTimeout: http.requestTimeout, ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}) });
+  await app.register(skillsPlugin, {
+    ...served,
+    path,
+    sessions,
+    watch,
+    bodyTimeout: http.requestTimeout,
+    ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+  });
   return {
     async listen(port, host) {
       await app.listen({ port, host });
@@ -180,7 +223,13 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
   const { default: express } = await import('express');
   const { skillsMiddleware } = await import('@skillmount/express');
   const app = express();
-  const skills = skillsMiddleware({ ...served, sessions, watch, bodyTimeout: http.requestTimeout, ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}) });
+  const skills = skillsMiddleware({
+    ...served,
+    sessions,
+    watch,
+    bodyTimeout: http.requestTimeout,
+    ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+  });
   app.use(path, skills);
   let server: HttpServer | undefined;
   return {

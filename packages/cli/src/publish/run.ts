@@ -83,10 +83,22 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
   };
 
   try {
-    await mapLimit(run.files.filter((f) => !isSkillMdPath(f.path)), run.concurrency, upload);
-    await mapLimit(run.files.filter((f) => isSkillMdPath(f.path)), run.concurrency, upload);
+    await mapLimit(
+      run.files.filter((f) => !isSkillMdPath(f.path)),
+      run.concurrency,
+      upload,
+    );
+    await mapLimit(
+      run.files.filter((f) => isSkillMdPath(f.path)),
+      run.concurrency,
+      upload,
+    );
     await mapLimit(removals.filter(isSkillMdPath), run.concurrency, remove);
-    await mapLimit(removals.filter((p) => !isSkillMdPath(p)), run.concurrency, remove);
+    await mapLimit(
+      removals.filter((p) => !isSkillMdPath(p)),
+      run.concurrency,
+      remove,
+    );
     if (!run.dryRun) await run.target.finish?.(held);
   } catch (error) {
     progress.end('failed');
@@ -107,4 +119,3 @@ async function exists(file: string): Promise<boolean> {
     throw error;
   }
 }
-

@@ -91,7 +91,9 @@ export function s3Target(storage: S3Storage): PublishTarget & { finish(stored: S
       try {
         await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/json', ContentMD5: md5.digest('base64') }));
       } catch (error) {
-        throw new Error(`the files are published, but the manifest ${url(key)} could not be written: ${describe(error)}; run skillmount publish again`, { cause: error });
+        throw new Error(`the files are published, but the manifest ${url(key)} could not be written: ${describe(error)}; run skillmount publish again`, {
+          cause: error,
+        });
       }
     },
   };

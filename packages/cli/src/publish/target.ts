@@ -25,4 +25,3 @@ export interface PublishTarget {
   /** Optional: told, once a run that writes has finished, every local file the target now holds (S3 writes its manifest from it). */
   finish?(stored: StoredFile[]): Promise<void>;
 }
-

@@ -23,7 +23,11 @@ const hasMethods = (value: unknown, ...names: string[]) =>
 export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Request>, packageName: string): CheckedAdapterOptions<Request> {
   const fail = optionFail(packageName);
   if (typeof options !== 'object' || options === null) {
-    fail('invalid-type', '', `must be an object with one of storage, catalog or source (e.g. { storage: fsStorage("./skills") }), got ${describeValue(options)}`);
+    fail(
+      'invalid-type',
+      '',
+      `must be an object with one of storage, catalog or source (e.g. { storage: fsStorage("./skills") }), got ${describeValue(options)}`,
+    );
   }
   const origin = checkOrigin(options, fail, packageName);
 
@@ -31,12 +35,14 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     if (options[name] !== undefined && !isFunction(options[name])) fail('invalid-type', name, `${FUNCTION_SHAPES[name]}, got ${describeValue(options[name])}`);
   }
   for (const name of ['sessions', 'watch'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'boolean') fail('invalid-type', name, `must be true or false, got ${describeValue(options[name])}`);
+    if (options[name] !== undefined && typeof options[name] !== 'boolean')
+      fail('invalid-type', name, `must be true or false, got ${describeValue(options[name])}`);
   }
   for (const name of ['sessionIdleMs', 'maxSessions', 'maxSessionsPerClient'] as const) {
     const value = options[name];
     if (value === undefined) continue;
-    if (!isPositiveInteger(value)) fail(numberProblem(value), name, `must be a positive integer${name === 'sessionIdleMs' ? ' (milliseconds)' : ''}, got ${describeValue(value)}`);
+    if (!isPositiveInteger(value))
+      fail(numberProblem(value), name, `must be a positive integer${name === 'sessionIdleMs' ? ' (milliseconds)' : ''}, got ${describeValue(value)}`);
     if (options.sessions !== true) fail('conflicting-options', name, 'applies only with sessions: true');
   }
   const watch = options.watch === true;
@@ -68,13 +74,22 @@ const FUNCTION_SHAPES = {
 function checkOrigin<Request>(options: SkillsAdapterOptions<Request>, fail: OptionFail, packageName: string): SkillsOrigin {
   const given = ORIGINS.filter((name) => options[name] !== undefined);
   if (given.length === 0) {
-    fail('missing-option', 'storage', 'is missing: give exactly one of the options "storage", "catalog" or "source" (none was given), e.g. { storage: fsStorage("./skills") }');
+    fail(
+      'missing-option',
+      'storage',
+      'is missing: give exactly one of the options "storage", "catalog" or "source" (none was given), e.g. { storage: fsStorage("./skills") }',
+    );
   }
   if (given.length > 1) {
-    fail('conflicting-options', given[1]!, `cannot be combined with "${given[0]}": give exactly one of the options "storage", "catalog" or "source" (got ${given.join(' and ')})`);
+    fail(
+      'conflicting-options',
+      given[1]!,
+      `cannot be combined with "${given[0]}": give exactly one of the options "storage", "catalog" or "source" (got ${given.join(' and ')})`,
+    );
   }
   if (options.storage !== undefined) {
-    if (!hasMethods(options.storage, 'list', 'read')) fail('invalid-type', 'storage', 'must be a SkillFiles storage with list(dir) and read(path) methods, e.g. fsStorage("./skills")');
+    if (!hasMethods(options.storage, 'list', 'read'))
+      fail('invalid-type', 'storage', 'must be a SkillFiles storage with list(dir) and read(path) methods, e.g. fsStorage("./skills")');
     return { kind: 'storage', storage: options.storage, catalogOptions: checkCatalogOptions(options, packageName) };
   }
   // strict also means something for a custom source (an invalid entry fails the page instead of being
@@ -83,7 +98,9 @@ function checkOrigin<Request>(options: SkillsAdapterOptions<Request>, fail: Opti
   const misplaced = STORAGE_ONLY_OPTIONS.find((name) => options[name] !== undefined && !(name === 'strict' && custom));
   if (misplaced) {
     const instead =
-      options.catalog !== undefined || misplaced === 'strict' ? `pass ${misplaced} to SkillCatalog.load(storage, options) instead` : 'a custom source answers that itself';
+      options.catalog !== undefined || misplaced === 'strict'
+        ? `pass ${misplaced} to SkillCatalog.load(storage, options) instead`
+        : 'a custom source answers that itself';
     fail('conflicting-options', misplaced, `applies only with storage${misplaced === 'strict' ? ' or a custom source' : ''}; ${instead}`);
   }
   if (custom && options.strict !== undefined && typeof options.strict !== 'boolean') {

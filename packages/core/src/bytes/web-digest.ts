@@ -6,8 +6,10 @@
 export async function sha256DigestWeb(bytes: Uint8Array): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) {
-    throw new TypeError('skillmount: verifying skill files needs WebCrypto (globalThis.crypto.subtle), ' +
-      'which this runtime lacks; browsers serve it only to secure contexts (https or localhost)');
+    throw new TypeError(
+      'skillmount: verifying skill files needs WebCrypto (globalThis.crypto.subtle), ' +
+        'which this runtime lacks; browsers serve it only to secure contexts (https or localhost)',
+    );
   }
   // A view over a SharedArrayBuffer, or one that does not start the buffer, is copied so digest() sees exactly these bytes.
   const view = bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);

@@ -46,7 +46,13 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   if (walked.candidates.length === 0 && !walked.warnings.some((w) => w.code === 'root-skill')) walked.warnings.push(noSkills(files.label));
   const uris = new UriTable(options.prefix, options.scheme);
   const records = await fileRecords(files, walked.candidates, walked.listedFiles, uris, options.concurrency, previous);
-  const inputs = { records: records.records, skillMds: records.skillMds, limits: options.limits, before: previous?.skills, uriOf: (path: string) => uris.uri(path) };
+  const inputs = {
+    records: records.records,
+    skillMds: records.skillMds,
+    limits: options.limits,
+    before: previous?.skills,
+    uriOf: (path: string) => uris.uri(path),
+  };
   const built = walked.candidates.map((c) => buildSkill(c, inputs));
   failIfStrict(options.strict, walked.warnings, built);
   return assemble(seen, walked.candidates, walked.warnings, built, records, uris);
@@ -75,7 +81,14 @@ function failIfStrict(strict: boolean, walkWarnings: readonly SkillWarning[], bu
 }
 
 /** The served part (entries, file index, directory index, listing) and the reload memory, from the built skills. */
-function assemble(seen: Seen, candidates: readonly Candidate[], walkWarnings: readonly SkillWarning[], built: readonly BuiltSkill[], records: Records, uris: UriTable): CatalogSnapshot {
+function assemble(
+  seen: Seen,
+  candidates: readonly Candidate[],
+  walkWarnings: readonly SkillWarning[],
+  built: readonly BuiltSkill[],
+  records: Records,
+  uris: UriTable,
+): CatalogSnapshot {
   const served = built.filter((b): b is BuiltSkill & { entry: SkillEntry } => b.entry !== undefined).sort((a, b) => compare(a.entry.uri, b.entry.uri));
   const entries = served.map((b) => b.entry);
   const servedKeys = new Set(served.map((b) => b.key));
@@ -108,7 +121,9 @@ export function noSkills(label: string | undefined): SkillWarning {
   const where = typeof label === 'string' && label !== '' ? escapeControls(label) : 'the storage';
   return {
     code: 'no-skills',
-    message: `no skills found in ${where}: no folder holds a SKILL.md. Each skill is a folder named after it with a SKILL.md inside, <folder>/<skill-name>/SKILL.md; check the path given`,
+    message:
+      `no skills found in ${where}: no folder holds a SKILL.md. ` +
+      'Each skill is a folder named after it with a SKILL.md inside, <folder>/<skill-name>/SKILL.md; check the path given',
   };
 }
 
@@ -124,7 +139,8 @@ function listingOf(entry: SkillEntry): SkillResourceListing {
  */
 function setAsideUnserved(candidates: readonly Candidate[], servedDirs: ReadonlySet<string>, records: Map<string, FileRecord>): Map<string, FileRecord> {
   const servedBy = (path: string) => {
-    for (let d = path.slice(0, Math.max(0, path.lastIndexOf('/'))); d !== ''; d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) if (servedDirs.has(d)) return true;
+    for (let d = path.slice(0, Math.max(0, path.lastIndexOf('/'))); d !== ''; d = d.slice(0, Math.max(0, d.lastIndexOf('/'))))
+      if (servedDirs.has(d)) return true;
     return false;
   };
   const unserved = new Map<string, FileRecord>();
@@ -159,7 +175,7 @@ function sameListing(listing: readonly SkillFileListing[], previous: CatalogSnap
   for (const item of listing) {
     if (seen.has(item.path)) return false;
     seen.add(item.path);
-    const record = item.kind === 'file' ? previous.files.get(item.path) ?? previous.reload.unserved.get(item.path) : undefined;
+    const record = item.kind === 'file' ? (previous.files.get(item.path) ?? previous.reload.unserved.get(item.path)) : undefined;
     if (!record) {
       if (listed.others.get(item.path) !== item.kind) return false;
       continue;

@@ -38,7 +38,11 @@ export function findCandidates(tree: StorageTree): Walked {
   for (const [dir, children] of tree) {
     if (!children.some((c) => c.kind === 'file' && c.name === SKILL_MD)) continue;
     if (dir === '') {
-      warnings.push({ code: 'root-skill', path: SKILL_MD, message: 'a SKILL.md at the storage root has no skill path; move it into a folder named after the skill' });
+      warnings.push({
+        code: 'root-skill',
+        path: SKILL_MD,
+        message: 'a SKILL.md at the storage root has no skill path; move it into a folder named after the skill',
+      });
       continue;
     }
     if (!canBeSkillFolder(dir)) continue;
@@ -58,7 +62,12 @@ function folderNameProblems(dir: string): SkillWarning[] {
   const problems: SkillWarning[] = [];
   segments.forEach((segment, i) => {
     const problem = segmentProblem(segment);
-    if (problem) problems.push({ code: 'bad-name', path: segments.slice(0, i + 1).join('/'), message: `folder name "${escapeControls(segment)}" cannot be a skill URI segment (${problem}); rename it` });
+    if (problem)
+      problems.push({
+        code: 'bad-name',
+        path: segments.slice(0, i + 1).join('/'),
+        message: `folder name "${escapeControls(segment)}" cannot be a skill URI segment (${problem}); rename it`,
+      });
   });
   return problems;
 }
@@ -106,7 +115,11 @@ function unsupportedOutside(tree: StorageTree, candidateDirs: ReadonlySet<string
     if (isHiddenPath(dir) || insideCandidate(dir)) continue;
     for (const child of children) {
       if (child.kind === 'unsupported' && (!isPlainName(child.name) || !isHiddenName(child.name))) {
-        warnings.push({ code: 'unsupported', path: joinPath(dir, child.name), message: 'not a regular file or folder (a symlink, a special file, or a name that cannot be a relative path); ignored' });
+        warnings.push({
+          code: 'unsupported',
+          path: joinPath(dir, child.name),
+          message: 'not a regular file or folder (a symlink, a special file, or a name that cannot be a relative path); ignored',
+        });
       }
     }
   }

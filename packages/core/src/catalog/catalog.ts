@@ -126,10 +126,12 @@ export class SkillCatalog implements SkillSource {
   reload(): Promise<ReloadReport> {
     if (this.#queued) return this.#queued;
     if (this.#running) {
-      this.#queued = this.#running.catch(() => undefined).then(() => {
-        this.#queued = undefined;
-        return this.#run();
-      });
+      this.#queued = this.#running
+        .catch(() => undefined)
+        .then(() => {
+          this.#queued = undefined;
+          return this.#run();
+        });
       return this.#queued;
     }
     return this.#run();
@@ -324,7 +326,13 @@ function directoryChild(item: DirectoryItem): DirectoryChild {
 }
 
 function buildOptions(options: NormalizedCatalogOptions) {
-  return { prefix: [...options.base.segments, ...options.prefix], scheme: options.base.scheme, limits: options.limits, strict: options.strict, concurrency: options.concurrency };
+  return {
+    prefix: [...options.base.segments, ...options.prefix],
+    scheme: options.base.scheme,
+    limits: options.limits,
+    strict: options.strict,
+    concurrency: options.concurrency,
+  };
 }
 
 export function describe(error: unknown): string {

@@ -42,20 +42,25 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}, packageNam
   if (typeof base === 'string') fail(typeof options.baseUri === 'string' ? 'invalid-value' : 'invalid-type', 'baseUri', base);
   const prefix = normalizePrefix(options.prefix, fail);
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!(isPositiveInteger(pageSize) || pageSize === Infinity)) fail(numberProblem(pageSize), 'pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
-  if (options.limits !== undefined && !isObject(options.limits)) fail('invalid-type', 'limits', `must be an object { files?, bytes? }, got ${String(options.limits)}`);
+  if (!(isPositiveInteger(pageSize) || pageSize === Infinity))
+    fail(numberProblem(pageSize), 'pageSize', `must be a positive integer or Infinity, got ${String(pageSize)}`);
+  if (options.limits !== undefined && !isObject(options.limits))
+    fail('invalid-type', 'limits', `must be an object { files?, bytes? }, got ${String(options.limits)}`);
   const limits = { files: options.limits?.files ?? MAX_FILES_PER_SKILL, bytes: options.limits?.bytes ?? MAX_BYTES_PER_SKILL };
-  if (!(isPositiveInteger(limits.files) || limits.files === Infinity)) fail(numberProblem(limits.files), 'limits.files', `must be a positive integer or Infinity, got ${String(limits.files)}`);
+  if (!(isPositiveInteger(limits.files) || limits.files === Infinity))
+    fail(numberProblem(limits.files), 'limits.files', `must be a positive integer or Infinity, got ${String(limits.files)}`);
   if (!(isPositiveInteger(limits.bytes) || limits.bytes === Infinity)) {
     fail(numberProblem(limits.bytes), 'limits.bytes', `must be a positive integer (bytes) or Infinity, got ${String(limits.bytes)}`);
   }
-  if (options.strict !== undefined && typeof options.strict !== 'boolean') fail('invalid-type', 'strict', `must be true or false, got ${String(options.strict)}`);
+  if (options.strict !== undefined && typeof options.strict !== 'boolean')
+    fail('invalid-type', 'strict', `must be true or false, got ${String(options.strict)}`);
   const cacheHint = checkCacheHint(options.cacheHint, fail);
   const concurrency = options.concurrency ?? 32;
   if (!isPositiveInteger(concurrency)) fail(numberProblem(concurrency), 'concurrency', `must be a positive integer, got ${String(concurrency)}`);
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') fail('invalid-type', 'onWarning', 'must be a function (warning) => void');
   const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!(isPositiveInteger(timeoutMs) || timeoutMs === Infinity)) fail(numberProblem(timeoutMs), 'timeoutMs', `must be a positive integer (milliseconds) or Infinity, got ${String(timeoutMs)}`);
+  if (!(isPositiveInteger(timeoutMs) || timeoutMs === Infinity))
+    fail(numberProblem(timeoutMs), 'timeoutMs', `must be a positive integer (milliseconds) or Infinity, got ${String(timeoutMs)}`);
   const cacheBytes = options.cacheBytes;
   if (cacheBytes !== undefined && !(typeof cacheBytes === 'number' && Number.isSafeInteger(cacheBytes) && cacheBytes >= 0)) {
     fail(numberProblem(cacheBytes), 'cacheBytes', `must be a non-negative integer (bytes; 0 turns the cache off), got ${String(cacheBytes)}`);
@@ -78,7 +83,8 @@ function checkCacheHint(hint: Partial<CacheHint> | undefined, fail: OptionFail):
   if (hint !== undefined && !isObject(hint)) fail('invalid-type', 'cacheHint', `must be an object { ttlMs?, cacheScope? }, got ${String(hint)}`);
   const ttlMs = hint?.ttlMs ?? DEFAULT_CACHE_HINT.ttlMs;
   const cacheScope = hint?.cacheScope ?? DEFAULT_CACHE_HINT.cacheScope;
-  if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < 0) fail(numberProblem(ttlMs), 'cacheHint.ttlMs', `must be a non-negative integer (milliseconds), got ${String(ttlMs)}`);
+  if (typeof ttlMs !== 'number' || !Number.isInteger(ttlMs) || ttlMs < 0)
+    fail(numberProblem(ttlMs), 'cacheHint.ttlMs', `must be a non-negative integer (milliseconds), got ${String(ttlMs)}`);
   if (cacheScope !== 'public' && cacheScope !== 'private') {
     fail(typeof cacheScope === 'string' ? 'invalid-value' : 'invalid-type', 'cacheHint.cacheScope', `must be "public" or "private", got ${String(cacheScope)}`);
   }

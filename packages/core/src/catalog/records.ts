@@ -23,7 +23,14 @@ export interface Records {
  * One record per file, even when nested skills share it: each file as `decideFile` says, the
  * reads with `concurrency` in flight.
  */
-export async function fileRecords(files: SkillFiles, candidates: readonly Candidate[], listedFiles: ReadonlyMap<string, SkillFileEntry>, uris: UriTable, concurrency: number, previous: CatalogSnapshot | undefined): Promise<Records> {
+export async function fileRecords(
+  files: SkillFiles,
+  candidates: readonly Candidate[],
+  listedFiles: ReadonlyMap<string, SkillFileEntry>,
+  uris: UriTable,
+  concurrency: number,
+  previous: CatalogSnapshot | undefined,
+): Promise<Records> {
   const records = new Map<string, FileRecord>();
   const skillMds = new Map<string, ParsedSkillMd>();
   const toRead: { path: string; maxBytes: number | undefined }[] = [];

@@ -33,7 +33,8 @@ export function decideFile({ listed, before, parsedBefore, skillMd }: FileFacts)
   const content = listed?.content;
   if (content instanceof Uint8Array) return { take: 'content', bytes: content };
   const size = byteCount(listed?.size);
-  if (!skillMd && size !== undefined && typeof listed?.digest === 'string' && DIGEST.test(listed.digest)) return { take: 'vouched', size, digest: listed.digest };
+  if (!skillMd && size !== undefined && typeof listed?.digest === 'string' && DIGEST.test(listed.digest))
+    return { take: 'vouched', size, digest: listed.digest };
   return { take: 'read', maxBytes: size };
 }
 

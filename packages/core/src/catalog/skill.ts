@@ -35,7 +35,13 @@ export function buildSkill(candidate: Candidate, inputs: SkillInputs): BuiltSkil
   const key = joinPath(dir, SKILL_MD);
   const uri = inputs.records.get(key)?.resource.uri ?? inputs.uriOf(key);
   const warnings: SkillWarning[] = [];
-  const skip = (problems: SkillWarning[]): BuiltSkill => ({ key, entry: undefined, problems: problems.map((p) => ({ ...p, uri, message: `skill skipped: ${p.message}` })), warnings, overLimit: [] });
+  const skip = (problems: SkillWarning[]): BuiltSkill => ({
+    key,
+    entry: undefined,
+    problems: problems.map((p) => ({ ...p, uri, message: `skill skipped: ${p.message}` })),
+    warnings,
+    overLimit: [],
+  });
   if (candidate.problems.length > 0) return skip(candidate.problems);
   const checked = checkFrontmatter(inputs.skillMds.get(key)!, key, dir.slice(dir.lastIndexOf('/') + 1), warnings);
   if (!checked.ok) return skip(checked.problems);
@@ -46,7 +52,10 @@ export function buildSkill(candidate: Candidate, inputs: SkillInputs): BuiltSkil
   resources.sort((a, b) => compare(a.uri, b.uri));
   const before = inputs.before?.get(key);
   // An unchanged skill keeps its frozen entry: nothing to freeze again, and the change report compares by identity.
-  const entry = before && before.uri === uri && before.frontmatter === checked.frontmatter && sameResources(before.resources, resources) ? before : { uri, frontmatter: checked.frontmatter, resources };
+  const entry =
+    before && before.uri === uri && before.frontmatter === checked.frontmatter && sameResources(before.resources, resources)
+      ? before
+      : { uri, frontmatter: checked.frontmatter, resources };
   return { key, entry, problems: [], warnings, overLimit };
 }
 
@@ -64,7 +73,9 @@ function checkFrontmatter(parsed: ParsedSkillMd, path: string, folderName: strin
     warnings.push({
       code: 'portability',
       path,
-      message: `frontmatter uses ${parsed.portability.join(', ')}: valid YAML, served as is, but some hosts (the official SDK v2 among them) cannot parse it and will not load this skill; write plain "key: value" YAML`,
+      message:
+        `frontmatter uses ${parsed.portability.join(', ')}: valid YAML, served as is, ` +
+        'but some hosts (the official SDK v2 among them) cannot parse it and will not load this skill; write plain "key: value" YAML',
     });
   }
   for (const message of frontmatterNotes(parsed.frontmatter)) warnings.push({ code: 'reserved-metadata', path, message });

@@ -1,7 +1,9 @@
 import type { SkillEntry, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 
 /** What a catalog keeps of a SKILL.md: its parsed frontmatter, or why it could not be parsed. */
-export type ParsedSkillMd = { ok: true; frontmatter: Record<string, unknown>; portability: string[] } | { ok: false; code: 'frontmatter' | 'limit'; error: string };
+export type ParsedSkillMd =
+  | { ok: true; frontmatter: Record<string, unknown>; portability: string[] }
+  | { ok: false; code: 'frontmatter' | 'limit'; error: string };
 
 /**
  * One file as a catalog knows it: made when the file is read (or vouched for, or found unchanged)

@@ -10,10 +10,7 @@ export function withTimeouts(files: SkillFiles, timeoutMs: number): SkillFiles {
   if (timeoutMs === Infinity) return files;
   const bounded = <T>(call: () => Promise<T>, path: string, what: string): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new StorageError(`storage did not answer ${what} "${path || '(root)'}" within ${timeoutMs} ms`, path)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => reject(new StorageError(`storage did not answer ${what} "${path || '(root)'}" within ${timeoutMs} ms`, path)), timeoutMs);
       call().then(
         (value) => {
           clearTimeout(timer);

@@ -22,7 +22,8 @@ export class UriTable {
   uri(path: string): string {
     // join, not a template literal: one flat string per URI rather than a rope kept beside its flattened copy.
     const slash = path.lastIndexOf('/');
-    if (slash < 0) return this.#prefixUri === undefined ? [this.#scheme, encodeSegment(path, true)].join('://') : [this.#prefixUri, encodeSegment(path)].join('/');
+    if (slash < 0)
+      return this.#prefixUri === undefined ? [this.#scheme, encodeSegment(path, true)].join('://') : [this.#prefixUri, encodeSegment(path)].join('/');
     return [this.folderUri(path.slice(0, slash)), encodeSegment(path.slice(slash + 1))].join('/');
   }
 

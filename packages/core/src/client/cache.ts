@@ -12,7 +12,10 @@ export function checkCacheFields(method: string, result: CacheFields, protocolVe
   if (!requiresCacheFields(protocolVersion)) return;
   const missing = (['ttlMs', 'cacheScope'] as const).filter((field) => result[field] === undefined);
   if (missing.length > 0) {
-    throw new SkillResultError(method, `${method}: ${where} has no ${missing.join(' or ')}, which protocol ${protocolVersion} requires; the server does not follow that revision`);
+    throw new SkillResultError(
+      method,
+      `${method}: ${where} has no ${missing.join(' or ')}, which protocol ${protocolVersion} requires; the server does not follow that revision`,
+    );
   }
 }
 

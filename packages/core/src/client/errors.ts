@@ -15,7 +15,14 @@ export class SkillVerificationError extends Error {
   readonly skillUri: string;
   /** For `frontmatter`: one line per differing field. */
   readonly differences: readonly string[];
-  constructor(reason: SkillVerificationReason, uri: string, skillUri: string, message: string, differences: readonly string[] = [], options?: { cause?: unknown }) {
+  constructor(
+    reason: SkillVerificationReason,
+    uri: string,
+    skillUri: string,
+    message: string,
+    differences: readonly string[] = [],
+    options?: { cause?: unknown },
+  ) {
     super(escapeControls(message, { lines: true }), options);
     this.name = 'SkillVerificationError';
     this.reason = reason;

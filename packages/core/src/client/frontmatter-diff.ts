@@ -1,5 +1,4 @@
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
 

@@ -26,7 +26,13 @@ export type {
 } from './types.js';
 export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILL_DIGEST_PATTERN, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
 export { SKILL_LIMITS } from '../protocol/limits.js';
-export { serverSupportsSkills, skillsCapability, skillsCapabilityOf, type SkillsCapabilitySettings, type SkillsServerCapabilities } from '../protocol/capability.js';
+export {
+  serverSupportsSkills,
+  skillsCapability,
+  skillsCapabilityOf,
+  type SkillsCapabilitySettings,
+  type SkillsServerCapabilities,
+} from '../protocol/capability.js';
 export {
   DigestSchema,
   GetSkillResultSchema,

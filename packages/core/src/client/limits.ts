@@ -14,13 +14,21 @@ export function checkLimits(skill: SkillEntry, limits: Partial<SkillLimits> = {}
   if (skill.resources === 'dynamic') return undefined;
   const files = skill.resources.length;
   if (files > max.files) {
-    return { limit: 'files', actual: files, max: max.files, message: `${skill.uri} lists ${files} files; ` +
-      `the limit is ${max.files} per skill, so it is not loaded` };
+    return {
+      limit: 'files',
+      actual: files,
+      max: max.files,
+      message: `${skill.uri} lists ${files} files; ` + `the limit is ${max.files} per skill, so it is not loaded`,
+    };
   }
   const bytes = skill.resources.reduce((sum, r) => sum + r.size, 0);
   if (bytes > max.bytes) {
-    return { limit: 'bytes', actual: bytes, max: max.bytes, message: `${skill.uri} lists ${formatBytes(bytes)} of files (${bytes} bytes); ` +
-      `the limit is ${formatBytes(max.bytes)} per skill, so it is not loaded` };
+    return {
+      limit: 'bytes',
+      actual: bytes,
+      max: max.bytes,
+      message: `${skill.uri} lists ${formatBytes(bytes)} of files (${bytes} bytes); ` + `the limit is ${formatBytes(max.bytes)} per skill, so it is not loaded`,
+    };
   }
   return undefined;
 }
@@ -44,7 +52,8 @@ export class DynamicReadTally {
         limit: 'bytes',
         actual: total,
         max,
-        message: `${fileKey} would bring the dynamic skill ${entry.uri} to ${formatBytes(total)} read under this entry (${total} bytes); ` +
+        message:
+          `${fileKey} would bring the dynamic skill ${entry.uri} to ${formatBytes(total)} read under this entry (${total} bytes); ` +
           `the limit is ${formatBytes(max)} per skill, so the file was not used. Refresh the entry with list() or get() to start a new count`,
       };
     }

@@ -14,16 +14,21 @@ export async function walkPages<P extends { nextCursor?: string | undefined }>(
   let cursor: string | undefined;
   do {
     if (maxPages !== 0 && pages.length >= maxPages) {
-      throw new SkillResultError(method, `${method} has more than ${maxPages} pages; stopped there. ` +
-        `Raise the maxPages option (0 for no cap) if the server really serves that many`);
+      throw new SkillResultError(
+        method,
+        `${method} has more than ${maxPages} pages; stopped there. ` + `Raise the maxPages option (0 for no cap) if the server really serves that many`,
+      );
     }
     const page = await fetchPage(cursor);
     pages.push(page);
     cursor = page.nextCursor;
     if (cursor !== undefined) {
       if (seen.has(cursor)) {
-        throw new SkillResultError(method, `${method} returned the cursor ${JSON.stringify(cursor)} a second time (page ${pages.length}); ` +
-          `the server's paging loops, so the listing was abandoned`);
+        throw new SkillResultError(
+          method,
+          `${method} returned the cursor ${JSON.stringify(cursor)} a second time (page ${pages.length}); ` +
+            `the server's paging loops, so the listing was abandoned`,
+        );
       }
       seen.add(cursor);
     }

@@ -56,9 +56,7 @@ export function resolveRef(folder: SkillFolder, ref: string): ResolvedRef {
   const parsed = parseUri(target);
   if (!parsed.ok) return { ok: false, uri: target, error: `${target}: ${parsed.error}` };
   const inside =
-    parsed.scheme === folder.scheme &&
-    parsed.segments.length > folder.segments.length &&
-    folder.segments.every((segment, i) => parsed.segments[i] === segment);
+    parsed.scheme === folder.scheme && parsed.segments.length > folder.segments.length && folder.segments.every((segment, i) => parsed.segments[i] === segment);
   const uri = buildSkillUri(parsed.segments, parsed.scheme);
   if (!inside) return { ok: false, uri, error: `${uri} is outside the skill folder ${folderUri}` };
   return { ok: true, uri };

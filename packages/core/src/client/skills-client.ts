@@ -68,7 +68,8 @@ export class SkillsClient {
     if (parseFrontmatter !== undefined && typeof parseFrontmatter !== 'function') {
       fail('invalid-type', 'parseFrontmatter', 'must be a function (yaml: string) => Record<string, unknown>');
     }
-    if (!Number.isSafeInteger(maxPages) || maxPages < 0) fail(numberProblem(maxPages), 'maxPages', `must be a positive integer, or 0 for no cap, got ${String(maxPages)}`);
+    if (!Number.isSafeInteger(maxPages) || maxPages < 0)
+      fail(numberProblem(maxPages), 'maxPages', `must be a positive integer, or 0 for no cap, got ${String(maxPages)}`);
     if (typeof limits !== 'object' || limits === null) fail('invalid-type', 'limits', `must be an object { files?, bytes? }, got ${String(limits)}`);
     for (const [name, value] of Object.entries(limits)) {
       if (!(name in DEFAULT_LIMITS)) fail('unknown-option', `limits.${name}`, 'is not a limit; use limits.files or limits.bytes');
@@ -238,8 +239,10 @@ export class SkillsClient {
       for (const child of resources) {
         const childUri = canonicalUri(child.uri);
         if (childUri === undefined || childUri.slice(0, childUri.lastIndexOf('/')) !== parent) {
-          throw new SkillResultError(METHOD_DIRECTORY_READ, `${METHOD_DIRECTORY_READ} for ${uri} listed ${child.uri}, ` +
-            `which is not a direct child of that folder; nothing was used`);
+          throw new SkillResultError(
+            METHOD_DIRECTORY_READ,
+            `${METHOD_DIRECTORY_READ} for ${uri} listed ${child.uri}, ` + `which is not a direct child of that folder; nothing was used`,
+          );
         }
       }
     }
@@ -257,9 +260,9 @@ export class SkillsClient {
       method,
       declared
         ? `The server declared the ${SKILLS_EXTENSION_ID} extension but not the resources capability it requires, ` +
-          `and the SDK client enforces strict capabilities, so ${method} is not used for skills; check supported first`
+            `and the SDK client enforces strict capabilities, so ${method} is not used for skills; check supported first`
         : `The server did not declare the ${SKILLS_EXTENSION_ID} extension (or the client is not connected), ` +
-          `so ${method} is not used for skills; check supported first`,
+            `so ${method} is not used for skills; check supported first`,
     );
   }
 
@@ -274,8 +277,13 @@ export class SkillsClient {
     const skillKey = canonicalUri(skill.uri)!;
     const resolved = ref === undefined ? { ok: true as const, uri: skillKey } : resolveRef(folder, ref);
     if (!resolved.ok) {
-      throw new SkillVerificationError('unlisted', resolved.uri, skill.uri, `${resolved.error}, so it is not a file of the skill ${skill.uri}; nothing was requested. ` +
-        `Name a file listed in the entry, by a path relative to the skill folder or by its URI`);
+      throw new SkillVerificationError(
+        'unlisted',
+        resolved.uri,
+        skill.uri,
+        `${resolved.error}, so it is not a file of the skill ${skill.uri}; nothing was requested. ` +
+          `Name a file listed in the entry, by a path relative to the skill folder or by its URI`,
+      );
     }
     const skillMd = resolved.uri === skillKey;
     if (skill.resources === 'dynamic') {

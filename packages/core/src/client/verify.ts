@@ -28,8 +28,12 @@ const refresh = (skillUri: string) => `refresh the entry with get(${JSON.stringi
 export function contentBytes(item: ContentItem, uri: string, skillUri: string): Uint8Array {
   if (typeof item.text === 'string') return encoder.encode(item.text);
   if (typeof item.blob !== 'string') {
-    throw new SkillVerificationError('encoding', uri, skillUri, `${uri} arrived with neither text nor a blob; ` +
-      `nothing was used. ${refresh(skillUri)}, or report the server`);
+    throw new SkillVerificationError(
+      'encoding',
+      uri,
+      skillUri,
+      `${uri} arrived with neither text nor a blob; ` + `nothing was used. ${refresh(skillUri)}, or report the server`,
+    );
   }
   const decoded = decodeBase64Strict(item.blob);
   if (decoded.ok) return decoded.bytes;
@@ -68,7 +72,14 @@ export async function checkListedFile(listed: SkillResource, bytes: Uint8Array, 
 export type FrontmatterParser = (yaml: string) => Record<string, unknown>;
 
 const frontmatterFailure = (skill: SkillEntry, uri: string, message: string, differences: string[] = [], cause?: unknown) =>
-  new SkillVerificationError('frontmatter', uri, skill.uri, `${message}; the skill must not be loaded. If the skill changed, ${refresh(skill.uri)}`, differences, cause === undefined ? undefined : { cause });
+  new SkillVerificationError(
+    'frontmatter',
+    uri,
+    skill.uri,
+    `${message}; the skill must not be loaded. If the skill changed, ${refresh(skill.uri)}`,
+    differences,
+    cause === undefined ? undefined : { cause },
+  );
 
 /**
  * Refuse the skill's SKILL.md when it is over MAX_SKILL_MD_BYTES: from the size its entry lists,
@@ -84,7 +95,12 @@ export function checkSkillMdSize(skill: SkillEntry, uri: string, bytes: number, 
  * `text` is undefined when the bytes are not UTF-8. A `parse` of the host's own gets the YAML only
  * once SKILL.md and its frontmatter are within their size limits.
  */
-export function checkSkillMd(skill: SkillEntry, uri: string, text: string | undefined, parse?: FrontmatterParser): { frontmatter: Record<string, unknown>; body: string } {
+export function checkSkillMd(
+  skill: SkillEntry,
+  uri: string,
+  text: string | undefined,
+  parse?: FrontmatterParser,
+): { frontmatter: Record<string, unknown>; body: string } {
   const fail = (message: string, differences: string[] = [], cause?: unknown) => frontmatterFailure(skill, uri, message, differences, cause);
   if (text === undefined) throw fail(`${uri} is not valid UTF-8, so its frontmatter cannot be read`);
   checkSkillMdSize(skill, uri, utf8Length(text), 'received');

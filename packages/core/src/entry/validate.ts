@@ -34,10 +34,7 @@ export function entryProblems(entry: unknown): string[] {
     const key = `${file.scheme}:${skillUriKey(file.segments)}`;
     if (seen.has(key)) problems.push(`resource ${resource.uri} is listed more than once`);
     seen.add(key);
-    const inside =
-      file.scheme === parsed.scheme &&
-      file.segments.length > skillDir.length &&
-      skillDir.every((segment, i) => file.segments[i] === segment);
+    const inside = file.scheme === parsed.scheme && file.segments.length > skillDir.length && skillDir.every((segment, i) => file.segments[i] === segment);
     if (!inside) problems.push(`resource ${resource.uri} is outside the skill folder of ${skill.uri}`);
     if (key === `${parsed.scheme}:${skillUriKey(segments)}`) listsSkillMd = true;
   }

@@ -23,7 +23,8 @@ export function batchRefusal(body: unknown, req: IncomingMessage): HttpRefusal |
     return {
       status: 400,
       code: INVALID_REQUEST,
-      message: `Invalid Request: protocol version ${JSON.stringify(version.slice(0, 40))} has no JSON-RPC batches (MCP removed them after ${BATCHING_VERSION}); ` +
+      message:
+        `Invalid Request: protocol version ${JSON.stringify(version.slice(0, 40))} has no JSON-RPC batches (MCP removed them after ${BATCHING_VERSION}); ` +
         `send one message per request`,
     };
   }

@@ -129,8 +129,8 @@ export class ResponseBudget {
       seamMissing(
         onWarning,
         'request-handler-map',
-        "resources/read results on the 2025-11-25 path are not held to the response budget " +
-          "(a client that never reads its answers can make the server hold them in memory)",
+        'resources/read results on the 2025-11-25 path are not held to the response budget ' +
+          '(a client that never reads its answers can make the server hold them in memory)',
       );
     }
   }
@@ -202,8 +202,8 @@ export class ResponseBudget {
               load.closed
                 ? `Connection closed: the read${what} was not run because the client went away`
                 : `Server busy: the read${what} waited ${waitMs} ms for the client to read earlier responses ` +
-                  `(at most ${perConnection} bytes may wait per connection, ${total} in all); ` +
-                  'read the responses already sent, or send fewer reads at once',
+                    `(at most ${perConnection} bytes may wait per connection, ${total} in all); ` +
+                    'read the responses already sent, or send fewer reads at once',
             ),
           ),
       });

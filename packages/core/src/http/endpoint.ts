@@ -115,7 +115,14 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     followListChanges(server, source, transport);
   };
   // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
-  const modern = createModernPath({ source, buildServer: newServer, beforeConnect, warn, strict: options.attach?.strict, countRead: (uri, read) => budget.count(uri, read) });
+  const modern = createModernPath({
+    source,
+    buildServer: newServer,
+    beforeConnect,
+    warn,
+    strict: options.attach?.strict,
+    countRead: (uri, read) => budget.count(uri, read),
+  });
 
   const era2025 = { newServer, connect, sessions, transportLimits };
 
@@ -151,7 +158,9 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       const batch = batchRefusal(body, req);
       if (batch) return sendRefusal(res, batch);
     }
-    const run = modernRequest ? () => modern.handle(req, res, body) : () => (options.sessions ? stateful(era2025, req, res, body) : stateless(era2025, req, res, body));
+    const run = modernRequest
+      ? () => modern.handle(req, res, body)
+      : () => (options.sessions ? stateful(era2025, req, res, body) : stateless(era2025, req, res, body));
     await runWithSkillContext(contextOfRequest(req, context), () => budget.run(req.socket, run));
   };
 

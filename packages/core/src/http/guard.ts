@@ -39,11 +39,21 @@ export function createRequestGuard(options: RequestGuardOptions = {}, packageNam
   const hosts = normalizeAllowedHosts(options.allowedHosts, packageName);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   if (typeof bodyLimit !== 'number' || !Number.isInteger(bodyLimit) || bodyLimit <= 0) {
-    throw new OptionError(numberProblem(bodyLimit), 'bodyLimit', `must be a positive integer (bytes), e.g. 1048576 for 1 MiB; got ${String(bodyLimit)}`, packageName);
+    throw new OptionError(
+      numberProblem(bodyLimit),
+      'bodyLimit',
+      `must be a positive integer (bytes), e.g. 1048576 for 1 MiB; got ${String(bodyLimit)}`,
+      packageName,
+    );
   }
   const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT;
   if (typeof bodyTimeout !== 'number' || !Number.isInteger(bodyTimeout) || bodyTimeout <= 0) {
-    throw new OptionError(numberProblem(bodyTimeout), 'bodyTimeout', `must be a positive integer (milliseconds), e.g. 30000 for 30 seconds; got ${String(bodyTimeout)}`, packageName);
+    throw new OptionError(
+      numberProblem(bodyTimeout),
+      'bodyTimeout',
+      `must be a positive integer (milliseconds), e.g. 30000 for 30 seconds; got ${String(bodyTimeout)}`,
+      packageName,
+    );
   }
   return {
     bodyLimit,

@@ -57,10 +57,20 @@ export function normalizeAllowedHosts(value: AllowedHosts | undefined, packageNa
   if (value === false) return { kind: 'off' };
   if (value === true) return { kind: 'list', names: LOCALHOST };
   if (!Array.isArray(value)) {
-    throw new OptionError('invalid-type', 'allowedHosts', `must be a list of host names (e.g. ["skills.example.com"]), true (localhost names only) or false (no check); got ${typeof value}`, packageName);
+    throw new OptionError(
+      'invalid-type',
+      'allowedHosts',
+      `must be a list of host names (e.g. ["skills.example.com"]), true (localhost names only) or false (no check); got ${typeof value}`,
+      packageName,
+    );
   }
   if (value.length === 0) {
-    throw new OptionError('invalid-value', 'allowedHosts', 'is an empty list, which would refuse every request; list your host names, or pass false to turn the check off', packageName);
+    throw new OptionError(
+      'invalid-value',
+      'allowedHosts',
+      'is an empty list, which would refuse every request; list your host names, or pass false to turn the check off',
+      packageName,
+    );
   }
   const names = value.map((entry: unknown, i) => {
     const parsed = typeof entry === 'string' ? parseHost(entry) : undefined;

@@ -37,7 +37,7 @@ export function hideInternalErrors(server: McpServer | Server, onWarning: (warni
       onWarning,
       'request-handler-map',
       "errors thrown by request handlers are hidden only on skillmount's own endpoints, " +
-        "where every -32603 becomes a plain \"Internal error\" and a request that fails the SDK's schema check also gets -32603 instead of -32602",
+        'where every -32603 becomes a plain "Internal error" and a request that fails the SDK\'s schema check also gets -32603 instead of -32602',
     );
   }
   return held;
@@ -54,8 +54,15 @@ export function hideInternalErrorsOn(transport: Transport, onWarning: (warning: 
     const error = (message as { error?: { code?: unknown; message?: unknown } }).error;
     if (error?.code !== INTERNAL_ERROR) return send(message, options);
     onWarning({ code: 'internal-error', message: `a request failed; the client was told only "Internal error": ${String(error.message).slice(0, 2000)}` });
-    const safe = { ...(message as object), error: { code: INTERNAL_ERROR, message: 'Internal error: the server could not complete the request. Try again later; ' +
-      'if it keeps failing, tell the server\'s operator (the cause is in the server\'s log).' } };
+    const safe = {
+      ...(message as object),
+      error: {
+        code: INTERNAL_ERROR,
+        message:
+          'Internal error: the server could not complete the request. Try again later; ' +
+          "if it keeps failing, tell the server's operator (the cause is in the server's log).",
+      },
+    };
     return send(safe as JSONRPCMessage, options);
   };
 }

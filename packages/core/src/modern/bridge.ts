@@ -114,14 +114,20 @@ export class AppBridge {
   /** The app server's name, version, capabilities and instructions, read once from a handshake. */
   async identity(): Promise<ServerIdentity> {
     if (this.#identity) return this.#identity;
-    await this.#session({ clientCapabilities: {}, transportInfo: {}, onNotification: () => undefined, signal: new AbortController().signal }, async () => undefined);
+    await this.#session(
+      { clientCapabilities: {}, transportInfo: {}, onNotification: () => undefined, signal: new AbortController().signal },
+      async () => undefined,
+    );
     return this.#identity!;
   }
 
   /** Answer one request with the app's handlers. */
   async call(call: BridgeCall): Promise<BridgeOutcome> {
     return this.#session(call, async (transport) => {
-      const answer = await transport.exchange({ jsonrpc: '2.0', id: CALL_ID, method: call.method, params: call.params } as JSONRPCMessage & { id: string }, call.transportInfo);
+      const answer = await transport.exchange(
+        { jsonrpc: '2.0', id: CALL_ID, method: call.method, params: call.params } as JSONRPCMessage & { id: string },
+        call.transportInfo,
+      );
       if (!answer) return { error: { code: -32603, message: `Internal error: ${call.method.slice(0, 100)} was cancelled before it completed` } };
       if ('error' in answer) return { error: answer.error as JsonRpcError };
       return { result: (answer as { result: Record<string, unknown> }).result };
@@ -169,7 +175,11 @@ function identityOf(result: Record<string, unknown>): ServerIdentity {
     capabilities.resources = resources;
   }
   return {
-    serverInfo: { name: String(info.name ?? 'skillmount'), version: String(info.version ?? '0.0.0'), ...(typeof info.title === 'string' ? { title: info.title } : {}) },
+    serverInfo: {
+      name: String(info.name ?? 'skillmount'),
+      version: String(info.version ?? '0.0.0'),
+      ...(typeof info.title === 'string' ? { title: info.title } : {}),
+    },
     capabilities,
     ...(typeof result.instructions === 'string' ? { instructions: result.instructions } : {}),
   };

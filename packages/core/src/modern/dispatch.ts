@@ -26,29 +26,31 @@ export interface DispatchTools {
 type MethodHandler = (request: ModernRequest, ctx: SkillContext, tools: DispatchTools) => Promise<Result>;
 
 // A Map, not an object literal: a method named "constructor" or "toString" must not find Object.prototype.
-const skillsMethods = new Map<string, MethodHandler>(Object.entries({
-  [METHOD_DISCOVER]: async (_request, ctx, tools) => {
-    const { capabilities, instructions } = await tools.identity();
-    return {
-      ...(await tools.handlers.envelope(ctx)),
-      supportedVersions: [...SUPPORTED_VERSIONS],
-      capabilities,
-      ...(instructions !== undefined ? { instructions } : {}),
-    };
-  },
-  [METHOD_SKILLS_LIST]: (request, ctx, { handlers }) => handlers.list(optionalCursor(request.params, METHOD_SKILLS_LIST), ctx),
-  [METHOD_SKILLS_GET]: (request, ctx, { handlers }) => handlers.get(requiredUri(request.params, METHOD_SKILLS_GET, "the skill's SKILL.md URI"), ctx),
-  [METHOD_DIRECTORY_READ]: async (request, ctx, tools) => {
-    if (!tools.directoryRead) throw methodNotFound(request.method);
-    const uri = requiredUri(request.params, METHOD_DIRECTORY_READ, 'a directory URI without a trailing slash');
-    return tools.handlers.readDirectory(uri, optionalCursor(request.params, METHOD_DIRECTORY_READ), ctx);
-  },
-  'resources/read': async (request, ctx, tools) => {
-    const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
-    // Files under the source's base URI (skill:// by default) come from the source itself; other URIs are the app's.
-    return tools.handlers.serves(uri) ? tools.countRead(uri, async () => (await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
-  },
-} satisfies Record<string, MethodHandler>));
+const skillsMethods = new Map<string, MethodHandler>(
+  Object.entries({
+    [METHOD_DISCOVER]: async (_request, ctx, tools) => {
+      const { capabilities, instructions } = await tools.identity();
+      return {
+        ...(await tools.handlers.envelope(ctx)),
+        supportedVersions: [...SUPPORTED_VERSIONS],
+        capabilities,
+        ...(instructions !== undefined ? { instructions } : {}),
+      };
+    },
+    [METHOD_SKILLS_LIST]: (request, ctx, { handlers }) => handlers.list(optionalCursor(request.params, METHOD_SKILLS_LIST), ctx),
+    [METHOD_SKILLS_GET]: (request, ctx, { handlers }) => handlers.get(requiredUri(request.params, METHOD_SKILLS_GET, "the skill's SKILL.md URI"), ctx),
+    [METHOD_DIRECTORY_READ]: async (request, ctx, tools) => {
+      if (!tools.directoryRead) throw methodNotFound(request.method);
+      const uri = requiredUri(request.params, METHOD_DIRECTORY_READ, 'a directory URI without a trailing slash');
+      return tools.handlers.readDirectory(uri, optionalCursor(request.params, METHOD_DIRECTORY_READ), ctx);
+    },
+    'resources/read': async (request, ctx, tools) => {
+      const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
+      // Files under the source's base URI (skill:// by default) come from the source itself; other URIs are the app's.
+      return tools.handlers.serves(uri) ? tools.countRead(uri, async () => (await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
+    },
+  } satisfies Record<string, MethodHandler>),
+);
 
 /** The result of one checked modern request (without `_meta` serverInfo), or a thrown error. */
 export function dispatch(request: ModernRequest, ctx: SkillContext, tools: DispatchTools): Promise<Result> {

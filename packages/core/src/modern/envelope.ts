@@ -104,10 +104,14 @@ export function checkModernRequest(req: IncomingMessage, body: unknown): ModernR
   const headerMethod = header(req, 'mcp-method');
   if (headerMethod !== undefined && headerMethod !== method) throw mismatch('Mcp-Method', headerMethod, method);
   if (method === 'initialize') {
-    throw new ModernError(BAD_REQUEST, HEADER_MISMATCH, 'Bad Request: initialize belongs to protocol 2025-11-25; ' +
-      'send it without the 2026-07-28 envelope, or call server/discover', {
-      mismatch: { header: headerVersion ?? '(missing)', body: 'initialize' },
-    });
+    throw new ModernError(
+      BAD_REQUEST,
+      HEADER_MISMATCH,
+      'Bad Request: initialize belongs to protocol 2025-11-25; ' + 'send it without the 2026-07-28 envelope, or call server/discover',
+      {
+        mismatch: { header: headerVersion ?? '(missing)', body: 'initialize' },
+      },
+    );
   }
   if (version !== MODERN_VERSION) {
     throw new ModernError(BAD_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version.slice(0, 64)}`, {
@@ -154,12 +158,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function envelopeProblem(key: string, problem: string): ModernError {
-  return new ModernError(
-    BAD_REQUEST,
-    INVALID_PARAMS,
-    `Invalid _meta envelope for protocol revision 2026-07-28: ${key}: ${problem}`,
-    { envelope: { key, problem } },
-  );
+  return new ModernError(BAD_REQUEST, INVALID_PARAMS, `Invalid _meta envelope for protocol revision 2026-07-28: ${key}: ${problem}`, {
+    envelope: { key, problem },
+  });
 }
 
 const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);

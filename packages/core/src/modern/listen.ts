@@ -30,7 +30,11 @@ export class Listeners {
   open(res: ServerResponse, id: RequestId, params: Record<string, unknown>, ctx: SkillContext, serverInfo: unknown): void {
     const asked = params.notifications;
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
-      throw new ModernError(200, -32602, 'Invalid params for subscriptions/listen: params.notifications must be an object, e.g. { "resourcesListChanged": true }');
+      throw new ModernError(
+        200,
+        -32602,
+        'Invalid params for subscriptions/listen: params.notifications must be an object, e.g. { "resourcesListChanged": true }',
+      );
     }
     if (this.#closed) throw new ModernError(503, -32000, 'Service unavailable: this endpoint is shutting down; connect again later');
     if (this.#open.size >= MAX_LISTEN_STREAMS) {
@@ -40,7 +44,13 @@ export class Listeners {
     const tag = { [META_SUBSCRIPTION_ID]: id };
     // The connection ends with the stream: a stream the client walked away from must not hold the server's shutdown.
     res.writeHead(200, { ...SSE_HEADERS, connection: 'close' });
-    res.write(sseFrame({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: follow ? { resourcesListChanged: true } : {}, _meta: tag } }));
+    res.write(
+      sseFrame({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: follow ? { resourcesListChanged: true } : {}, _meta: tag },
+      }),
+    );
     res.flushHeaders?.();
 
     let unsubscribe = () => {};
@@ -48,7 +58,8 @@ export class Listeners {
     const stream: Stream = {
       end: () => {
         cleanup();
-        if (!res.writableEnded && !res.destroyed) res.end(sseFrame({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { ...tag, [META_SERVER_INFO]: serverInfo } } }));
+        if (!res.writableEnded && !res.destroyed)
+          res.end(sseFrame({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { ...tag, [META_SERVER_INFO]: serverInfo } } }));
       },
     };
     const cleanup = () => {

@@ -50,7 +50,11 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
     const reply = new ModernReply(res);
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      return reply.error(null, { code: -32000, message: 'Method not allowed: protocol 2026-07-28 takes POST only (no GET stream, no sessions to DELETE)' }, 405);
+      return reply.error(
+        null,
+        { code: -32000, message: 'Method not allowed: protocol 2026-07-28 takes POST only (no GET stream, no sessions to DELETE)' },
+        405,
+      );
     }
     if (body === undefined) {
       return reply.error(null, { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' }, 415);
@@ -132,12 +136,14 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
 /** Add what every 2026-07-28 result carries: `resultType`, the server's identity and, where required, cache fields. */
 function finish(method: string, result: Record<string, unknown>, serverInfo: unknown): Record<string, unknown> {
   const meta = typeof result._meta === 'object' && result._meta !== null ? (result._meta as Record<string, unknown>) : {};
-  const cache = CACHEABLE_METHODS.has(method) && result.ttlMs === undefined ? { ttlMs: DEFAULT_CACHE_HINT.ttlMs, cacheScope: DEFAULT_CACHE_HINT.cacheScope } : {};
+  const cache =
+    CACHEABLE_METHODS.has(method) && result.ttlMs === undefined ? { ttlMs: DEFAULT_CACHE_HINT.ttlMs, cacheScope: DEFAULT_CACHE_HINT.cacheScope } : {};
   return { ...result, resultType: result.resultType ?? 'complete', ...cache, _meta: { ...meta, [META_SERVER_INFO]: serverInfo } };
 }
 
 function asError(error: unknown, method: string, warn: (warning: SkillWarning) => void): JsonRpcError & { status: number } {
-  if (error instanceof ModernError) return { status: error.status, code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+  if (error instanceof ModernError)
+    return { status: error.status, code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
   const safe = clientSafe(error, method, warn) as { code: number; message: string; data?: unknown };
   return { status: 200, code: safe.code, message: safe.message, ...(safe.data !== undefined ? { data: safe.data } : {}) };
 }

@@ -23,7 +23,8 @@ export function skillsCapability(settings: { directoryRead?: boolean } = {}): {
   resources: Record<string, never>;
   extensions: { [SKILLS_EXTENSION_ID]: SkillsCapabilitySettings };
 } {
-  if (settings === null || typeof settings !== 'object') throw new TypeError('skillmount: skillsCapability(settings) takes an object such as { directoryRead: true }');
+  if (settings === null || typeof settings !== 'object')
+    throw new TypeError('skillmount: skillsCapability(settings) takes an object such as { directoryRead: true }');
   const { directoryRead } = settings;
   if (directoryRead !== undefined && typeof directoryRead !== 'boolean') {
     throw new TypeError(`skillmount: skillsCapability: directoryRead must be true or false, not ${JSON.stringify(directoryRead)}`);

@@ -96,8 +96,10 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     );
   }
   if (low.transport) {
-    throw new Error('skillmount: attach() must run before server.connect(): capabilities are fixed once connected. ' +
-      'For a server per request, attach to each one before connecting it.');
+    throw new Error(
+      'skillmount: attach() must run before server.connect(): capabilities are fixed once connected. ' +
+        'For a server per request, attach to each one before connecting it.',
+    );
   }
   const taken = SKILL_METHODS.find((method) => !canHandle(low, method));
   if (taken) {
@@ -127,8 +129,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   const handlers = new SkillHandlers(source, warn, { strict: options.strict });
   const directoryRead = typeof source.readDirectory === 'function';
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
-  const readResource = async (uri: string, extra?: ExtraLike) =>
-    handlers.serves(uri) ? handlers.read(uri, contextOf(extra)) : undefined;
+  const readResource = async (uri: string, extra?: ExtraLike) => (handlers.serves(uri) ? handlers.read(uri, contextOf(extra)) : undefined);
 
   if (isMcp) {
     // First, because it is the step McpServer may refuse (a template already named "skills"),
@@ -173,8 +174,11 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
 
   if (followConnect && typeof source.onListChanged === 'function') {
     if (!afterConnect(low, (transport) => followListChanges(server, source, transport))) {
-      seamMissing(warn, 'server-connect', 'clients of this server are not told when the skill list changes (notifications/resources/list_changed); ' +
-        'they see changes when they list again');
+      seamMissing(
+        warn,
+        'server-connect',
+        'clients of this server are not told when the skill list changes (notifications/resources/list_changed); ' + 'they see changes when they list again',
+      );
     }
   }
   const handle: AttachedSkills = { listResources, readResource };
@@ -230,7 +234,7 @@ function guardResourceParams(low: Server, skills: SkillHandlers, warn: (warning:
       warn,
       'request-handler-map',
       "McpServer's own checks answer resources/read and resources/list: malformed params get -32603 instead of -32602, " +
-        "and a skill:// URI with dot segments (skill://a/x/../SKILL.md) is served as the file it resolves to instead of being refused",
+        'and a skill:// URI with dot segments (skill://a/x/../SKILL.md) is served as the file it resolves to instead of being refused',
     );
   }
 }

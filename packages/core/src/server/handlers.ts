@@ -82,7 +82,10 @@ export class SkillHandlers {
     const hint = source.cacheHint?.(ctx) ?? DEFAULT_CACHE_HINT;
     const problem = cacheHintProblem(hint);
     if (problem) {
-      this.#warn({ code: 'invalid-cache-hint', message: `the skill source's cacheHint() returned ${problem}; nothing was sent. Return { ttlMs: <integer ≥ 0>, cacheScope: 'public' | 'private' }` });
+      this.#warn({
+        code: 'invalid-cache-hint',
+        message: `the skill source's cacheHint() returned ${problem}; nothing was sent. Return { ttlMs: <integer ≥ 0>, cacheScope: 'public' | 'private' }`,
+      });
       throw internalError("The server's skill source gave an invalid cache hint");
     }
     return { resultType: 'complete', ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
@@ -117,7 +120,11 @@ export class SkillHandlers {
       const { kept, dropped } = sortPageEntries(page.skills);
       for (const { uri, problem } of dropped) {
         if (this.#strict) this.#refuse('invalid-entry', METHOD_SKILLS_LIST, `an invalid entry (${problem}), and strict is on`, uri);
-        this.#tell({ code: 'invalid-entry', ...(uri !== undefined ? { uri } : {}), message: `${METHOD_SKILLS_LIST}: the skill source returned an invalid entry, dropped from the page: ${problem}` });
+        this.#tell({
+          code: 'invalid-entry',
+          ...(uri !== undefined ? { uri } : {}),
+          message: `${METHOD_SKILLS_LIST}: the skill source returned an invalid entry, dropped from the page: ${problem}`,
+        });
       }
       return { ...this.#envelopeOf(answering.source, ctx), skills: kept, ...next };
     });
@@ -129,7 +136,8 @@ export class SkillHandlers {
       if (skill === undefined || skill === null) throw skillNotFound(uri);
       const problem = this.#entryProblem(answering, skill);
       if (problem !== undefined) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `an invalid entry (${problem})`, uri);
-      if (!answering.trusted && canonicalUri(skill.uri) !== canonicalUri(uri)) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `the entry of another skill, ${skill.uri}`, uri);
+      if (!answering.trusted && canonicalUri(skill.uri) !== canonicalUri(uri))
+        this.#refuse('invalid-entry', METHOD_SKILLS_GET, `the entry of another skill, ${skill.uri}`, uri);
       return { ...this.#envelopeOf(answering.source, ctx), skill };
     });
   }

@@ -29,7 +29,11 @@ export function parseYamlDocument(source: string, firstLine = 1): YamlDocumentRe
     return { ok: false, code: 'frontmatter', error: `invalid YAML frontmatter at ${at(error.pos[0])}${where}: ${error.message.split('\n')[0]}` };
   }
   if (another) {
-    return { ok: false, code: 'frontmatter', error: `invalid YAML frontmatter at SKILL.md line ${lineOf(another.range[0])}: a second YAML document starts there; the frontmatter is one mapping` };
+    return {
+      ok: false,
+      code: 'frontmatter',
+      error: `invalid YAML frontmatter at SKILL.md line ${lineOf(another.range[0])}: a second YAML document starts there; the frontmatter is one mapping`,
+    };
   }
 
   const duplicate = findDuplicateKey(doc);

@@ -24,7 +24,7 @@ export function findDuplicateKey(doc: Document.Parsed): DuplicateKey | undefined
         const offset = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
         const first = seen.get(key);
         if (first !== undefined) {
-          found = { key: String(isScalar(pair.key) ? pair.key.source ?? pair.key.value : key), first, repeated: offset };
+          found = { key: String(isScalar(pair.key) ? (pair.key.source ?? pair.key.value) : key), first, repeated: offset };
           return visit.BREAK;
         }
         seen.set(key, offset);

@@ -36,13 +36,17 @@ const show = (bytes: number) => (bytes % (KIB * KIB) === 0 ? `${bytes / (KIB * K
 /** Why a SKILL.md of `bytes` bytes is refused before it is decoded or parsed; undefined within the limit. */
 export function skillMdSizeProblem(bytes: number): string | undefined {
   if (bytes <= MAX_SKILL_MD_BYTES) return undefined;
-  return `SKILL.md is ${bytes} bytes; the limit is ${show(MAX_SKILL_MD_BYTES)} (${MAX_SKILL_MD_BYTES} bytes). ` +
-    `Move long material into files beside it (references/…) and link them from SKILL.md`;
+  return (
+    `SKILL.md is ${bytes} bytes; the limit is ${show(MAX_SKILL_MD_BYTES)} (${MAX_SKILL_MD_BYTES} bytes). ` +
+    `Move long material into files beside it (references/…) and link them from SKILL.md`
+  );
 }
 
 /** Why a frontmatter of `bytes` bytes is refused before it is parsed; undefined within the limit. */
 export function frontmatterSizeProblem(bytes: number): string | undefined {
   if (bytes <= MAX_FRONTMATTER_BYTES) return undefined;
-  return `the frontmatter is ${bytes} bytes; the limit is ${show(MAX_FRONTMATTER_BYTES)} (${MAX_FRONTMATTER_BYTES} bytes). ` +
-    `Keep name, description and short fields in it and move the rest into the body`;
+  return (
+    `the frontmatter is ${bytes} bytes; the limit is ${show(MAX_FRONTMATTER_BYTES)} (${MAX_FRONTMATTER_BYTES} bytes). ` +
+    `Keep name, description and short fields in it and move the rest into the body`
+  );
 }

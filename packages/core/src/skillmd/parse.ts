@@ -71,7 +71,8 @@ function toJson(value: unknown, path = '$', depth = 0): JsonResult {
     return Number.isFinite(value) ? { ok: true, value } : { ok: false, path, error: `${value} is not a JSON number` };
   }
   // Aliases can stack collections deeper than the source text nests them: bound the result too.
-  if (depth >= MAX_FRONTMATTER_DEPTH) return { ok: false, path, error: `it nests more than ${MAX_FRONTMATTER_DEPTH} levels deep once aliases are expanded (the limit)`, limit: true };
+  if (depth >= MAX_FRONTMATTER_DEPTH)
+    return { ok: false, path, error: `it nests more than ${MAX_FRONTMATTER_DEPTH} levels deep once aliases are expanded (the limit)`, limit: true };
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
@@ -87,7 +88,8 @@ function toJson(value: unknown, path = '$', depth = 0): JsonResult {
       // Scalar keys (`1:`, `true:`) read as their text, as JSON.parse would; a collection as a key has no JSON form.
       if (rawKey !== null && typeof rawKey === 'object') return { ok: false, path, error: 'a mapping key must be a plain scalar, not a collection' };
       const key = rawKey === null ? '' : String(rawKey);
-      if (Object.hasOwn(out, key)) return { ok: false, path, error: `the key "${key}" is given twice (two YAML scalars with the same text, such as 1 and "1")` };
+      if (Object.hasOwn(out, key))
+        return { ok: false, path, error: `the key "${key}" is given twice (two YAML scalars with the same text, such as 1 and "1")` };
       const converted = toJson(item, `${path}.${key}`, depth + 1);
       if (!converted.ok) return converted;
       Object.defineProperty(out, key, { value: converted.value, enumerable: true, writable: true, configurable: true });

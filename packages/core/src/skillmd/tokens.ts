@@ -9,7 +9,7 @@ const tooDeep = (line: number) =>
   `the frontmatter nests mappings and lists more than ${MAX_FRONTMATTER_DEPTH} levels deep (the limit) at SKILL.md line ${line}. Flatten it`;
 const tooMany = (line: number) =>
   `the frontmatter has more than ${MAX_FRONTMATTER_NODES} YAML nodes (keys, ` +
-    `values and list items; the limit) by SKILL.md line ${line}. Keep it to a few short fields`;
+  `values and list items; the limit) by SKILL.md line ${line}. Keep it to a few short fields`;
 
 // Lexemes that each start one node of the tree (a block scalar's content follows a SCALAR marker of its own).
 const NODE_LEXEMES = new Set<string | null>(['scalar', 'single-quoted-scalar', 'double-quoted-scalar', 'alias', 'flow-map-start', 'flow-seq-start']);

@@ -4,7 +4,17 @@
  */
 export type { ListAllOptions, SkillFileEntry, SkillFileKind, SkillFileListing, SkillFileReadOptions, SkillFiles } from './types.js';
 export { isPlainPath, isPlainSegment, joinPath, plainPathProblem, plainSegmentProblem } from './paths.js';
-export { canBeSkillFolder, isHiddenName, isHiddenPath, isSkillFile, isSkillMdPath, SKILL_MD, skillFolderOf, skillFoldersHolding, skillFoldersIn } from './skill-folders.js';
+export {
+  canBeSkillFolder,
+  isHiddenName,
+  isHiddenPath,
+  isSkillFile,
+  isSkillMdPath,
+  SKILL_MD,
+  skillFolderOf,
+  skillFoldersHolding,
+  skillFoldersIn,
+} from './skill-folders.js';
 export { mapLimit } from './limit.js';
 export { storageError, toStorageError, type StorageFailure } from './errors.js';
 export { StorageError } from '../errors.js';

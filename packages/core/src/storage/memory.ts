@@ -44,7 +44,7 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
         if (slash < 0) children.set(rest, { name: rest, kind: 'file', token: `${file.version}` });
         else children.set(rest.slice(0, slash), { name: rest.slice(0, slash), kind: 'directory' });
       }
-      if (children.size === 0 && dir !== '' ) throw new StorageError(`memoryStorage: no folder "${dir}"`, dir);
+      if (children.size === 0 && dir !== '') throw new StorageError(`memoryStorage: no folder "${dir}"`, dir);
       return [...children.values()];
     },
     async read(path, options) {
@@ -53,7 +53,11 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
       if (!file) throw new StorageError(`memoryStorage: no file "${path}"`, path);
       const maxBytes = options?.maxBytes;
       if (maxBytes !== undefined && file.bytes.byteLength > maxBytes) {
-        throw new StorageError(`memoryStorage: "${path}" is ${file.bytes.byteLength} bytes, more than the ${maxBytes} expected (it changed since it was listed); reload the catalog`, path, { code: 'too-large' });
+        throw new StorageError(
+          `memoryStorage: "${path}" is ${file.bytes.byteLength} bytes, more than the ${maxBytes} expected (it changed since it was listed); reload the catalog`,
+          path,
+          { code: 'too-large' },
+        );
       }
       return file.bytes.slice();
     },

@@ -40,7 +40,8 @@ export class TenantCatalogs implements TenantSource {
         load: (key) => loader.load(key),
         admit: (_key, loaded) => loaded.empty !== true,
         free: (key, loaded) => loader.free(key, loaded),
-        freeFailed: (key, error) => this.#warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describe(error)}` }),
+        freeFailed: (key, error) =>
+          this.#warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describe(error)}` }),
       },
       options.max,
       options.idleMs,

@@ -2,6 +2,7 @@
 export const MAX_TENANT_KEY_LENGTH = 128;
 
 // C0 controls, DEL and C1 controls: invisible in logs, and meaningless in a folder, prefix or namespace name.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is what this rule is for
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 
 /**

@@ -9,8 +9,8 @@ export class TenantListeners {
   readonly #lastSeen = new Map<string, string>();
 
   add(key: string, listener: () => void): () => void {
-    let set = this.#byKey.get(key);
-    if (!set) this.#byKey.set(key, (set = new Set()));
+    const set = this.#byKey.get(key) ?? new Set<() => void>();
+    this.#byKey.set(key, set);
     set.add(listener);
     return () => {
       set.delete(listener);

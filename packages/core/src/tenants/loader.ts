@@ -118,7 +118,10 @@ export class TenantLoader {
 async function loadSource(load: (key: string) => Promise<ClosableSkillSource>, key: string): Promise<ClosableSkillSource> {
   const source = await load(key);
   if (!source || typeof source.list !== 'function' || typeof source.get !== 'function' || typeof source.read !== 'function') {
-    throw new TypeError(`skillmount: tenantCatalogs(): load(${JSON.stringify(key)}) must resolve to a SkillSource (list, get and read), got ${source === null ? 'null' : typeof source}`);
+    throw new TypeError(
+      `skillmount: tenantCatalogs(): load(${JSON.stringify(key)}) must resolve to a SkillSource (list, get and read), ` +
+        `got ${source === null ? 'null' : typeof source}`,
+    );
   }
   return source;
 }

@@ -15,14 +15,16 @@ export class NoTenantCatalog {
 
   /** The empty catalog, built on first use. */
   get(): Promise<SkillCatalog> {
+    if (this.#catalog) return this.#catalog;
     const onWarning = this.#options.onWarning;
-    return (this.#catalog ??= SkillCatalog.load(memoryStorage({}), {
+    this.#catalog = SkillCatalog.load(memoryStorage({}), {
       ...this.#options,
       // Empty is what it is meant to be.
       onWarning: (w) => {
         if (w.code !== NO_SKILLS) onWarning?.(w);
       },
-    }));
+    });
+    return this.#catalog;
   }
 
   async close(): Promise<void> {

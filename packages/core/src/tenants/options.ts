@@ -25,7 +25,8 @@ const fail = (code: OptionErrorCode, option: string, detail: string): never => {
 /** Check every option once, when the resolver is created, so a mistake fails at start-up. */
 export function normalizeTenantOptions(options: TenantCatalogsOptions): NormalizedTenantOptions {
   if (options === null || typeof options !== 'object') fail('invalid-type', '', 'must be an object with key and one of storage or load');
-  if (typeof options.key !== 'function') fail(options.key === undefined ? 'missing-option' : 'invalid-type', 'key', 'must be a function (ctx) => tenant key, e.g. ctx => ctx.tenant');
+  if (typeof options.key !== 'function')
+    fail(options.key === undefined ? 'missing-option' : 'invalid-type', 'key', 'must be a function (ctx) => tenant key, e.g. ctx => ctx.tenant');
   const hasStorage = options.storage !== undefined;
   const hasLoad = options.load !== undefined;
   if (hasStorage && hasLoad) fail('conflicting-options', 'load', 'cannot be combined with "storage": give exactly one of them');
@@ -33,7 +34,8 @@ export function normalizeTenantOptions(options: TenantCatalogsOptions): Normaliz
   const max = options.max ?? 100;
   if (!isPositiveInteger(max)) fail(numberProblem(max), 'max', `must be a positive integer (tenants kept in memory), got ${String(max)}`);
   const idleMs = options.idleMs ?? 10 * 60_000;
-  if (!(isPositiveInteger(idleMs) || idleMs === Infinity)) fail(numberProblem(idleMs), 'idleMs', `must be a positive integer (milliseconds) or Infinity, got ${String(idleMs)}`);
+  if (!(isPositiveInteger(idleMs) || idleMs === Infinity))
+    fail(numberProblem(idleMs), 'idleMs', `must be a positive integer (milliseconds) or Infinity, got ${String(idleMs)}`);
   if (options.onWarning !== undefined && typeof options.onWarning !== 'function') fail('invalid-type', 'onWarning', 'must be a function');
 
   // Results differ per tenant: unless told otherwise, ask caches not to share them.
@@ -58,8 +60,10 @@ export function normalizeTenantOptions(options: TenantCatalogsOptions): Normaliz
     return { key: options.key, origin: { kind: 'load', load: options.load }, max, idleMs, onWarning, emptyCatalog };
   }
   const storageOptions = options as Extract<TenantCatalogsOptions, { storage: unknown }>;
-  if (typeof storageOptions.storage !== 'function') fail('invalid-type', 'storage', 'must be a function key => SkillFiles, e.g. key => fsStorage(path.join(root, key))');
-  if (storageOptions.watch !== undefined && typeof storageOptions.watch !== 'boolean') fail('invalid-type', 'watch', `must be a boolean, got ${typeof storageOptions.watch}`);
+  if (typeof storageOptions.storage !== 'function')
+    fail('invalid-type', 'storage', 'must be a function key => SkillFiles, e.g. key => fsStorage(path.join(root, key))');
+  if (storageOptions.watch !== undefined && typeof storageOptions.watch !== 'boolean')
+    fail('invalid-type', 'watch', `must be a boolean, got ${typeof storageOptions.watch}`);
   if (storageOptions.closeStorage !== undefined && typeof storageOptions.closeStorage !== 'boolean') {
     fail('invalid-type', 'closeStorage', `must be a boolean, got ${typeof storageOptions.closeStorage}`);
   }

@@ -39,7 +39,10 @@ export async function reloadEvery(keys: readonly string[], reloadOne: (key: stri
     }
   });
   if (failures.length > 0) {
-    throw new AggregateError(failures, `skillmount: reloading ${failed.length} of ${keys.length} tenants failed (${failed.join(', ')}); they keep serving their previous catalog`);
+    throw new AggregateError(
+      failures,
+      `skillmount: reloading ${failed.length} of ${keys.length} tenants failed (${failed.join(', ')}); they keep serving their previous catalog`,
+    );
   }
   return reports;
 }

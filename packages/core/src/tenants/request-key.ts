@@ -49,6 +49,9 @@ export class TenantKeys {
     if (this.#refused.has(id)) return;
     if (this.#refused.size >= REFUSED_REMEMBERED) this.#refused.clear();
     this.#refused.add(id);
-    this.#warn({ code: 'tenant-key-refused', message: `tenant key ${showKey(raw)} refused (${problem}): its requests are served as having no tenant and see no skills` });
+    this.#warn({
+      code: 'tenant-key-refused',
+      message: `tenant key ${showKey(raw)} refused (${problem}): its requests are served as having no tenant and see no skills`,
+    });
   }
 }

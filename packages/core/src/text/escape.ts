@@ -21,7 +21,9 @@ const escapeOne = (char: string): string => {
  * `\uHHHH`, and unpaired surrogates replaced. With `lines`, newlines and tabs stay as they are.
  */
 export function escapeControls(text: string, options: { lines?: boolean } = {}): string {
-  return String(text).toWellFormed().replace(options.lines ? UNSAFE_IN_LINES : UNSAFE, escapeOne);
+  return String(text)
+    .toWellFormed()
+    .replace(options.lines ? UNSAFE_IN_LINES : UNSAFE, escapeOne);
 }
 
 const FIRST_UNSAFE = new RegExp(UNSAFE.source, 'u');

@@ -39,7 +39,10 @@ export function parseBaseUri(value: unknown): BaseUri | string {
   } catch {
     resolved = undefined;
   }
-  if (resolved !== canonical) return `"${value.slice(0, 200)}" does not keep its spelling as a URL (it reads as ${resolved === undefined ? 'no URL at all' : `"${resolved}"`}); write it in that canonical form`;
+  if (resolved !== canonical) {
+    const reads = resolved === undefined ? 'no URL at all' : `"${resolved}"`;
+    return `"${value.slice(0, 200)}" does not keep its spelling as a URL (it reads as ${reads}); write it in that canonical form`;
+  }
   if (stripSlash(value) !== canonical) return `"${value.slice(0, 200)}" is not in canonical form; write it as "${canonical}/"`;
   return { uri: `${canonical}/`, scheme: parsed.scheme, segments: parsed.segments };
 }
