@@ -7,7 +7,7 @@ import { findCandidates, type Candidate } from './candidates.js';
 import { fileRecords, type Records } from './records.js';
 import { buildSkill, compare, type BuiltSkill } from './skill.js';
 import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord, type ListedState, type ReloadMemory } from './snapshot.js';
-import { joinPath, listAllOf, treeFromListing, walkStorage, type StorageTree } from './walk.js';
+import { joinPath, listAllOf, treeFromListing, treeTokenOf, walkStorage, type StorageTree } from './walk.js';
 import { deepFreeze } from './freeze.js';
 import { UriTable } from './uris.js';
 import { fingerprintOf } from './fingerprint.js';
@@ -26,6 +26,7 @@ export interface BuildOptions {
 
 /** What the walk phase saw: the tree, and how a reload can tell it unchanged. */
 interface Seen {
+  treeToken: string | undefined;
   tree: StorageTree;
   listing: SkillFileListing[] | undefined;
   fingerprint: string | undefined;
@@ -41,7 +42,7 @@ interface Seen {
  */
 export async function buildSnapshot(files: SkillFiles, options: BuildOptions, previous?: CatalogSnapshot): Promise<CatalogSnapshot> {
   const seen = await walk(files, options, previous);
-  if (!('tree' in seen)) return { ...seen, bodiesRead: 0 };
+  if (!('tree' in seen)) return { ...seen.previous, bodiesRead: 0, reload: withTreeToken(seen.previous.reload, seen.treeToken) };
   const walked = findCandidates(seen.tree);
   if (walked.candidates.length === 0 && !walked.warnings.some((w) => w.code === 'root-skill')) walked.warnings.push(noSkills(files.label));
   const uris = new UriTable(options.prefix, options.scheme);
@@ -58,16 +59,35 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   return assemble(seen, walked.candidates, walked.warnings, built, records, uris);
 }
 
-/** The storage's tree, or the previous snapshot when its listing or walk shows nothing changed. */
-async function walk(files: SkillFiles, options: BuildOptions, previous: CatalogSnapshot | undefined): Promise<Seen | CatalogSnapshot> {
+/** Nothing changed: the previous snapshot holds, and the tree token it was seen with now. */
+interface Unchanged {
+  previous: CatalogSnapshot;
+  treeToken: string | undefined;
+}
+
+/**
+ * The storage's tree, or the previous snapshot when its tree token, listing or walk shows nothing
+ * changed. The token is read before the listing, so a change made while listing shows in the next one.
+ */
+async function walk(files: SkillFiles, options: BuildOptions, previous: CatalogSnapshot | undefined): Promise<Seen | Unchanged> {
   const memory = previous?.reload;
+  const treeToken = await treeTokenOf(files);
+  if (treeToken !== undefined && memory?.treeToken === treeToken) return { previous: previous!, treeToken };
   const known = previous && ((path: string) => (previous.files.get(path) ?? memory!.unserved.get(path))?.token);
   const listing = await listAllOf(files, known && { known });
-  if (listing && memory?.listed && sameListing(listing, previous!, memory.listed)) return previous!;
+  if (listing && memory?.listed && sameListing(listing, previous!, memory.listed)) return { previous: previous!, treeToken };
   const tree = listing ? treeFromListing(listing) : await walkStorage(files, options.concurrency);
   const fingerprint = listing ? undefined : fingerprintOf(tree);
-  if (fingerprint !== undefined && memory?.fingerprint === fingerprint) return previous!;
-  return { tree, listing, fingerprint };
+  if (fingerprint !== undefined && memory?.fingerprint === fingerprint) return { previous: previous!, treeToken };
+  return { treeToken, tree, listing, fingerprint };
+}
+
+function withTreeToken(memory: ReloadMemory, treeToken: string | undefined): ReloadMemory {
+  if (memory.treeToken === treeToken) return memory;
+  const next: ReloadMemory = { ...memory };
+  if (treeToken === undefined) delete next.treeToken;
+  else next.treeToken = treeToken;
+  return next;
 }
 
 /** Under `strict`, any skill left out or over the limits fails the build, with every problem in one error. */
@@ -102,6 +122,7 @@ function assemble(
   for (const b of built) for (const w of b.warnings) warnings.push(w);
   for (const b of built) for (const p of b.problems) warnings.push(p);
   const reload: ReloadMemory = { skillMds: records.skillMds, unserved };
+  if (seen.treeToken !== undefined) reload.treeToken = seen.treeToken;
   if (seen.fingerprint !== undefined) reload.fingerprint = seen.fingerprint;
   if (seen.listing) reload.listed = listedOthers(seen.listing, records.records, unserved);
   return {

@@ -49,6 +49,8 @@ export interface ReloadMemory {
   skillMds: ReadonlyMap<string, ParsedSkillMd>;
   /** Records of files read for skills that were skipped (so not in `files`), by storage path. */
   unserved: ReadonlyMap<string, FileRecord>;
+  /** The storage's tree token read before the listing this snapshot was built from (see `SkillFiles.treeToken`). */
+  treeToken?: string;
   /** What the walk saw (see `fingerprintOf`); a reload whose walk matches it keeps this snapshot. */
   fingerprint?: string;
   /** For a storage that lists in one call (`listAll`): what else its listing held, so a reload can compare listings directly. */

@@ -2,7 +2,7 @@ import { StorageError } from '../errors.js';
 import type { SkillFiles } from '../types.js';
 
 /**
- * The same storage, with every list, listAll and read bounded in time: a storage that hangs
+ * The same storage, with every list, listAll, treeToken and read bounded in time: a storage that hangs
  * fails the call with a StorageError naming the path instead of holding a request or a reload
  * for ever. (The storage call itself cannot be cancelled; its late answer is ignored.)
  */
@@ -27,6 +27,7 @@ export function withTimeouts(files: SkillFiles, timeoutMs: number): SkillFiles {
     read: (path, options) => bounded(() => (options ? files.read(path, options) : files.read(path)), path, 'read'),
   };
   if (typeof files.listAll === 'function') timed.listAll = (options) => bounded(() => (options ? files.listAll!(options) : files.listAll!()), '', 'listAll');
+  if (typeof files.treeToken === 'function') timed.treeToken = () => bounded(() => files.treeToken!(), '', 'treeToken');
   if (typeof files.watch === 'function') timed.watch = (onChange) => files.watch!(onChange);
   if (typeof files.close === 'function') timed.close = () => files.close!();
   if (typeof files.label === 'string') (timed as { label?: string }).label = files.label;

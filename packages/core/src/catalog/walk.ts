@@ -20,6 +20,19 @@ export async function listAllOf(files: SkillFiles, options?: ListAllOptions): Pr
   }
 }
 
+/** The storage's tree token (`treeToken`), or undefined when it has none or cannot tell. */
+export async function treeTokenOf(files: SkillFiles): Promise<string | undefined> {
+  if (typeof files.treeToken !== 'function') return undefined;
+  let token: unknown;
+  try {
+    token = await files.treeToken();
+  } catch (error) {
+    if (error instanceof StorageError) throw error;
+    throw new StorageError(`cannot ask the storage whether it changed (treeToken): ${(error as Error)?.message ?? error}`, '', { cause: error });
+  }
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
 /**
  * List the whole storage: one `listAll()` call when the storage has it, else breadth-first with
  * `concurrency` listings in flight. A failed listing fails the walk.

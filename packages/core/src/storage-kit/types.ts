@@ -90,6 +90,7 @@ export interface SkillFileReadOptions {
  * The rest is optional; a catalog uses what is there:
  *
  * - `listAll()`: the whole tree in one call, instead of `list` per folder.
+ * - `treeToken()`: tells a reload that nothing changed, before any listing.
  * - per-entry `token`, `size` + `digest`, `content`: spare a reload, a body read, a round trip.
  * - `inMemory`, `watch`, `close`: see each.
  */
@@ -106,6 +107,15 @@ export interface SkillFiles {
    * may leave out.
    */
   listAll?(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /**
+   * Optional: a change token for the whole tree, as cheap as the storage can make it (a generation
+   * counter its writes bump, a manifest's ETag, a count of watcher events). A reload asks for it
+   * before it lists and, when it equals the token the previous successful build was made with,
+   * keeps that build and lists nothing. So it must change after every change to what `list`,
+   * `listAll` or `read` would return; the same token means nothing changed. Resolve `undefined`
+   * when the storage cannot tell right now: the reload then lists as it would without it.
+   */
+  treeToken?(): Promise<string | undefined>;
   /**
    * Optional: true when the storage holds every file's bytes in memory already (`memoryStorage`).
    * A catalog then keeps no second copy unless `cacheBytes` asks for one.

@@ -61,6 +61,10 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
       }
       return file.bytes.slice();
     },
+    // Every write and removal bumps `version`: the same number means the same files.
+    async treeToken() {
+      return `${version}`;
+    },
     watch(onChange) {
       watchers.add(onChange);
       return () => watchers.delete(onChange);
@@ -72,6 +76,7 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
     remove(path) {
       check(path);
       for (const key of [...files.keys()]) if (key === path || key.startsWith(`${path}/`)) files.delete(key);
+      version++;
       notify();
     },
   };
