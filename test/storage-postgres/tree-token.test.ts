@@ -270,10 +270,15 @@ describe('a table without the generation table', () => {
     await env.admin.query(
       `CREATE TABLE ${pg.escapeIdentifier(table)} (namespace text NOT NULL, path text NOT NULL, content bytea NOT NULL, size integer, sha256 text, PRIMARY KEY (namespace, path))`,
     );
-    const s = open('', table);
+    const s = open('', table, env.admin);
+    const asked = open('', table, counting.pool);
     const sql = `INSERT INTO ${pg.escapeIdentifier(table)} (namespace, path, content, size, sha256) VALUES ('', $1, $2::bytea, octet_length($2::bytea), 'sha256:' || encode(sha256($2::bytea), 'hex'))`;
     await env.admin.query(sql, ['a/SKILL.md', bytes(skillMd('a'))]);
     assert.equal(await s.treeToken(), undefined);
+    assert.equal(await asked.treeToken(), undefined);
+    counting.reset();
+    assert.equal(await asked.treeToken(), undefined);
+    assert.equal(counting.queries.length, 0, 'a table found without a generation table is not asked again at once');
     const catalog = await SkillCatalog.load(s, quiet);
     await env.admin.query(sql, ['b/SKILL.md', bytes(skillMd('b'))]);
     assert.equal(await s.treeToken(), undefined);
