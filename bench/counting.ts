@@ -21,6 +21,8 @@ export function counting(files: SkillFiles, listingReadsBodies = false): Counted
     },
     ...(files.inMemory === true ? { inMemory: true } : {}),
   };
+  // A tree token spares a reload its listing: pass it on, or the bench would not measure that.
+  if (typeof files.treeToken === 'function') wrapped.treeToken = () => files.treeToken!();
   if (typeof files.listAll === 'function') {
     wrapped.listAll = async (options) => {
       const listing = await files.listAll!(options);

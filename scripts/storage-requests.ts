@@ -191,6 +191,8 @@ async function postgresRun(files: Map<string, string>): Promise<void> {
   } finally {
     await pool.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`).catch(() => undefined);
     await pool.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`).catch(() => undefined);
+    await pool.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(`${table}_gen`)}`).catch(() => undefined);
+    await pool.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_bump`)}()`).catch(() => undefined);
     await pool.end();
     await db.stop();
   }

@@ -53,6 +53,8 @@ export async function postgresStores(): Promise<StoreKind> {
     async stop() {
       await pool.query(`DROP TABLE IF EXISTS ${table}`);
       await pool.query(`DROP FUNCTION IF EXISTS ${table}_notify() CASCADE`).catch(() => undefined);
+      await pool.query(`DROP TABLE IF EXISTS ${table}_gen`).catch(() => undefined);
+      await pool.query(`DROP FUNCTION IF EXISTS ${table}_bump() CASCADE`).catch(() => undefined);
       await pool.end();
       await server.stop();
     },

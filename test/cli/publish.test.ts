@@ -12,7 +12,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2
 import { SkillCatalog, type StorageError } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
 import pg from 'pg';
-import { startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { dropMigrated, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
 import { startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
 import { runCli, s3Env, startServe, verifyWithSdkV2, type CliResult } from '../live/helpers.js';
@@ -98,8 +98,7 @@ const storages: Storage[] = [
     },
     async teardown() {
       if (admin) {
-        await admin.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`);
-        await admin.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`);
+        await dropMigrated(admin, table);
         await admin.end();
       }
       await db?.stop();

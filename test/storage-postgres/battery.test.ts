@@ -17,7 +17,7 @@ runStorageBattery('postgresStorage', {
     return storage;
   },
   rewrite: async (storage, path, bytes) => void (await (storage as PostgresStorage).put(path, bytes)),
-  optional: { listAll: true, inMemory: false, watch: true, close: true },
+  optional: { listAll: true, inMemory: false, watch: true, close: true, treeToken: true },
   listed: { digests: true, contents: true },
   async cleanup() {
     await Promise.all(opened.map((s) => s.close()));

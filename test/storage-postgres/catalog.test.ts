@@ -66,13 +66,15 @@ describe('namespaces', () => {
 });
 
 describe('queries per catalog build', () => {
-  test('two queries per build (the listing, then the SKILL.md bodies); an unchanged reload is the listing alone', async () => {
+  test('a build is the tree token, the listing and the SKILL.md bodies; an unchanged reload is the tree token alone', async () => {
     const storage = postgresStorage({ pool: counting.pool, table: env.table, namespace: uniqueName('count') });
     await putTree(storage, tree());
 
     counting.reset();
     const catalog = await SkillCatalog.load(storage);
-    assert.equal(counting.queries.length, 2, counting.queries.map((q) => q.text).join('\n'));
+    // The first tree token also finds the generation table: two small queries, once per storage.
+    assert.equal(counting.queries.length, 4, counting.queries.map((q) => q.text).join('\n'));
+    assert.equal(counting.queries.filter((q) => q.text.includes(`${env.table}_gen`)).length, 1, 'the token query');
     assert.equal(counting.queries.filter((q) => q.text.startsWith('SELECT path, size, sha256')).length, 1, 'one listAll query');
     const bodies = counting.queries.find((q) => q.text.startsWith('SELECT path, sha256, content'))!;
     assert.deepEqual([...(bodies.values[1] as string[])].sort(), ['acme/billing/refunds/SKILL.md', 'git-workflow/SKILL.md', 'pdf-processing/SKILL.md']);
@@ -89,13 +91,14 @@ describe('queries per catalog build', () => {
     assert.equal(unchanged.listChanged, false);
     assert.equal(catalog.bodiesRead, 0);
     assert.equal(counting.queries.length, 1, 'a reload with nothing changed is one query');
+    assert.equal(counting.queries.filter((q) => q.text.startsWith('SELECT path, size, sha256')).length, 0, 'and lists nothing');
 
     await storage.put('pdf-processing/templates/invoice.md', '# Invoice v2\n');
     counting.reset();
     const changed = await catalog.reload();
     assert.deepEqual(changed.changed, ['skill://pdf-processing/SKILL.md']);
     assert.equal(catalog.bodiesRead, 0, 'a changed supporting file is taken from its new digest without reading it');
-    assert.equal(counting.queries.length, 1);
+    assert.equal(counting.queries.length, 2, 'the tree token and the listing');
     const invoice = ((await catalog.get('skill://pdf-processing/SKILL.md')).resources as SkillResource[]).find((r) => r.uri.endsWith('invoice.md'))!;
     assert.equal(invoice.digest, sha256Digest(text('# Invoice v2\n')));
 
@@ -108,7 +111,7 @@ describe('queries per catalog build', () => {
       ['git-workflow/SKILL.md'],
       'only the changed one',
     );
-    assert.equal(counting.queries.length, 2);
+    assert.equal(counting.queries.length, 3);
     assert.equal((await catalog.get('skill://git-workflow/SKILL.md')).frontmatter.description, 'Now with rebases.');
   });
 

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { migrate, type PostgresStorage } from '@skillmount/storage-postgres';
-import { startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { dropMigrated, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
 
 export const text = (s: string) => new TextEncoder().encode(s);
 
@@ -43,8 +43,7 @@ export async function setup(
     admin,
     table,
     async teardown() {
-      await admin.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`).catch(() => undefined);
-      await admin.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`).catch(() => undefined);
+      await dropMigrated(admin, table).catch(() => undefined);
       await admin.end();
       await db.stop();
     },

@@ -24,7 +24,7 @@ const schemaName = uniqueName('skills');
 
 test('migrate() twice, and concurrently, succeeds and leaves one working table', async () => {
   const table = uniqueName('mig');
-  dropped.push(pg.escapeIdentifier(table));
+  dropped.push(pg.escapeIdentifier(table), pg.escapeIdentifier(`${table}_gen`));
   const storage = postgresStorage({ pool: env.admin, table });
   await storage.migrate();
   await storage.migrate();
@@ -34,7 +34,7 @@ test('migrate() twice, and concurrently, succeeds and leaves one working table',
   ]);
   assert.deepEqual(
     triggers.map((r) => r.tgname),
-    ['skillmount_notify', 'skillmount_notify_truncate'],
+    ['skillmount_gen_delete', 'skillmount_gen_insert', 'skillmount_gen_truncate', 'skillmount_gen_update', 'skillmount_notify', 'skillmount_notify_truncate'],
   );
   assert.equal(await storage.put('a/SKILL.md', skillMd('a')), true);
   const [file] = await storage.listAll();

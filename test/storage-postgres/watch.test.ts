@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { SkillCatalog, StorageError } from '@skillmount/core';
 import { postgresStorage } from '@skillmount/storage-postgres';
-import { uniqueName } from '../support/postgres.js';
+import { dropMigrated, uniqueName } from '../support/postgres.js';
 import { setup } from './helpers.js';
 import { skillMd } from '../support/skill-md.js';
 import { sleep, waitFor } from '../support/wait.js';
@@ -132,6 +132,6 @@ test('TRUNCATE notifies every namespace', async () => {
   } finally {
     stop();
     await reader.close();
-    await env.admin.query(`DROP TABLE ${pg.escapeIdentifier(table)}; DROP FUNCTION ${pg.escapeIdentifier(`${table}_notify`)}()`);
+    await dropMigrated(env.admin, table);
   }
 });

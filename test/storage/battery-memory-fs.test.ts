@@ -8,7 +8,7 @@ import { runStorageBattery } from '../support/storage-battery.js';
 runStorageBattery('memoryStorage', {
   open: async (files) => memoryStorage(files),
   rewrite: async (storage, rel, bytes) => (storage as MemoryStorage).write(rel, bytes),
-  optional: { listAll: false, inMemory: true, watch: true, close: false },
+  optional: { listAll: false, inMemory: true, watch: true, close: false, treeToken: true },
 });
 
 const roots: string[] = [];

@@ -94,6 +94,15 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 
+/** Drop a table `migrate()` made and what it made beside it (functions, the generation table). */
+export async function dropMigrated(pool: pg.Pool, table: string): Promise<void> {
+  const id = (suffix = '') => pg.escapeIdentifier(`${table}${suffix}`);
+  await pool.query(`DROP TABLE IF EXISTS ${id()}`);
+  await pool.query(`DROP FUNCTION IF EXISTS ${id('_notify')}()`);
+  await pool.query(`DROP TABLE IF EXISTS ${id('_gen')}`);
+  await pool.query(`DROP FUNCTION IF EXISTS ${id('_bump')}()`);
+}
+
 /**
  * The test database, a pool and a migrated table of the test's own (`<prefix>_…`). One after hook
  * drops the table, ends the pool and stops the server, in that order, so the server outlives the pool.
@@ -104,8 +113,7 @@ export async function tableForTest(t: { after(fn: () => Promise<void>): void }, 
   pool.on('error', () => undefined);
   const table = uniqueName(prefix);
   t.after(async () => {
-    await pool.query(`DROP TABLE IF EXISTS ${pg.escapeIdentifier(table)}`);
-    await pool.query(`DROP FUNCTION IF EXISTS ${pg.escapeIdentifier(`${table}_notify`)}()`);
+    await dropMigrated(pool, table);
     await pool.end();
     await db.stop();
   });

@@ -17,8 +17,8 @@ export interface BatteryTarget {
   open(files: Record<string, Uint8Array>): Promise<SkillFiles>;
   /** Replace the bytes of one file of a storage that `open` returned, as a writer of that storage would. */
   rewrite(storage: SkillFiles, path: string, bytes: Uint8Array): Promise<void>;
-  /** The optional members this storage has; the battery checks it has exactly these, then tests each. */
-  optional: { listAll: boolean; inMemory: boolean; watch: boolean; close: boolean };
+  /** The optional members this storage has; the battery checks it has exactly these, then tests each (`treeToken`: default false). */
+  optional: { listAll: boolean; inMemory: boolean; watch: boolean; close: boolean; treeToken?: boolean };
   /** What its `listAll` gives for the files a catalog reads: digests (with sizes), and SKILL.md bodies. */
   listed?: { digests: boolean; contents: boolean };
   /** Release everything the battery opened (called once, after all checks). */
@@ -219,7 +219,26 @@ export function runOptionalContract(name: string, target: BatteryTarget): void {
       if (storage.inMemory !== undefined) assert.equal(typeof storage.inMemory, 'boolean');
       assert.equal(typeof storage.watch === 'function', target.optional.watch, 'watch');
       assert.equal(typeof storage.close === 'function', target.optional.close, 'close');
+      assert.equal(typeof storage.treeToken === 'function', target.optional.treeToken ?? false, 'treeToken');
     });
+
+    if (target.optional.treeToken) {
+      await t.test('treeToken: the same while nothing is written, another after a write through the storage', async () => {
+        const before = await storage.treeToken!();
+        assert.equal(typeof before, 'string', 'a storage declaring treeToken can tell for a tree it just stored');
+        assert.notEqual(before, '');
+        await storage.list('alpha');
+        await storage.read('alpha/SKILL.md');
+        if (storage.listAll) await storage.listAll();
+        assert.equal(await storage.treeToken!(), before, 'listing and reading change nothing');
+        await target.rewrite(storage, 'alpha/odd/Q&A.md', text('rewritten for the tree token'));
+        const after = await storage.treeToken!();
+        assert.notEqual(after, before, 'a write gives a new token');
+        assert.equal(await storage.treeToken!(), after);
+        await target.rewrite(storage, 'alpha/odd/Q&A.md', files['alpha/odd/Q&A.md']!);
+        assert.notEqual(await storage.treeToken!(), after, 'writing the old bytes back is a change too');
+      });
+    }
 
     await t.test('list gives a token for every file a catalog reads', async () => {
       for (const path of Object.keys(files).filter((p) => isSkillFile(p, skillFolders))) {

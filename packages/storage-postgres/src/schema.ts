@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { StorageError } from '@skillmount/core/storage-kit';
+import { migrateGenerations } from './generations.js';
 import { PACKAGE, type TableNames } from './table.js';
 
 const COLUMNS = ['namespace', 'path', 'content', 'size', 'sha256', 'updated_at'];
@@ -47,8 +48,9 @@ $skillmount$`,
 
 /**
  * Create the schema (when named and missing), the table, the notify function and its triggers,
- * in one transaction under an advisory lock, so concurrent runs (replicas starting together)
- * wait for each other instead of racing on the catalog. Idempotent.
+ * the generation table and its triggers (generations.ts), in one transaction under an advisory
+ * lock, so concurrent runs (replicas starting together) wait for each other instead of racing on
+ * the catalog. Idempotent.
  */
 export async function runMigration(pool: pg.Pool, names: TableNames): Promise<void> {
   const sql = schemaStatements(names);
@@ -84,6 +86,8 @@ export async function runMigration(pool: pg.Pool, names: TableNames): Promise<vo
     const has = (name: string) => triggers.some((t) => t.tgname === name);
     if (!has(ROW_TRIGGER)) await client.query(sql.rowTrigger);
     if (!has(TRUNCATE_TRIGGER)) await client.query(sql.truncateTrigger);
+    const existing = triggers.map((t) => t.tgname);
+    await migrateGenerations(client, names, existing);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {

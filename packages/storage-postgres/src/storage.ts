@@ -5,19 +5,22 @@ import { normalizeOptions } from './options.js';
 import { listAllFiles, listChildren, putFile, readFile, removeFile, type Rows, statements } from './queries.js';
 import { runMigration } from './schema.js';
 import { PACKAGE, tableNames } from './table.js';
+import { treeTokens } from './tree-token.js';
 import type { MigrateOptions, PostgresStorage, PostgresStorageOptions } from './types.js';
 
 /**
  * A PostgreSQL table as skill storage. Each namespace is its own tree of rows
  * `(namespace, path, content, size, sha256, updated_at)`; `size` and `sha256` are computed by the
  * database, so a catalog load is two queries: the listing, and the SKILL.md bodies that changed
- * (`listAll`). Every value travels as a bound parameter. Rows whose path is not a plain relative
- * path are reported as `unsupported` and never read.
+ * (`listAll`); a reload with nothing changed is one, the namespace's generation (`treeToken`).
+ * Every value travels as a bound parameter. Rows whose path is not a plain relative path are
+ * reported as `unsupported` and never read.
  */
 export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
   const { pool, ownsPool, names, namespace, debounceMs, onError } = normalizeOptions(options);
   const scope: Scope = { display: names.display, namespace };
   const rows: Rows = { pool, namespace, scope, sql: statements(names.table) };
+  const tokens = treeTokens(rows, names, onError);
 
   // An idle client of a pool we created can fail (server restart); unhandled, that would crash.
   if (ownsPool) pool.on('error', (error) => onError(tableError(scope, `an idle pooled connection failed (${error.message}); the pool replaces it`, error)));
@@ -35,6 +38,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     listAll: (options) => listAllFiles(rows, options),
     list: (dir) => listChildren(rows, dir),
     read: (path, options) => readFile(rows, path, options),
+    treeToken: () => tokens.read(),
 
     watch(onChange) {
       if (closed) throw tableError(scope, 'cannot watch: the storage is closed');
@@ -59,6 +63,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
 
     async migrate() {
       await runMigration(pool, names);
+      tokens.reset();
     },
 
     put: (path, content) => putFile(rows, path, content),
@@ -66,7 +71,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   };
 }
 
-/** Create the table, index and change trigger on a pool you own, e.g. from a deploy script. */
+/** Create the table, its triggers and the generation table on a pool you own, e.g. from a deploy script. */
 export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<void> {
   if (pool === null || typeof pool !== 'object' || typeof pool.connect !== 'function') {
     throw new TypeError('@skillmount/storage-postgres: migrate(pool, options) needs a pg.Pool');

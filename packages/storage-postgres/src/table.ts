@@ -14,6 +14,10 @@ export interface TableNames {
   schema: string | undefined;
   /** The trigger function, in the table's schema. */
   notifyFunction: string;
+  /** The bare name of the generation table (`<name>_gen`), created in the table's schema. */
+  generations: string;
+  /** The bare name of the function the generation triggers run (`<name>_bump`). */
+  bumpFunction: string;
   /** Channel name as text (for `pg_notify` and message filtering); `<name>_changed`. */
   channel: string;
   /** The channel quoted as an identifier (for `LISTEN`). */
@@ -21,7 +25,7 @@ export interface TableNames {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// PostgreSQL identifiers hold 63 bytes; the derived names add at most "_changed" (8).
+// PostgreSQL identifiers hold 63 bytes; the derived names add at most "_changed" (8; "_gen", "_bump", "_notify" are shorter).
 const MAX_TABLE_NAME = 55;
 const MAX_SCHEMA_NAME = 63;
 
@@ -57,6 +61,8 @@ export function tableNames(option: unknown, packageName = PACKAGE): TableNames {
     table: qualify(name),
     schema,
     notifyFunction: qualify(`${name}_notify`),
+    generations: `${name}_gen`,
+    bumpFunction: `${name}_bump`,
     channel,
     channelIdentifier: pg.escapeIdentifier(channel),
   };

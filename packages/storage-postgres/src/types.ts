@@ -52,6 +52,13 @@ export interface PostgresStorage extends SkillFiles {
    */
   listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
   /**
+   * The namespace's generation, which every write bumps in its own transaction (triggers `migrate()`
+   * creates), as `<oid>:<n>`: one small query, so a reload with nothing changed lists nothing.
+   * `undefined` when the table lacks the generation table or its triggers (migrated by an earlier
+   * version: run `migrate()`) or this role may not read it.
+   */
+  treeToken(): Promise<string | undefined>;
+  /**
    * LISTEN for writes to this namespace on a dedicated connection and call `onChange` (debounced),
    * also once the connection is up and again after every reconnection, since writes may have been
    * missed meanwhile. Returns a function that stops listening.
@@ -59,7 +66,7 @@ export interface PostgresStorage extends SkillFiles {
   watch(onChange: () => void): () => void;
   /** Stop every watch and, when the storage created the pool, end it. A pool you passed in stays open. */
   close(): Promise<void>;
-  /** Create the table, its index and the change trigger if missing. Safe to run again and concurrently. */
+  /** Create the table, its triggers and the generation table if missing. Safe to run again and concurrently. */
   migrate(): Promise<void>;
   /**
    * Store a file (insert or replace). Resolves `true` when the stored content changed, `false` when
