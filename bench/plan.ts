@@ -47,6 +47,7 @@ const SMALL = size(100, 5, 2);
 const MEDIUM = size(1000, 10, 4);
 const LARGE = size(2000, 20, 8);
 const TENANT = size(5, 3, 1);
+const QUICK_HTTP = size(50, 4, 2);
 
 export function planFor(mode: Mode): Plan {
   if (mode === 'smoke') {
@@ -76,17 +77,16 @@ export function planFor(mode: Mode): Plan {
     };
   }
   if (mode === 'quick') {
-    // Under two minutes on a quiet 2-core machine, set-up included: the folder build at 1000×10×4 KiB
-    // once (a single SDK v2 build there takes 3–4 s), S3 and PostgreSQL at the small size only (the
-    // SDK v2 reads the loopback S3 server at about 2.5 ms a file), one timed run of each reload and
-    // HTTP server (three of the servers on PostgreSQL), memory at the small size, fewer new servers
-    // in the per-request setup case, the new cases at their smallest. The default run
-    // measures all of it properly.
+    // Under two minutes on a quiet 2-core machine, set-up included: builds and cold starts at the
+    // small size only (the SDK v2 reads the loopback S3 server at about 2.5 ms a file), one timed run
+    // of each reload and HTTP server (three of the servers on PostgreSQL), memory at the small size,
+    // fewer new servers in the per-request setup case, the replicas on the HTTP corpus, 10 and 100
+    // tenants. The default run measures all of it properly.
     return {
       mode,
       runsFor: (files) => (files > 5_000 ? 1 : 3),
       longRunMs: 8_000,
-      build: [SMALL, MEDIUM],
+      build: [SMALL],
       buildS3: [SMALL],
       buildPostgres: [SMALL],
       coldRuns: 1,
@@ -95,10 +95,10 @@ export function planFor(mode: Mode): Plan {
       reloadRuns: 1,
       memory: SMALL,
       memoryRuns: 1,
-      http: size(50, 4, 2),
+      http: QUICK_HTTP,
       httpRuns: 1,
       attachRuns: 500,
-      replicas: SMALL,
+      replicas: QUICK_HTTP,
       replicaPasses: 1,
       replicaPublishes: 1,
       tenants: [10, 100],

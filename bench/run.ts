@@ -3,13 +3,13 @@
  * measured in this one run on the same corpora, storages and machine.
  *
  *   pnpm bench                     # every case, every size (long: the SDK v2 reads S3 one file at a time)
- *   pnpm bench -- --quick          # the smallest sizes (a folder: the first two), under two minutes
+ *   pnpm bench -- --quick          # the smallest sizes, one run of most cases, under two minutes
  *   node --import tsx bench/run.ts --smoke   # the smallest size, one run: checks that it all works
  *   … --out results.md             # also write the printed tables to a file
  *
- * Needs built packages (`pnpm bench` builds them first when a package's sources are newer than
- * its dist), the command line among them (the replicas case runs it), a PostgreSQL server (`DATABASE_URL`, else an embedded
- * one is started) and starts a loopback S3-protocol server itself.
+ * Needs built packages, the command line's among them (the replicas case runs it; `pnpm bench`
+ * builds first when a package's sources are newer than its dist), a PostgreSQL server
+ * (`DATABASE_URL`, else an embedded one is started), and starts a loopback S3-protocol server itself.
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -58,7 +58,7 @@ print();
 print(`- Machine: ${machine()}`);
 print(`- Compared with: @modelcontextprotocol/server 2.4.0 (\`SkillsExtension.load\`, \`loadSkills\`, \`createMcpHandler\`), measured in the same process run`);
 print(
-  `- Figures: medians of the runs shown per case (${mode === 'default' ? '5, or 3 for a case whose single run exceeds ' + plan.longRunMs / 1000 + ' s' : mode === 'quick' ? '3 for builds at 100×5×2 KiB, else 1' : '1'}); ratio = how many times better ours is (theirs ÷ ours for times, ours ÷ theirs for rates)`,
+  `- Figures: medians of the runs shown per case (${mode === 'default' ? '5, or 3 for a case whose single run exceeds ' + plan.longRunMs / 1000 + ' s' : mode === 'quick' ? '3 for builds, else 1' : '1'}); ratio = how many times better ours is (theirs ÷ ours for times, ours ÷ theirs for rates)`,
 );
 print(`- Command: \`${mode === 'default' ? 'pnpm bench' : mode === 'quick' ? 'pnpm bench -- --quick' : 'node --import tsx bench/run.ts --smoke'}\``);
 print();
@@ -96,7 +96,7 @@ async function storeOf(kind: keyof typeof kinds, size: CorpusSize, purpose = '')
     progress(`seeding ${kinds[kind].kind} with ${size.label}${purpose ? ` for ${purpose}` : ''}`);
     const start = now();
     store = await kinds[kind].seed(size, corpusFiles(size));
-    seedTimes.push([kinds[kind].kind, size.label, ms(now() - start)]);
+    seedTimes.push([kinds[kind].kind, `${size.label}${purpose ? ` (${purpose})` : ''}`, ms(now() - start)]);
     seeded.set(key, store);
   }
   return store;

@@ -137,7 +137,7 @@ export function replicasSection(results: readonly ReplicasResult[], cores: numbe
         String(i + 1),
         ms(p.publishMs),
         ms(Math.max(...p.replicas)),
-        ms(Math.max(0, Math.max(...p.replicas) - p.publishMs)),
+        Math.max(...p.replicas) < p.publishMs ? 'before it exits' : ms(Math.max(...p.replicas) - p.publishMs),
         p.replicas.map(ms).join(', '),
       ]);
   }
@@ -148,7 +148,7 @@ export function replicasSection(results: readonly ReplicasResult[], cores: numbe
     '',
     table(['storage', 'corpus', 'replicas', 'verified reads/s', 'vs 1 behind the proxy'], reads),
     '',
-    `Then one file (not a SKILL.md) is changed in a copy of the corpus folder and \`skillmount publish\` (the built command line, a fresh process) writes it to the storage; each replica is asked directly with \`skills/get\` every ${POLL_MS} ms until it lists the new digest. Times are from the start of the publish (a fresh Node process that checks the whole folder, then writes the one changed file, and for S3 the manifest); \`of which after the exit\` is how long the last replica took once the publish had finished.`,
+    `Then one file (not a SKILL.md) is changed in a copy of the corpus folder and \`skillmount publish\` (the built command line, a fresh process) writes it to the storage; each replica is asked directly with \`skills/get\` every ${POLL_MS} ms until it lists the new digest. Times are from the start of the publish (a fresh Node process that checks the whole folder, then writes the one changed file, and for S3 the manifest); \`of which after the exit\` is how long the last replica took once the publish had finished (\`before it exits\` when every replica served the change before the publish process had ended).`,
     '',
     table(['storage', 'publish', 'publish exits', 'every replica serves it', 'of which after the exit', 'each replica'], publishes),
     '',
