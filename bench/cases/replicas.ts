@@ -71,7 +71,7 @@ async function digestServed(client: BenchClient, skillUri: string, fileUri: stri
 export async function replicasCase(store: SeededStore, folder: SeededStore, passes: number, publishes: number): Promise<ReplicasResult> {
   const at = store.cli;
   if (!at || !folder.dir) throw new Error(`bench: the replicas case needs a ${store.kind} location for the command line and a folder of the same corpus`);
-  const extra = ['--stateless', ...(store.kind === 'S3' ? ['--poll-interval', String(S3_POLL_MS)] : [])];
+  const extra = ['--stateless', '--watch', ...(store.kind === 'S3' ? ['--poll-interval', String(S3_POLL_MS)] : [])];
   const replicas: ServeProcess[] = [];
   const clients: BenchClient[] = [];
   const proxy = await startProxy();
@@ -144,7 +144,7 @@ export function replicasSection(results: readonly ReplicasResult[], cores: numbe
   return [
     '## Replicas',
     '',
-    `Three \`skillmount serve\` processes (the built command line, \`--stateless\`, watching the storage: PostgreSQL by LISTEN/NOTIFY, S3 by polling with \`--poll-interval ${S3_POLL_MS}\`) on one PostgreSQL namespace, then on one S3 bucket of the loopback S3-protocol server, behind a round-robin proxy (node:http, keep-alive agents) on 127.0.0.1 in the benchmark's own process. Verified reads of every file, ${IN_FLIGHT} requests in flight, by the lean client through the proxy with 1, 2 and 3 replicas behind it (the median of the timed passes shown, after one untimed), and straight to one replica for the proxy's own cost. **This machine has ${cores} cores**, shared by the replicas, the proxy, the client and the storage servers: aggregate throughput cannot grow linearly with replicas here, and these rows show the overhead of spreading the load more than any gain.`,
+    `Three \`skillmount serve\` processes (the built command line, \`--stateless --watch\`: PostgreSQL by LISTEN/NOTIFY, S3 by polling with \`--poll-interval ${S3_POLL_MS}\`) on one PostgreSQL namespace, then on one S3 bucket of the loopback S3-protocol server, behind a round-robin proxy (node:http, keep-alive agents) on 127.0.0.1 in the benchmark's own process. Verified reads of every file, ${IN_FLIGHT} requests in flight, by the lean client through the proxy with 1, 2 and 3 replicas behind it (the median of the timed passes shown, after one untimed), and straight to one replica for the proxy's own cost. **This machine has ${cores} cores**, shared by the replicas, the proxy, the client and the storage servers: aggregate throughput cannot grow linearly with replicas here, and these rows show the overhead of spreading the load more than any gain.`,
     '',
     table(['storage', 'corpus', 'replicas', 'verified reads/s', 'vs 1 behind the proxy'], reads),
     '',
