@@ -9,19 +9,36 @@ export interface Plan {
   runsFor(files: number): number;
   /** A case whose single run takes longer than this many ms drops to 3 runs. */
   longRunMs: number;
-  /** Catalog builds, from each storage. */
+  /** Catalog builds from a folder. */
   build: CorpusSize[];
-  /** Catalog builds from S3, when a size differs (see `quick`). */
+  /** Catalog builds from S3 and from PostgreSQL, when a size differs (see `quick`). */
   buildS3: CorpusSize[];
+  buildPostgres: CorpusSize[];
+  /** Fresh processes per side for each cold start (one build size, one storage); 1 once a single load takes over `longRunMs`. */
+  coldRuns: number;
   /** Reloads (one of the build sizes). */
   reload: CorpusSize;
   reloadS3: CorpusSize;
+  /** Timed reloads per side and kind of reload. */
+  reloadRuns: number;
   /** Memory of a loaded catalog, one child process per implementation. */
   memory: CorpusSize;
   /** Fresh processes per side for the memory case (medians). */
   memoryRuns: number;
   /** The corpus served over HTTP. */
   http: CorpusSize;
+  /** Timed runs per server over HTTP. */
+  httpRuns: number;
+  /** New servers timed per side in the per-request setup case. */
+  attachRuns: number;
+  /** The corpus the `skillmount serve` replicas share (on PostgreSQL, then S3). */
+  replicas: CorpusSize;
+  /** Timed read passes per replica count, and publishes timed until every replica follows. */
+  replicaPasses: number;
+  replicaPublishes: number;
+  /** Tenant counts of the many-tenants case, each tenant holding `tenantSize`. */
+  tenants: number[];
+  tenantSize: CorpusSize;
   /** One untimed run of each side before a build case is timed (corpora up to 5 000 files: larger runs warm up on their own). */
   warmUp: boolean;
 }
@@ -29,6 +46,8 @@ export interface Plan {
 const SMALL = size(100, 5, 2);
 const MEDIUM = size(1000, 10, 4);
 const LARGE = size(2000, 20, 8);
+const TENANT = size(5, 3, 1);
+const QUICK_HTTP = size(50, 4, 2);
 
 export function planFor(mode: Mode): Plan {
   if (mode === 'smoke') {
@@ -39,30 +58,51 @@ export function planFor(mode: Mode): Plan {
       longRunMs: Infinity,
       build: [tiny],
       buildS3: [tiny],
+      buildPostgres: [tiny],
+      coldRuns: 1,
       reload: tiny,
       reloadS3: tiny,
+      reloadRuns: 1,
       memory: tiny,
       memoryRuns: 1,
       http: tiny,
+      httpRuns: 1,
+      attachRuns: 100,
+      replicas: tiny,
+      replicaPasses: 1,
+      replicaPublishes: 1,
+      tenants: [10],
+      tenantSize: TENANT,
       warmUp: false,
     };
   }
   if (mode === 'quick') {
-    // About two minutes on a quiet 2-core machine: one run at 1000×10×4 KiB (a single SDK v2 build
-    // there takes 4–10 s), no warm-up runs, reloads at the small size, S3 at the small size only
-    // (the SDK v2 reads the loopback S3 server at about 2.5 ms a file), a small HTTP corpus. The
-    // default run measures all of it properly.
+    // Under two minutes on a quiet 2-core machine, set-up included: builds and cold starts at the
+    // small size only (the SDK v2 reads the loopback S3 server at about 2.5 ms a file), one timed run
+    // of each reload and HTTP server (three of the servers on PostgreSQL), memory at the small size,
+    // fewer new servers in the per-request setup case, the replicas on the HTTP corpus, 10 and 100
+    // tenants. The default run measures all of it properly.
     return {
       mode,
       runsFor: (files) => (files > 5_000 ? 1 : 3),
       longRunMs: 8_000,
-      build: [SMALL, MEDIUM],
+      build: [SMALL],
       buildS3: [SMALL],
+      buildPostgres: [SMALL],
+      coldRuns: 1,
       reload: SMALL,
       reloadS3: SMALL,
-      memory: MEDIUM,
+      reloadRuns: 1,
+      memory: SMALL,
       memoryRuns: 1,
-      http: size(50, 4, 2),
+      http: QUICK_HTTP,
+      httpRuns: 1,
+      attachRuns: 500,
+      replicas: QUICK_HTTP,
+      replicaPasses: 1,
+      replicaPublishes: 1,
+      tenants: [10, 100],
+      tenantSize: TENANT,
       warmUp: false,
     };
   }
@@ -72,11 +112,21 @@ export function planFor(mode: Mode): Plan {
     longRunMs: 15_000,
     build: [SMALL, MEDIUM, LARGE],
     buildS3: [SMALL, MEDIUM, LARGE],
+    buildPostgres: [SMALL, MEDIUM, LARGE],
+    coldRuns: 3,
     reload: LARGE,
     reloadS3: MEDIUM,
+    reloadRuns: 5,
     memory: LARGE,
     memoryRuns: 3,
     http: size(100, 10, 4),
+    httpRuns: 5,
+    attachRuns: 2000,
+    replicas: MEDIUM,
+    replicaPasses: 3,
+    replicaPublishes: 3,
+    tenants: [10, 100, 1000],
+    tenantSize: TENANT,
     warmUp: true,
   };
 }

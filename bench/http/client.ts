@@ -9,12 +9,12 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { mapLimit } from '../measure.js';
 
-interface Resource {
+export interface Resource {
   uri: string;
   digest: string;
   size: number;
 }
-interface Entry {
+export interface Entry {
   uri: string;
   resources: Resource[] | 'dynamic';
 }
@@ -24,6 +24,8 @@ export interface BenchClient {
   listAll(): Promise<{ entries: Entry[]; pages: number }>;
   /** Read and verify every file with `inFlight` requests at a time; returns the number read. */
   readAll(files: readonly Resource[], inFlight: number): Promise<number>;
+  /** Any other request; resolves with its result, rejects with its JSON-RPC error. */
+  call(method: string, params: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -143,6 +145,7 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
       await mapLimit(files, inFlight, read);
       return files.length;
     },
+    call: request,
     async close() {
       if (sessionId) await send('DELETE', undefined, { 'mcp-protocol-version': PROTOCOL_VERSION }).catch(() => undefined);
       agent.destroy();

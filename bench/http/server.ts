@@ -5,7 +5,8 @@
  *
  *   node --import tsx bench/http/server.ts <kind> <storage-json>
  *   kind: fastify-stateless | fastify-session | express-stateless | express-session | sdk-v2
- *   storage: {"folder": "/tmp/…"} or {"postgres": {"connectionString": "…", "table": "…", "namespace": "…"}},
+ *   storage: {"folder": "/tmp/…"}, {"postgres": {"connectionString": "…", "table": "…", "namespace": "…"}}
+ *            or {"s3": {"endpoint": "…", "bucket": "…", …}},
  *            optionally with "cacheBytes" for our catalogs
  */
 import http from 'node:http';
@@ -21,6 +22,7 @@ import { skillsMiddleware } from '@skillmount/express';
 import skillsPlugin from '@skillmount/fastify';
 import { fsStorage } from '@skillmount/storage-fs';
 import { postgresStorage } from '@skillmount/storage-postgres';
+import { s3StorageOf } from './s3-spec.js';
 import { serveFetchHandler } from '../../test/client/support/v2-http.js';
 import type { ServerKind, StorageSpec } from './types.js';
 
@@ -30,6 +32,7 @@ let pool: pg.Pool | undefined;
 
 function storage(): SkillFiles {
   if ('folder' in spec) return fsStorage(spec.folder);
+  if ('s3' in spec) return s3StorageOf(spec.s3);
   pool ??= new pg.Pool({ connectionString: spec.postgres.connectionString, max: 10 });
   pool.on('error', () => undefined);
   return postgresStorage({ pool, table: spec.postgres.table, namespace: spec.postgres.namespace });

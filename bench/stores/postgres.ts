@@ -29,6 +29,7 @@ export async function postgresStores(): Promise<StoreKind> {
 
   return {
     kind: 'PostgreSQL',
+    connectionString: server.connectionString,
     async seed(size, files) {
       const namespace = `bench-${namespaces++}`;
       await put(namespace, size, files, 0);
@@ -38,6 +39,7 @@ export async function postgresStores(): Promise<StoreKind> {
         size,
         files,
         served: { postgres: { connectionString: server.connectionString, table, namespace } },
+        cli: { location: `${server.connectionString}#${encodeURIComponent(namespace)}`, args: ['--table', table], env: {} },
         // One pool for every adapter, as an app would share it; the adapters never end it.
         adapter: () => postgresStorage({ pool, table, namespace }),
         rewrite: (changed, version) => put(namespace, size, changed, version),

@@ -61,6 +61,22 @@ export async function s3Stores(): Promise<StoreKind> {
         files,
         // One configured client for every adapter, as an app would share it; the adapters never destroy it.
         adapter: () => s3Storage({ client, bucket }),
+        served: { s3: { endpoint: server.endpoint, region: server.region, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey, bucket } },
+        cli: {
+          location: `s3://${bucket}`,
+          args: [],
+          env: {
+            AWS_ENDPOINT_URL_S3: server.endpoint,
+            AWS_REGION: server.region,
+            AWS_ACCESS_KEY_ID: server.accessKeyId,
+            AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+            // The loopback server does not understand the AWS SDK's default checksum trailers.
+            AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+            AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+            AWS_EC2_METADATA_DISABLED: 'true',
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          },
+        },
         async rewrite(changed, version) {
           await put(bucket, size, changed, version);
           for (const file of changed) versions.set(file.path, version);

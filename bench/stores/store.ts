@@ -14,8 +14,10 @@ export interface SeededStore {
   readonly listingReadsBodies?: boolean;
   /** Where the folder is, for the folder store (`loadSkills(dir)` on the SDK v2 side). */
   readonly dir?: string;
-  /** How a server process opens the same corpus, for the stores served over HTTP. */
+  /** How a child process (a server over HTTP, a cold start) opens the same corpus. */
   readonly served?: StorageSpec;
+  /** How the `skillmount` command line names it (S3 and PostgreSQL): for `serve` and `publish`. */
+  readonly cli?: CliLocation;
   /** Rewrite these files with the bytes of `version`. */
   rewrite(files: readonly CorpusFile[], version: number): Promise<void>;
   /** Release the adapter's resources (a client, a pool); no-op for a folder. */
@@ -24,9 +26,18 @@ export interface SeededStore {
   remove(): Promise<void>;
 }
 
+/** A location for `skillmount serve` / `publish`, the options it needs and the environment to run them in. */
+export interface CliLocation {
+  location: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+}
+
 /** A store kind that can hold corpora: started once per run, then seeded per size. */
 export interface StoreKind {
   readonly kind: string;
+  /** PostgreSQL: the server the corpora's table is on (for cases that make tables of their own). */
+  readonly connectionString?: string;
   seed(size: CorpusSize, files: readonly CorpusFile[]): Promise<SeededStore>;
   stop(): Promise<void>;
 }

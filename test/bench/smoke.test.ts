@@ -44,7 +44,7 @@ function rowsAfter(output: string, heading: string): string[][] {
 const RATIO = /^\d+(\.\d+)?×$/;
 const TIME = /^\d+(\.\d+)? ms$/;
 
-test('bench/run.ts --smoke completes and prints every figure with the SDK v2 figure and a ratio', { timeout: 120_000 }, async () => {
+test('bench/run.ts --smoke completes and prints every figure with the SDK v2 figure and a ratio', { timeout: 240_000 }, async () => {
   const { code, stdout, stderr } = await runSmoke();
   assert.equal(code, 0, `the smoke run failed (exit ${code}):\n${stderr}\n${stdout}`);
   assert.match(stdout, /Machine: \d+ × .+, [\d.]+ GiB RAM, .+, Node v\d+/);
@@ -63,6 +63,16 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
   }
   // PostgreSQL vouches for digests: only the SKILL.md files are read.
   assert.equal(builds[2]![6], '10 of 30');
+
+  const colds = rowsAfter(stdout, '## Cold start');
+  assert.deepEqual(
+    colds.map((r) => r[0]),
+    ['folder', 'S3', 'PostgreSQL'],
+  );
+  for (const row of colds) {
+    for (const i of [3, 4, 5, 6, 7, 8, 10]) assert.match(row[i]!, TIME);
+    assert.match(row[9]!, RATIO);
+  }
 
   const reloads = rowsAfter(stdout, '## Reload');
   assert.equal(reloads.length, 6);
@@ -106,6 +116,30 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
 
   const setup = rowsAfter(stdout, '## Per-request server setup');
   assert.ok(setup.length >= 1 && setup.every((r) => r.slice(1).every((c) => /^\d+ µs$/.test(c))));
+
+  const replicas = rowsAfter(stdout, '## Replicas');
+  assert.deepEqual(
+    replicas.map((r) => `${r[0]} ${r[2]}`),
+    ['PostgreSQL', 'S3'].flatMap((s) => [`${s} one replica, no proxy`, `${s} 1 behind the proxy`, `${s} 2 behind the proxy`, `${s} 3 behind the proxy`]),
+  );
+  for (const row of replicas) assert.match(row[3]!, /^[\d,]+\/s$/);
+  const publishes = rowsAfter(stdout, 'Then one file');
+  assert.deepEqual(
+    publishes.map((r) => r[0]),
+    ['PostgreSQL', 'S3'],
+  );
+  for (const row of publishes) {
+    for (const i of [2, 3, 4]) assert.match(row[i]!, TIME);
+    assert.equal(row[5]!.split(', ').length, 3, 'a time for each of the three replicas');
+  }
+
+  const tenants = rowsAfter(stdout, '## Many tenants');
+  assert.deepEqual(
+    tenants.map((r) => r[0]),
+    ['10'],
+  );
+  for (const row of tenants) for (const cell of row.slice(4)) assert.match(cell, /^\d+(\.\d+)? (ms|µs)$/);
+  assert.match(stdout, /Total run time: \d+ s/);
 
   const targets = rowsAfter(stdout, '## Targets');
   assert.ok(targets.length > 0);
