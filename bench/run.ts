@@ -81,9 +81,11 @@ print(
 );
 print();
 
-const kinds: { folder: StoreKind; s3: StoreKind; postgres: StoreKind } = {
+const kinds: { folder: StoreKind; s3: StoreKind; s3Bare: StoreKind; postgres: StoreKind } = {
   folder: folderStores(),
   s3: await s3Stores(),
+  // The same corpus without a manifest, as a prefix written by other tools: a reload must list it.
+  s3Bare: await s3Stores({ manifest: false }),
   postgres: await postgresStores(),
 };
 const seeded = new Map<string, SeededStore>();
@@ -152,6 +154,7 @@ try {
   const reloadJobs: [keyof typeof kinds, CorpusSize][] = [
     ['folder', plan.reload],
     ['s3', plan.reloadS3],
+    ['s3Bare', plan.reloadS3],
     ['postgres', plan.reload],
   ];
   for (const [kind, size] of reloadJobs) {
@@ -181,7 +184,7 @@ try {
         `${ms(side.theirs.ms)}`,
         count(side.theirs.bodies),
         ratio(side.theirs.ms / side.ours.ms),
-        `${((side.ours.ms / fullBuild(r.store, r.size)) * 100).toFixed(1)}%`,
+        Number.isNaN(fullBuild(r.store, r.size)) ? '—' : `${((side.ours.ms / fullBuild(r.store, r.size)) * 100).toFixed(1)}%`,
       ]);
     }
   }

@@ -12,9 +12,13 @@ const BATCH = 500;
  * into its store in batches (seeding 40 000 objects one PUT at a time would take longer than the
  * benchmark); every read the catalogs make goes over HTTP through the AWS SDK client. Each bucket
  * then gets the manifest `skillmount publish` would leave: every object's ETag (as the server
- * lists it), size, sha256 and SKILL.md bytes, written again after every rewrite.
+ * lists it), size, sha256 and SKILL.md bytes, written again after every rewrite (objects first,
+ * manifest last, as publish does). With `manifest: false` no bucket gets one: what a prefix
+ * written by other tools costs.
  */
-export async function s3Stores(): Promise<StoreKind> {
+export async function s3Stores(options: { manifest?: boolean } = {}): Promise<StoreKind> {
+  const withManifest = options.manifest ?? true;
+  const kind = withManifest ? 'S3' : 'S3, no manifest';
   const server: S3TestServer = await startS3Server();
   const client: S3Client = server.client();
   let buckets = 0;
@@ -48,15 +52,15 @@ export async function s3Stores(): Promise<StoreKind> {
   };
 
   return {
-    kind: 'S3',
+    kind,
     async seed(size, files) {
       const bucket = `bench-${process.pid}-${buckets++}`;
       await server.bucket(bucket);
       await put(bucket, size, files, 0);
       const versions = new Map(files.map((file) => [file.path, 0]));
-      await writeManifest(bucket, size, versions);
+      if (withManifest) await writeManifest(bucket, size, versions);
       const store: SeededStore = {
-        kind: 'S3',
+        kind,
         size,
         files,
         // One configured client for every adapter, as an app would share it; the adapters never destroy it.
@@ -80,7 +84,7 @@ export async function s3Stores(): Promise<StoreKind> {
         async rewrite(changed, version) {
           await put(bucket, size, changed, version);
           for (const file of changed) versions.set(file.path, version);
-          await writeManifest(bucket, size, versions);
+          if (withManifest) await writeManifest(bucket, size, versions);
         },
         release: async (adapter) => {
           await adapter.close?.();

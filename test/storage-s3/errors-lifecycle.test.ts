@@ -31,6 +31,9 @@ test('options are checked once, with errors that name the package', () => {
     [{ bucket: 'skills', client: {} }, /"client" must be an S3Client/, 'invalid-type'],
     [{ bucket: 'skills', endpoint: 'not a url' }, /"endpoint" must be a URL/, 'invalid-value'],
     [{ bucket: 'skills', pollIntervalMs: 0 }, /"pollIntervalMs" must be a positive number/, 'invalid-value'],
+    [{ bucket: 'skills', fullListIntervalMs: -1 }, /"fullListIntervalMs" must be a number of milliseconds from 0/, 'invalid-value'],
+    [{ bucket: 'skills', fullListIntervalMs: Number.NaN }, /"fullListIntervalMs" must be a number of milliseconds from 0/, 'invalid-value'],
+    [{ bucket: 'skills', fullListIntervalMs: '5m' }, /"fullListIntervalMs" must be a number of milliseconds from 0/, 'invalid-type'],
     [{ bucket: 'skills', maxKeys: 1001 }, /"maxKeys" must be an integer from 1 to 1000/, 'invalid-value'],
     [{ bucket: 'skills', checksums: 'NEVER' }, /"checksums" must be/, 'invalid-value'],
     [{ bucket: 'skills', onError: 'log' }, /"onError" must be a function/, 'invalid-type'],
@@ -51,6 +54,7 @@ test('options are checked once, with errors that name the package', () => {
   const storage = s3Storage({ bucket: 'skills', prefix: 'team/skills', region: 'us-east-1' });
   assert.equal(storage.prefix, 'team/skills/', 'a prefix is a folder');
   void storage.close();
+  for (const fullListIntervalMs of [0, 1, Number.POSITIVE_INFINITY]) void s3Storage({ bucket: 'skills', region: 'us-east-1', fullListIntervalMs }).close();
 });
 
 test('an unreachable endpoint fails the catalog load with a StorageError naming the bucket', async () => {

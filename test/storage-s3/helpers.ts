@@ -42,6 +42,8 @@ export async function putLiteral(server: S3TestServer, client: S3Client, bucket:
 export interface RequestCounts {
   list: number;
   get: number;
+  /** GETs the server answered `304 Not Modified` (counted in `get` too): no body came back. */
+  notModified: number;
   other: number;
   reset(): void;
 }
@@ -51,9 +53,10 @@ export function countRequests(client: S3Client): RequestCounts {
   const counts: RequestCounts = {
     list: 0,
     get: 0,
+    notModified: 0,
     other: 0,
     reset() {
-      counts.list = counts.get = counts.other = 0;
+      counts.list = counts.get = counts.notModified = counts.other = 0;
     },
   };
   client.middlewareStack.add(
@@ -62,7 +65,16 @@ export function countRequests(client: S3Client): RequestCounts {
       if (command === 'ListObjectsV2Command') counts.list++;
       else if (command === 'GetObjectCommand') counts.get++;
       else counts.other++;
-      return next(args);
+      // Inside the deserializer the answer is still the raw HTTP response; outside it, a 304 is an error.
+      const is304 = (status: unknown) => status === 304 && counts.notModified++;
+      try {
+        const result = await next(args);
+        is304((result.response as { statusCode?: number } | undefined)?.statusCode);
+        return result;
+      } catch (error) {
+        is304((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode);
+        throw error;
+      }
     },
     // The deserialize step runs once per attempt, inside the retry loop.
     { step: 'deserialize', name: 'skillmountTestCountRequests' },

@@ -111,7 +111,7 @@ async function listed(prefix: string): Promise<Map<string, { etag: string; size:
 }
 
 describe('the manifest', { timeout: 60_000 }, () => {
-  test('writeManifest records every visible file; a build then costs 1 LIST + 1 GET, an unchanged reload 0 GETs, and the entries equal a build without it', async (t) => {
+  test('writeManifest records every visible file; a build then costs 1 LIST + 1 GET, an unchanged reload 1 conditional GET, and the entries equal a build without it', async (t) => {
     const s = await setup('manifest-build');
     const writer = s.storage();
     const written = await writer.writeManifest();
@@ -150,22 +150,27 @@ describe('the manifest', { timeout: 60_000 }, () => {
     s.counts.reset();
     const report = await catalog.reload();
     assert.equal(report.listChanged, false);
-    assert.deepEqual({ list: s.counts.list, get: s.counts.get }, { list: 1, get: 0 }, 'an unchanged reload lists only');
+    assert.deepEqual(
+      { list: s.counts.list, get: s.counts.get, notModified: s.counts.notModified },
+      { list: 0, get: 1, notModified: 1 },
+      'an unchanged reload asks whether the manifest changed (304) and lists nothing',
+    );
   });
 
   test('an object overwritten directly is read with a GET and gets its new digest; the other files still come from the manifest', async () => {
     const s = await setup('manifest-overwrite');
     await s.storage().writeManifest();
-    const catalog = await s.load();
+    // Listing on every reload: the manifest did not change, so with the default a reload would not list until fullListIntervalMs.
+    const catalog = await SkillCatalog.load(s.storage({ fullListIntervalMs: 0 }), { onWarning: () => {} });
     const path = 'skill-007/refs/file-3.md';
     const fresh = 'rewritten by another tool, longer than before\n';
     await admin.send(new PutObjectCommand({ Bucket: bucket, Key: s.prefix + path, Body: text(fresh) }));
 
-    // A reload: the manifest once (one token changed), then the stale file.
+    // A reload: the listing, the manifest as the build fetched it (same ETag, no request), then the stale file.
     s.counts.reset();
     const report = await catalog.reload();
     assert.deepEqual(report.changed, ['skill://skill-007/SKILL.md']);
-    assert.deepEqual({ list: s.counts.list, get: s.counts.get }, { list: 1, get: 2 });
+    assert.deepEqual({ list: s.counts.list, get: s.counts.get }, { list: 1, get: 1 });
     const resource = (entries: SkillCatalog['entries'], uri: string) => {
       for (const entry of entries) if (Array.isArray(entry.resources)) for (const r of entry.resources) if (r.uri === uri) return r;
       return undefined;
@@ -230,11 +235,11 @@ describe('the manifest', { timeout: 60_000 }, () => {
     });
   }
 
-  test('a missing manifest costs nothing and reports nothing', async () => {
+  test('a missing manifest costs one GET (answered 404) per storage and reports nothing', async () => {
     const s = await setup('manifest-missing', 3, 2);
     s.counts.reset();
     await s.load();
-    assert.deepEqual({ list: s.counts.list, get: s.counts.get }, { list: 1, get: 6 });
+    assert.deepEqual({ list: s.counts.list, get: s.counts.get }, { list: 1, get: 7 });
     assert.deepEqual(s.errors, []);
   });
 
@@ -283,20 +288,6 @@ describe('the manifest', { timeout: 60_000 }, () => {
     assert.equal(catalog.entries.find((e) => e.uri === 'skill://skill-002/SKILL.md')?.frontmatter.description, 'Skill number 2.');
   });
 
-  test('watch polls list only: the manifest is fetched by builds, never by polls', async () => {
-    const s = await setup('manifest-watch', 2, 2);
-    await s.storage().writeManifest();
-    const storage = s.storage({ pollIntervalMs: 50 });
-    const catalog = await SkillCatalog.load(storage, { onWarning: () => {} });
-    s.counts.reset();
-    const stop = storage.watch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    stop();
-    assert.ok(s.counts.list >= 2, `${s.counts.list} polls`);
-    assert.equal(s.counts.get, 0);
-    catalog.close();
-  });
-
   test('a catalog of 100 skills × 5 files: requests with and without the manifest', async (t) => {
     const s = await setup('manifest-100', 100, 5);
     const measure = async () => {
@@ -309,10 +300,10 @@ describe('the manifest', { timeout: 60_000 }, () => {
     await s.storage().writeManifest();
     const { ms: withMs, ...withManifest } = await measure();
     t.diagnostic(
-      `100 skills × 5 files: without the manifest ${without.list} LIST + ${without.get} GET (${withoutMs} ms); ` +
+      `100 skills × 5 files: without the manifest ${without.list} LIST + ${without.get} GET (one answered 404) (${withoutMs} ms); ` +
         `with it ${withManifest.list} LIST + ${withManifest.get} GET (${withMs} ms)`,
     );
-    assert.deepEqual(without, { list: 1, get: 500 });
+    assert.deepEqual(without, { list: 1, get: 501 }, 'the files, and the manifest answered 404');
     assert.deepEqual(withManifest, { list: 1, get: 1 });
   });
 });

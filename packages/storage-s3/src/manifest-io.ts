@@ -1,49 +1,23 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { sha256Digest } from '@skillmount/core';
 import { isHiddenPath, isSkillMdPath, type ListAllOptions, mapLimit, type SkillFileListing, StorageError } from '@skillmount/core/storage-kit';
-import { describeS3Error, isMissingKey, s3Url } from './errors.js';
-import { decodeManifest, encodeManifest, filesToVouch, MANIFEST_PATH, type ManifestEntry, type ManifestFile, vouch } from './manifest.js';
+import { describeS3Error, s3Url } from './errors.js';
+import { encodeManifest, filesToVouch, MANIFEST_PATH, type ManifestFile, vouch } from './manifest.js';
+import { type ManifestFeed, manifestUrl } from './manifest-feed.js';
 import { getObject, type Prefix, type PrefixListing } from './prefix.js';
 
 /** GETs at a time while `writeManifest` reads every object. */
 const MANIFEST_READS = 16;
 
-const manifestUrl = (at: Prefix) => s3Url(at.bucket, at.prefix + MANIFEST_PATH);
-
-const ignoredManifest = (at: Prefix, problem: string, cause?: unknown) =>
-  new StorageError(
-    `ignoring the manifest ${manifestUrl(at)}: ${problem}; the files are read without it. ` +
-      `To rewrite it, run skillmount publish again (or call writeManifest() on the storage)`,
-    MANIFEST_PATH,
-    { cause },
-  );
-
-/** The manifest's entries, or undefined when there is none or it cannot be used (then reported, never thrown). */
-async function fetchManifest(at: Prefix): Promise<Map<string, ManifestEntry> | undefined> {
-  let bytes: Uint8Array;
-  try {
-    bytes = (await getObject(at, at.prefix + MANIFEST_PATH)).bytes;
-  } catch (error) {
-    // Deleted since the listing: the same as no manifest at all.
-    if (!isMissingKey(error)) at.report(ignoredManifest(at, `it cannot be fetched: ${describeS3Error(error)}`, error));
-    return undefined;
-  }
-  try {
-    return decodeManifest(bytes);
-  } catch (error) {
-    at.report(ignoredManifest(at, (error as Error).message));
-    return undefined;
-  }
-}
-
 /** The flat listing, with the size, digest and SKILL.md bytes the manifest vouches for filled in. */
-export async function listVouched(at: Prefix, listed: PrefixListing, options?: ListAllOptions): Promise<SkillFileListing[]> {
+export async function listVouched(at: Prefix, feed: ManifestFeed, listed: PrefixListing, options?: ListAllOptions): Promise<SkillFileListing[]> {
   const { listing, etags } = listed;
   const wanted = filesToVouch(listing, options?.known);
   // Nothing the caller does not already hold, or no manifest listed: the listing alone, no GET.
   if (wanted.length === 0 || !etags.has(MANIFEST_PATH)) return listing;
-  const manifest = await fetchManifest(at);
-  if (!manifest) return listing;
+  // The copy the tree token fetched when it is the listed one; else one GET (problems are reported, never thrown).
+  const manifest = await feed.entries(etags.get(MANIFEST_PATH));
+  if (manifest === undefined || manifest === 'unusable') return listing;
   const stale: string[] = [];
   for (const item of wanted) {
     const vouched = vouch(manifest.get(item.path), etags.get(item.path), item.size ?? 0, item.path);

@@ -69,7 +69,7 @@ export function decodeManifest(bytes: Uint8Array): Map<string, ManifestEntry> {
 }
 
 /** ETags compare without their surrounding quotes, which some servers leave off in one response or another. */
-const bareEtag = (etag: string) => etag.replace(/^"(.*)"$/, '$1');
+export const bareEtag = (etag: string) => etag.replace(/^"(.*)"$/, '$1');
 
 /**
  * What the manifest vouches for about a listed object: its size and digest, plus the bytes of a
@@ -101,4 +101,24 @@ export function vouch(
 export function filesToVouch(listing: readonly SkillFileListing[], known?: (path: string) => string | undefined): SkillFileListing[] {
   const skillFolders = skillFoldersIn(listing);
   return listing.filter((item) => item.kind === 'file' && isSkillFile(item.path, skillFolders) && (!known || known(item.path) !== item.token));
+}
+
+/**
+ * True when every entry matches an object of the listing (same ETag and size): the manifest
+ * describes what is stored. Objects it has no entry for do not count (publish leaves out stored
+ * objects that are not local files); an entry for an object that is missing or different means
+ * the objects and the manifest were not written in that order, or something rewrote an object since.
+ */
+export function describesListing(
+  entries: ReadonlyMap<string, ManifestEntry>,
+  listing: readonly SkillFileListing[],
+  etags: ReadonlyMap<string, string | undefined>,
+): boolean {
+  const sizes = new Map<string, number | undefined>();
+  for (const item of listing) if (item.kind === 'file') sizes.set(item.path, item.size);
+  for (const [path, entry] of entries) {
+    const etag = etags.get(path);
+    if (etag === undefined || bareEtag(etag) !== bareEtag(entry.etag) || sizes.get(path) !== entry.size) return false;
+  }
+  return true;
 }

@@ -12,6 +12,7 @@ export interface NormalizedOptions {
   client: S3Client | undefined;
   clientConfig: Pick<S3StorageOptions, 'region' | 'endpoint' | 'forcePathStyle' | 'credentials' | 'checksums'>;
   pollIntervalMs: number;
+  fullListIntervalMs: number;
   maxKeys: number;
   onError: ((error: StorageError) => void) | undefined;
 }
@@ -21,7 +22,7 @@ const CLIENT_OPTIONS = ['region', 'endpoint', 'forcePathStyle', 'credentials', '
 
 export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   if (!options || typeof options !== 'object') fail('invalid-type', '', 'must be an object, e.g. s3Storage({ bucket: "skills" })');
-  const { bucket, prefix = '', client, pollIntervalMs = 30_000, maxKeys = 1000, onError } = options;
+  const { bucket, prefix = '', client, pollIntervalMs = 30_000, fullListIntervalMs = 300_000, maxKeys = 1000, onError } = options;
 
   // Bucket names are 3–63 characters on AWS, but other S3-protocol servers are looser: only refuse what can never work.
   if (bucket === undefined) fail('missing-option', 'bucket', 'must be a non-empty string, e.g. s3Storage({ bucket: "skills" }); none was given');
@@ -76,6 +77,13 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   if (typeof pollIntervalMs !== 'number' || !Number.isFinite(pollIntervalMs) || pollIntervalMs <= 0) {
     fail(numberProblem(pollIntervalMs), 'pollIntervalMs', `must be a positive number of milliseconds (got ${JSON.stringify(pollIntervalMs)})`);
   }
+  if (typeof fullListIntervalMs !== 'number' || Number.isNaN(fullListIntervalMs) || fullListIntervalMs < 0) {
+    fail(
+      numberProblem(fullListIntervalMs),
+      'fullListIntervalMs',
+      `must be a number of milliseconds from 0 (list on every reload) to Infinity (only when the manifest changes) (got ${JSON.stringify(fullListIntervalMs)})`,
+    );
+  }
   if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 1000)
     fail(numberProblem(maxKeys), 'maxKeys', `must be an integer from 1 to 1000 (got ${JSON.stringify(maxKeys)})`);
   if (onError !== undefined && typeof onError !== 'function') fail('invalid-type', 'onError', 'must be a function');
@@ -83,7 +91,7 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   const clientConfig: NormalizedOptions['clientConfig'] = {};
   for (const key of CLIENT_OPTIONS) if (options[key] !== undefined) (clientConfig as Record<string, unknown>)[key] = options[key];
 
-  return { bucket, prefix: folder === '' ? '' : `${folder}/`, client, clientConfig, pollIntervalMs, maxKeys, onError };
+  return { bucket, prefix: folder === '' ? '' : `${folder}/`, client, clientConfig, pollIntervalMs, fullListIntervalMs, maxKeys, onError };
 }
 
 const numberProblem = (value: unknown): OptionErrorCode => (typeof value === 'number' ? 'invalid-value' : 'invalid-type');

@@ -5,6 +5,7 @@ import { createClient } from './client.js';
 import { s3Url } from './errors.js';
 import { checkPath } from './keys.js';
 import { listVouched, writeManifest } from './manifest-io.js';
+import { manifestFeed } from './manifest-feed.js';
 import { listFolder, listPrefix, type Prefix, readObject } from './prefix.js';
 import { normalizeOptions } from './options.js';
 import { type FolderIndex, indexByFolder } from './tree.js';
@@ -18,7 +19,9 @@ const SNAPSHOT_FRESH_MS = 5_000;
  * The keys under a prefix of an S3 bucket as skill storage. A catalog load lists the prefix flat
  * (`listAll`, about keys/1000 requests) and reads each file with one `GetObject`, unless the
  * prefix's manifest vouches for it (one more `GetObject` for all of them); keys that cannot be
- * relative paths are reported as `unsupported` and never read.
+ * relative paths are reported as `unsupported` and never read. With a manifest, a reload or a
+ * watch poll first asks whether it changed (one conditional GET, see manifest-feed.ts) and lists
+ * only when it did, or once `fullListIntervalMs` has passed.
  */
 export function s3Storage(options: S3StorageOptions): S3Storage {
   const settings = normalizeOptions(options);
@@ -29,15 +32,20 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
   // Messages quote keys, which may hold control characters: escaped before they reach a terminal or log.
   const report = settings.onError ?? ((error: StorageError) => console.warn(escapeControls(`@skillmount/storage-s3: ${error.message}`)));
   const at: Prefix = { client, bucket, prefix, maxKeys, report };
+  const feed = manifestFeed(at, settings.fullListIntervalMs);
 
-  let snapshot: { at: number; listing: SkillFileListing[]; folders: FolderIndex } | undefined;
+  // `token`: the tree token handed out before this listing began, which it is current as of.
+  let snapshot: { at: number; listing: SkillFileListing[]; folders: FolderIndex; token: string | undefined } | undefined;
   const stops = new Set<() => void>();
   let closed = false;
 
   // Every flat listing refreshes the snapshot; callers get copies they may fill in.
   const listed = async () => {
-    const { listing, etags } = await listPrefix(at);
-    snapshot = { at: Date.now(), listing, folders: indexByFolder(listing) };
+    const token = feed.issued;
+    const result = await listPrefix(at);
+    feed.sawListing(result);
+    const { listing, etags } = result;
+    snapshot = { at: Date.now(), listing, folders: indexByFolder(listing), token };
     return { listing: listing.map((item) => ({ ...item })), etags };
   };
 
@@ -52,7 +60,8 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     client,
     label: where,
 
-    listAll: async (options) => listVouched(at, await listed(), options),
+    listAll: async (options) => listVouched(at, feed, await listed(), options),
+    treeToken: async () => (closed ? undefined : feed.token()),
     writeManifest: async () => writeManifest(at, await listed()),
 
     async list(dir) {
@@ -76,8 +85,9 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       if (closed) throw new StorageError(`cannot watch ${where}: the storage is closed`, '');
       const stop = poll({
         intervalMs: settings.pollIntervalMs,
-        baseline: snapshot ? stateOf(snapshot.listing) : undefined,
-        // Polls compare tokens only: the listing without the manifest.
+        baseline: snapshot ? { state: stateOf(snapshot.listing), token: snapshot.token } : undefined,
+        // With a manifest, a poll is one conditional GET of it; polls compare listing tokens only, never read it.
+        token: () => feed.token(),
         list: async () => (await listed()).listing,
         onChange,
         onError:

@@ -31,8 +31,20 @@ export interface S3StorageOptions {
    * or `'WHEN_REQUIRED'` for S3-protocol servers that do not handle the SDK's default checksums.
    */
   checksums?: 'WHEN_SUPPORTED' | 'WHEN_REQUIRED';
-  /** How often `watch` lists the prefix to look for changes, in milliseconds. Default 30000. */
+  /**
+   * How often `watch` looks for changes, in milliseconds: with a manifest, one conditional GET of
+   * it (a listing only when it changed); without, a listing of the prefix. Default 30000.
+   */
   pollIntervalMs?: number;
+  /**
+   * With a manifest, the longest a reload or a watch poll goes without listing the whole prefix, in
+   * milliseconds. Between full listings a reload asks only whether the manifest changed (one
+   * conditional GET), so an object written by another tool without a manifest rewrite is seen
+   * after at most this long. `0` lists on every reload (the manifest still spares the reads);
+   * `Infinity` lists only when the manifest changes. No effect without a manifest, where every
+   * reload lists. Default 300000 (5 minutes).
+   */
+  fullListIntervalMs?: number;
   /** Keys per `ListObjectsV2` page, 1–1000. Default 1000 (the most S3 returns). */
   maxKeys?: number;
   /**
@@ -43,7 +55,7 @@ export interface S3StorageOptions {
 }
 
 /** An S3 prefix as skill storage: every `SkillFiles` method, optional ones included. */
-export interface S3Storage extends Required<Pick<SkillFiles, 'list' | 'read' | 'listAll' | 'watch' | 'close'>> {
+export interface S3Storage extends Required<Pick<SkillFiles, 'list' | 'read' | 'listAll' | 'treeToken' | 'watch' | 'close'>> {
   readonly bucket: string;
   /** The normalised key prefix: `''` or ending in `/`. */
   readonly prefix: string;

@@ -1,0 +1,172 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { StorageError } from '@skillmount/core/storage-kit';
+import { describeS3Error, isMissingKey, s3Url } from './errors.js';
+import { bareEtag, decodeManifest, describesListing, MANIFEST_PATH, type ManifestEntry } from './manifest.js';
+import type { Prefix, PrefixListing } from './prefix.js';
+
+export const manifestUrl = (at: Prefix) => s3Url(at.bucket, at.prefix + MANIFEST_PATH);
+
+export const ignoredManifest = (at: Prefix, problem: string, cause?: unknown) =>
+  new StorageError(
+    `ignoring the manifest ${manifestUrl(at)}: ${problem}; the files are read without it. ` +
+      `To rewrite it, run skillmount publish again (or call writeManifest() on the storage)`,
+    MANIFEST_PATH,
+    { cause },
+  );
+
+/** Entries of a manifest; `unusable` when its bytes are not a manifest this package reads. */
+export type ManifestEntries = Map<string, ManifestEntry> | 'unusable';
+
+/**
+ * The prefix's manifest as a change feed. Every writer this package knows (`skillmount publish`,
+ * `writeManifest()`) writes the manifest after the objects, so a manifest whose ETag did not
+ * change means no object changed through them; `token()` asks with one conditional GET. Objects
+ * written by other tools without a manifest rewrite are caught by a full listing at least every
+ * `fullListIntervalMs`, and a listing the held manifest does not describe (a writer that put the
+ * manifest first, an object overwritten since) distrusts it until a listing matches again.
+ */
+export interface ManifestFeed {
+  /** A token for the whole tree, or undefined when the manifest cannot vouch for it (then the caller lists). */
+  token(): Promise<string | undefined>;
+  /** The token handed out last: a listing starting now is current as of that token. */
+  readonly issued: string | undefined;
+  /** What a flat listing showed: whether there is a manifest, and whether the held one describes it. */
+  sawListing(listed: PrefixListing): void;
+  /** The entries of the manifest with the listed ETag: the held copy when it is that one, else one GET. */
+  entries(listedEtag: string | undefined): Promise<ManifestEntries | undefined>;
+}
+
+interface Held {
+  /** The ETag as the GET answered it, quotes included: sent back as `If-None-Match`. */
+  etag: string;
+  entries: ManifestEntries;
+}
+
+type Fetched = { held: Held } | { missing: true } | { failed: true };
+
+export function manifestFeed(at: Prefix, fullListIntervalMs: number, now: () => number = Date.now): ManifestFeed {
+  let held: Held | undefined;
+  // What the last flat listing said: is there a manifest at all? Unknown until a listing or a GET tells.
+  let present: boolean | undefined;
+  let distrusted = false;
+  let epoch = 0;
+  let epochAt = 0;
+  let epochEtag: string | undefined;
+  let issued: string | undefined;
+  // The problem reported last, so one that persists is reported once (until the manifest is fetched cleanly).
+  let reported: string | undefined;
+
+  // No usable manifest for a while: the next one starts a new epoch even with the same ETag as before.
+  const forget = () => {
+    held = undefined;
+    epochEtag = undefined;
+  };
+
+  const report = (key: string, error: StorageError) => {
+    if (reported === key) return;
+    reported = key;
+    at.report(error);
+  };
+
+  /** One GET of the manifest, conditional on the held ETag: a 304 keeps the held copy and carries no body. */
+  const fetch = async (): Promise<Fetched> => {
+    const got = await getManifest(at, held?.etag);
+    if ('notModified' in got) return held ? { held } : { failed: true };
+    if (!('bytes' in got)) {
+      forget();
+      if ('missing' in got) {
+        present = false;
+        reported = undefined;
+        return { missing: true };
+      }
+      const problem = `it cannot be fetched: ${describeS3Error(got.error)}`;
+      report(problem, ignoredManifest(at, problem, got.error));
+      return { failed: true };
+    }
+    present = true;
+    let entries: ManifestEntries;
+    try {
+      entries = decodeManifest(got.bytes);
+      reported = undefined;
+    } catch (error) {
+      entries = 'unusable';
+      epochEtag = undefined;
+      report(`${got.etag}:${(error as Error).message}`, ignoredManifest(at, (error as Error).message));
+    }
+    // Without an ETag the copy cannot be matched to a listing or asked about again: used once, not held.
+    if (got.etag === undefined) return { held: { etag: '', entries } };
+    held = { etag: got.etag, entries };
+    return { held };
+  };
+
+  /** The token for a manifest that vouches: its ETag and an epoch that moves on to force a full listing. */
+  const tokenFor = (etag: string): string => {
+    const stale = now() - epochAt >= fullListIntervalMs;
+    if (etag !== epochEtag || distrusted || stale) {
+      epoch++;
+      epochAt = now();
+      epochEtag = etag;
+      distrusted = false;
+    }
+    return `${etag}#${epoch}`;
+  };
+
+  const feed: ManifestFeed = {
+    get issued() {
+      return issued;
+    },
+
+    async token() {
+      issued = await currentToken();
+      return issued;
+    },
+
+    sawListing({ etags, listing }) {
+      present = etags.has(MANIFEST_PATH);
+      if (!present) {
+        forget();
+        return;
+      }
+      const listed = etags.get(MANIFEST_PATH);
+      if (held && held.entries !== 'unusable' && listed !== undefined && bareEtag(listed) === bareEtag(held.etag)) {
+        if (!describesListing(held.entries, listing, etags)) distrusted = true;
+      }
+    },
+
+    async entries(listedEtag) {
+      if (held && listedEtag !== undefined && bareEtag(listedEtag) === bareEtag(held.etag)) return held.entries;
+      const fetched = await fetch();
+      return 'held' in fetched ? fetched.held.entries : undefined;
+    },
+  };
+
+  async function currentToken(): Promise<string | undefined> {
+    // 0: list on every reload. No manifest in the last listing: nothing to ask (the next listing shows a new one).
+    if (fullListIntervalMs === 0 || present === false) return undefined;
+    const fetched = await fetch();
+    if (!('held' in fetched) || fetched.held.entries === 'unusable' || fetched.held.etag === '') return undefined;
+    return tokenFor(bareEtag(fetched.held.etag));
+  }
+
+  return feed;
+}
+
+type Got = { bytes: Uint8Array; etag: string | undefined } | { notModified: true } | { missing: true } | { error: unknown };
+
+/** The manifest's bytes and ETag, unless it still has the ETag `ifNoneMatch` (a 304: no body), is missing, or the GET fails. */
+async function getManifest(at: Prefix, ifNoneMatch: string | undefined): Promise<Got> {
+  try {
+    const result = await at.client.send(
+      new GetObjectCommand({ Bucket: at.bucket, Key: at.prefix + MANIFEST_PATH, ...(ifNoneMatch === undefined ? {} : { IfNoneMatch: ifNoneMatch }) }),
+    );
+    if (!result.Body) throw new Error('the response had no body');
+    return { bytes: await result.Body.transformToByteArray(), etag: result.ETag };
+  } catch (error) {
+    if (ifNoneMatch !== undefined && statusOf(error) === 304) return { notModified: true };
+    return isMissingKey(error) ? { missing: true } : { error };
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+}
