@@ -30,6 +30,5 @@ export function counting(files: SkillFiles, listingReadsBodies = false): Counted
       return listing;
     };
   }
-  if (typeof files.treeToken === 'function') wrapped.treeToken = () => files.treeToken!();
   return { files: wrapped, bodies: () => bodies, reset: () => void (bodies = 0) };
 }
