@@ -102,8 +102,8 @@ export async function openSession(url: string, protocolVersion = '2025-03-26', h
 }
 
 /** A JSON-RPC batch of `count` reads of `uri`. */
-export function readBatch(uri: string, count: number): string {
-  return JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'resources/read', params: { uri } })));
+export function readBatch(uri: string, count: number, firstId = 1): string {
+  return JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: firstId + i, method: 'resources/read', params: { uri } })));
 }
 
 /**
