@@ -56,7 +56,10 @@ export class ChangeFeed {
   event(filename: string | null | undefined, separator: string): void {
     if (this.#epoch === undefined) return;
     const seq = ++this.#events;
-    if (filename === '' || filename === '.') return this.stop(); // the root itself: renamed, removed or replaced
+    if (filename === '' || filename === '.') {
+      this.stop(); // the root itself: renamed, removed or replaced
+      return;
+    }
     const segments = typeof filename === 'string' ? filename.split(separator).join('/').split('/') : [];
     // No name, or one that is no path of this storage: nothing says which folder changed.
     if (segments.length === 0 || !segments.every(isPlainSegment)) {
@@ -74,11 +77,15 @@ export class ChangeFeed {
     this.#whole = ++this.#events;
   }
 
-  /** The tree token: undefined unless a trusted watcher runs and the next listing may reuse what is kept. */
+  /**
+   * The tree token: the watcher's epoch and event count, undefined unless a trusted watcher runs.
+   * A listing asked for by the feed itself (at the start, after an event naming no path, the
+   * periodic walk) walks everything, and the count has moved on, so a reload lists.
+   */
   token(rootId: string): string | undefined {
     if (this.#epoch === undefined) return undefined;
     if (rootId !== this.#rootId) return this.#reset(); // re-pointed or replaced: the watcher watches the old one
-    return this.#whole === undefined ? `${this.#epoch}:${this.#events}` : undefined;
+    return `${this.#epoch}:${this.#events}`;
   }
 
   /**

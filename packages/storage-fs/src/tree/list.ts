@@ -95,6 +95,8 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
 
 /** A walked folder as kept: files a catalog reads by their token alone (`wanted`), so no bytes are held. */
 function keptOf({ folder, items, folders }: Walked): KeptFolder {
-  const kept = items.map((item): Listed => (item.kind === 'file' && item.token !== undefined ? { path: item.path, kind: 'file', token: item.token, wanted: true } : item));
+  const kept = items.map(
+    (item): Listed => (item.kind === 'file' && item.token !== undefined ? { path: item.path, kind: 'file', token: item.token, wanted: true } : item),
+  );
   return { inSkill: folder.inSkill, items: kept, folders };
 }
