@@ -39,6 +39,11 @@ export class ChangeFeed {
   #kept: Map<string, KeptFolder> | undefined;
   #keptSeq = -1;
 
+  /** True while a trusted watcher runs: only then are tokens given and listings kept. */
+  get active(): boolean {
+    return this.#epoch !== undefined;
+  }
+
   /** A watcher started on the root (`rootId`): nothing kept yet, so the first listing walks everything. */
   start(rootId: string): void {
     this.#reset();

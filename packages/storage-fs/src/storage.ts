@@ -139,7 +139,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       try {
         realRoot = await realRootOf(absolute);
         root = realRoot;
-        listing = feed?.begin(await rootIdOf(absolute, root));
+        if (feed?.active) listing = feed.begin(await rootIdOf(absolute, root));
       } catch (error) {
         throw storageError('cannot list', '', absolute, error);
       }
@@ -148,7 +148,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       return listed;
     },
     async treeToken() {
-      if (!feed) return undefined;
+      if (!feed?.active) return undefined;
       try {
         return feed.token(await rootIdOf(absolute));
       } catch {
