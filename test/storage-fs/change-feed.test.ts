@@ -247,6 +247,20 @@ for (const mode of modes) {
       assert.equal(await w.storage.treeToken(), undefined, 'the watcher watches the old folder: its events say nothing of this one');
     });
 
+    test('the root replaced by another folder: no token, and the reload walks the new folder', async (t) => {
+      const tmp = tempDir();
+      t.after(tmp.remove);
+      const root = path.join(tmp.dir, 'root');
+      writeTree(root, { 'a/SKILL.md': skillMd('a') });
+      const w = await watched(t, root, mode.options);
+      renameSync(root, path.join(tmp.dir, 'old'));
+      writeTree(root, { 'b/SKILL.md': skillMd('b') });
+      assert.equal(await w.storage.treeToken(), undefined);
+      await w.catalog.reload();
+      assert.deepEqual(uris(w.catalog), ['skill://b/SKILL.md']);
+      assert.equal(await w.storage.treeToken(), undefined);
+    });
+
     test('the periodic full walk (fullWalkMs) reloads a watching catalog with nothing changed', async (t) => {
       const dir = tempTree(t, TREE);
       const w = await watched(t, dir, { ...mode.options, debounceMs: 10, fullWalkMs: 100 });
