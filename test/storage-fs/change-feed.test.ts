@@ -15,6 +15,9 @@ import { arena, duringSwaps, hasSecret, SECRET_DIGEST } from '../support/swap-lo
 import { tempDir, tempTree, writeTree } from '../support/trees.js';
 import { waitFor } from '../support/wait.js';
 
+// How long to wait for the watcher and reloads on a busy machine: a bound on waiting, not a timing assertion.
+const PATIENCE = 20_000;
+
 const modes = [
   { name: 'worker threads', options: {} },
   { name: 'calling thread', options: { workerThreads: false } },
@@ -66,11 +69,15 @@ async function watched(t: TestContext, dir: string, options: FsStorageOptions) {
   const change = async (what: string, make: () => void, served: () => Promise<boolean>) => {
     const before = await storage.treeToken();
     make();
-    await waitFor(async () => (await storage.treeToken()) !== before, `the watcher's events for ${what}`);
-    await waitFor(async () => {
-      await catalog.reload();
-      return served();
-    }, `${what} served after a reload`);
+    await waitFor(async () => (await storage.treeToken()) !== before, `the watcher's events for ${what}`, PATIENCE);
+    await waitFor(
+      async () => {
+        await catalog.reload();
+        return served();
+      },
+      `${what} served after a reload`,
+      PATIENCE,
+    );
   };
   return { storage, catalog, warnings, ...c, change };
 }
@@ -105,7 +112,11 @@ for (const mode of modes) {
       const step = async (what: string, make: () => void, served: () => Promise<boolean>) => {
         await w.change(what, make, served);
         const whole = await fresh(dir);
-        await waitFor(async () => isDeepStrictEqual(shape(await w.storage.listAll({ known: () => undefined })), whole), `${what}: a full walk's listing`);
+        await waitFor(
+          async () => isDeepStrictEqual(shape(await w.storage.listAll({ known: () => undefined })), whole),
+          `${what}: a full walk's listing`,
+          PATIENCE,
+        );
       };
       const has = (uri: string) => uris(w.catalog).includes(uri);
       const gone = (uri: string) =>
@@ -190,7 +201,7 @@ for (const mode of modes) {
       );
       const before = await w.storage.treeToken();
       writeFileSync(a, 'two\n');
-      await waitFor(async () => (await w.storage.treeToken()) !== before, "the watcher's events for a second change");
+      await waitFor(async () => (await w.storage.treeToken()) !== before, "the watcher's events for a second change", PATIENCE);
       let made = false;
       w.whileListing((options) => ({
         // Called as each listed file is taken: by then the root is listed, so this listing cannot see the new skill.
@@ -207,10 +218,14 @@ for (const mode of modes) {
       assert.ok(made);
       assert.ok(!uris(w.catalog).includes('skill://zz-new/SKILL.md'), 'the root was listed before the new folder was made');
       // Were its mark dropped with the listing's, no reload would ever list the root again.
-      await waitFor(async () => {
-        await w.catalog.reload();
-        return uris(w.catalog).includes('skill://zz-new/SKILL.md');
-      }, 'the folder made during the listing served');
+      await waitFor(
+        async () => {
+          await w.catalog.reload();
+          return uris(w.catalog).includes('skill://zz-new/SKILL.md');
+        },
+        'the folder made during the listing served',
+        PATIENCE,
+      );
     });
 
     test('a folder swapped for a symlink between events is refused, not followed', async (t) => {
@@ -265,7 +280,7 @@ for (const mode of modes) {
       const dir = tempTree(t, TREE);
       const w = await watched(t, dir, { ...mode.options, debounceMs: 10, fullWalkMs: 100 });
       const listings = w.calls.listAll;
-      await waitFor(() => w.calls.listAll >= listings + 2, 'two periodic full walks');
+      await waitFor(() => w.calls.listAll >= listings + 2, 'two periodic full walks', PATIENCE);
     });
 
     test('a change the watcher misses is served after the next periodic full walk', async (t) => {
@@ -280,7 +295,7 @@ for (const mode of modes) {
       };
       await w.change('the replacement', replace, async () => (await text(w.catalog, uri)) === 'replaced\n');
       writeFileSync(rules, 'edited in place\n');
-      await waitFor(async () => (await text(w.catalog, uri).catch(() => '')) === 'edited in place\n', 'the edit served');
+      await waitFor(async () => (await text(w.catalog, uri).catch(() => '')) === 'edited in place\n', 'the edit served', PATIENCE);
     });
   });
 }
