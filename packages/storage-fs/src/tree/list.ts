@@ -39,18 +39,19 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
     work.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled meanwhile
     running.push(work);
   };
-  const add = (items: readonly Listed[]) => {
-    for (const item of items) listing.push(item.wanted ? { path: item.path, kind: item.kind, token: item.token! } : item);
+  // Kept items are `shared` with the next listing: the caller gets copies, whatever it does with them.
+  const add = (items: readonly Listed[], shared = false) => {
+    for (const item of items) listing.push(item.wanted ? { path: item.path, kind: item.kind, token: item.token! } : shared ? { ...item } : item);
   };
   const sendReads = () => {
     const files = toRead;
     toRead = [];
     track(runner.files(root, files).then(add));
   };
-  const take = (items: readonly Listed[]) => {
+  const take = (items: readonly Listed[], shared = false) => {
     for (const item of items) {
       if (!item.wanted || known?.(item.path) === item.token) {
-        add([item]);
+        add([item], shared);
         continue;
       }
       toRead.push({ path: item.path, content: isSkillMdPath(item.path) });
@@ -64,7 +65,7 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
       if (!kept) fresh.push(folder);
       else {
         reuse!.seen(folder.dir, kept);
-        take(kept.items);
+        take(kept.items, true);
         walk(kept.folders);
       }
     }
