@@ -51,6 +51,11 @@ describe('fsStorage: options', () => {
     refused({ debounceMs: -1 }, 'debounceMs', 'invalid-value', RangeError);
     refused({ debounceMs: '5' }, 'debounceMs', 'invalid-type', TypeError);
     refused({ workerThreads: 'yes' }, 'workerThreads', 'invalid-type', TypeError);
+    refused({ fullWalkMs: -1 }, 'fullWalkMs', 'invalid-value', RangeError);
+    refused({ fullWalkMs: Number.NaN }, 'fullWalkMs', 'invalid-value', RangeError);
+    refused({ fullWalkMs: 2 ** 31 }, 'fullWalkMs', 'invalid-value', RangeError);
+    refused({ fullWalkMs: '60000' }, 'fullWalkMs', 'invalid-type', TypeError);
+    for (const fullWalkMs of [0, 1000, Infinity]) assert.doesNotThrow(() => fsStorage('.', { fullWalkMs }));
   });
 });
 

@@ -1,4 +1,3 @@
-import { type FSWatcher, watch as fsWatch, statSync } from 'node:fs';
 import path from 'node:path';
 import { OptionError } from '@skillmount/core';
 import {
@@ -11,15 +10,24 @@ import {
 } from '@skillmount/core/storage-kit';
 import { type EntryKind, openChecked, realRootOf, under } from './confine.js';
 import { storageError } from './errors.js';
+import { ChangeFeed, type FeedListing } from './feed.js';
 import { listOpened, type Opened, readOpened } from './opened.js';
 import { listTree } from './tree/list.js';
 import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
+import { rootIdOf, sharedWatch } from './watcher.js';
 
 const NAME = '@skillmount/storage-fs';
 
 export interface FsStorageOptions {
   /** Debounce for `watch`: changes within this many milliseconds are reported once. Default 100. */
   debounceMs?: number;
+  /**
+   * With a watch on, `listAll` lists again only the folders the watcher's events name, and
+   * walks the whole folder at least this often (milliseconds), reporting a change so a watching
+   * catalog reloads: the bound on how long a change the watcher missed goes unseen. Default
+   * 60000. `Infinity`: trust the events alone; `0`: keep nothing, every listing walks everything.
+   */
+  fullWalkMs?: number;
   /**
    * Walk and hash the tree for a catalog load in worker threads (a pool of up to 4, shared by
    * every folder storage in the process, ended when idle). Default true. With false, the work
@@ -38,6 +46,11 @@ export interface FsStorage extends SkillFiles {
    * with `known`, only files whose token changed are read.
    */
   listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /**
+   * While a `watch` is on: a token that moves on with every event of the watcher (see
+   * `fullWalkMs`). Undefined without a watch, or once its events cannot be trusted.
+   */
+  treeToken(): Promise<string | undefined>;
   /**
    * The file's exact bytes. With `maxBytes`, a file larger than that is refused (a `StorageError`
    * naming the path, the limit and the size seen) before more than `maxBytes + 1` bytes are read.
@@ -62,6 +75,17 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       NAME,
     );
   }
+  const fullWalkMs = options.fullWalkMs ?? 60_000;
+  // setInterval takes at most 2^31 - 1 ms: anything longer would fire at once.
+  if (typeof fullWalkMs !== 'number' || Number.isNaN(fullWalkMs) || fullWalkMs < 0 || (Number.isFinite(fullWalkMs) && fullWalkMs > 2 ** 31 - 1)) {
+    throw new OptionError(
+      typeof fullWalkMs === 'number' ? 'invalid-value' : 'invalid-type',
+      'fullWalkMs',
+      `must be a number of milliseconds from 0 to ${2 ** 31 - 1} (about 24 days), or Infinity; got ${String(options.fullWalkMs)}`,
+      NAME,
+    );
+  }
+  const feed = fullWalkMs === 0 ? undefined : new ChangeFeed();
   const workerThreads = options.workerThreads ?? true;
   if (typeof workerThreads !== 'boolean')
     throw new OptionError('invalid-type', 'workerThreads', `must be true or false, got ${String(options.workerThreads)}`, NAME);
@@ -111,13 +135,25 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     label: absolute,
     async listAll(listOptions) {
       let root: string;
+      let listing: FeedListing | undefined;
       try {
         realRoot = await realRootOf(absolute);
         root = realRoot;
+        if (feed?.active) listing = feed.begin(await rootIdOf(absolute, root));
       } catch (error) {
         throw storageError('cannot list', '', absolute, error);
       }
-      return listWhole(absolute, root, workerThreads, listOptions);
+      const listed = await listWhole(absolute, root, workerThreads, listOptions, listing);
+      if (listing) feed!.end(listing);
+      return listed;
+    },
+    async treeToken() {
+      if (!feed?.active) return undefined;
+      try {
+        return feed.token(await rootIdOf(absolute));
+      } catch {
+        return undefined; // the root is gone or unreadable: a listing says why
+      }
     },
     async list(dir) {
       return listOpened(dir, await opened(dir, 'directory', 'cannot list'));
@@ -129,40 +165,28 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       }
       return readOpened(relative, await opened(relative, 'file', 'cannot read'), maxBytes);
     },
-    watch(onChange) {
-      let timer: NodeJS.Timeout | undefined;
-      const fire = () => {
-        clearTimeout(timer);
-        timer = setTimeout(onChange, debounceMs);
-      };
-      let watcher: FSWatcher;
-      try {
-        // Node 24 no longer throws for a missing folder with `recursive`: it silently watches nothing.
-        statSync(absolute);
-        watcher = fsWatch(absolute, { recursive: true }, fire);
-      } catch (error) {
-        throw storageError('cannot watch', '', absolute, error);
-      }
-      watcher.on('error', fire);
-      return () => {
-        clearTimeout(timer);
-        watcher.close();
-      };
-    },
+    watch: sharedWatch(absolute, { debounceMs, fullWalkMs, feed }),
   };
 }
 
 /** The whole tree, hashed in worker threads where they start, else on this thread. */
-async function listWhole(absolute: string, root: string, workerThreads: boolean, listOptions: ListAllOptions | undefined): Promise<SkillFileListing[]> {
+async function listWhole(
+  absolute: string,
+  root: string,
+  workerThreads: boolean,
+  listOptions: ListAllOptions | undefined,
+  reuse: FeedListing | undefined,
+): Promise<SkillFileListing[]> {
   try {
     if (workerThreads) {
       try {
-        return await listTree(root, sharedPool(), listOptions);
+        return await listTree(root, sharedPool(), listOptions, reuse);
       } catch (error) {
         if (!(error instanceof WorkersUnavailable)) throw error;
       }
     }
-    return await listTree(root, inlineRunner, listOptions);
+    reuse?.next.clear(); // what a failed start on worker threads saw
+    return await listTree(root, inlineRunner, listOptions, reuse);
   } catch (error) {
     if (!(error instanceof TreeJobError)) throw error;
     const relative = error.detail.relative ?? '';

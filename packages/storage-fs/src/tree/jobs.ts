@@ -39,13 +39,20 @@ export interface Folder {
 
 export const ROOT: Folder = { dir: '', inSkill: false };
 
+/** One folder as a walk saw it: its own entry and its entries (`items`), and the subfolders to list next. */
+export interface Walked {
+  folder: Folder;
+  items: Listed[];
+  folders: Folder[];
+}
+
 /** A failure, with where it happened: what crosses threads when a job fails. */
 export type Failure = Error & { code?: string; relative?: string; action?: 'cannot list' | 'cannot read' };
 
 const failure = (error: unknown, relative: string, action: 'cannot list' | 'cannot read'): Failure => Object.assign(error as Error, { relative, action });
 
 /**
- * List `folders`: each folder's own entry (`directory`, or `unsupported` when what is there now is
+ * List `folders`, each on its own: each folder's own entry (`directory`, or `unsupported` when what is there now is
  * not a folder inside the root), its entries, and the subfolders to list next. Files a catalog will
  * read (inside a folder holding a SKILL.md, not hidden) are read and hashed here when `read` is set,
  * SKILL.md files sent whole; otherwise they get a change token and `wanted`. Other files are
@@ -53,11 +60,12 @@ const failure = (error: unknown, relative: string, action: 'cannot list' | 'cann
  * names that are not valid UTF-8 too (they would decode to another name); folders whose name
  * starts with "." are listed but not entered, as nothing under them is ever served.
  */
-export function walkFolders(root: string, folders: readonly Folder[], read: boolean): { items: Listed[]; folders: Folder[] } {
-  const items: Listed[] = [];
-  const next: Folder[] = [];
-  for (const folder of folders) listFolder(root, folder, read, items, next);
-  return { items, folders: next };
+export function walkFolders(root: string, folders: readonly Folder[], read: boolean): Walked[] {
+  return folders.map((folder) => {
+    const walked: Walked = { folder, items: [], folders: [] };
+    listFolder(root, folder, read, walked.items, walked.folders);
+    return walked;
+  });
 }
 
 function listFolder(root: string, { dir, inSkill }: Folder, read: boolean, items: Listed[], next: Folder[]): void {

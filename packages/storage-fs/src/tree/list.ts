@@ -1,18 +1,34 @@
 import { isSkillMdPath, type ListAllOptions, type SkillFileListing } from '@skillmount/core/storage-kit';
-import { ROOT, type Folder, type Listed } from './jobs.js';
+import { ROOT, type Folder, type Listed, type Walked } from './jobs.js';
 import type { FileToRead, TreeRunner } from './runner.js';
 
 // Per job: enough to make a message worth its cost, few enough to keep every thread busy.
 const FOLDERS_PER_JOB = 16;
 const FILES_PER_JOB = 64;
 
+/** One folder as a listing saw it, kept for the next: files a catalog reads by token only, never their bytes. */
+export interface KeptFolder {
+  inSkill: boolean;
+  items: Listed[];
+  folders: Folder[];
+}
+
+/** How a listing reuses an earlier one: folders nothing since says changed are taken as they were. */
+export interface Reuse {
+  /** The folder as kept from before, or undefined to list it. */
+  kept(folder: Folder): KeptFolder | undefined;
+  /** Each folder this listing saw (listed or kept), for the next listing. */
+  seen(dir: string, folder: KeptFolder): void;
+}
+
 /**
  * The whole tree under `root` as a flat listing. Files a catalog will read (inside a folder
  * holding a SKILL.md) come with their size and digest, and SKILL.md files with their bytes. A
  * first listing reads them while walking; with `known` (a reload), the walk only stats them, and
- * just the files whose token changed are read, as separate jobs.
+ * just the files whose token changed are read, as separate jobs. With `reuse`, folders it keeps
+ * are not listed again: their files go through the same rule (read again unless `known` has their token).
  */
-export async function listTree(root: string, runner: TreeRunner, options: ListAllOptions = {}): Promise<SkillFileListing[]> {
+export async function listTree(root: string, runner: TreeRunner, options: ListAllOptions = {}, reuse?: Reuse): Promise<SkillFileListing[]> {
   const known = typeof options.known === 'function' ? options.known : undefined;
   const listing: SkillFileListing[] = [];
   const running: Promise<void>[] = [];
@@ -23,18 +39,19 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
     work.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled meanwhile
     running.push(work);
   };
-  const add = (items: readonly Listed[]) => {
-    for (const item of items) listing.push(item.wanted ? { path: item.path, kind: item.kind, token: item.token! } : item);
+  // Kept items are `shared` with the next listing: the caller gets copies, whatever it does with them.
+  const add = (items: readonly Listed[], shared = false) => {
+    for (const item of items) listing.push(item.wanted ? { path: item.path, kind: item.kind, token: item.token! } : shared ? { ...item } : item);
   };
   const sendReads = () => {
     const files = toRead;
     toRead = [];
     track(runner.files(root, files).then(add));
   };
-  const take = (items: readonly Listed[]) => {
+  const take = (items: readonly Listed[], shared = false) => {
     for (const item of items) {
       if (!item.wanted || known?.(item.path) === item.token) {
-        add([item]);
+        add([item], shared);
         continue;
       }
       toRead.push({ path: item.path, content: isSkillMdPath(item.path) });
@@ -42,15 +59,28 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
     }
   };
   const walk = (folders: readonly Folder[]) => {
+    const fresh: Folder[] = [];
+    for (const folder of folders) {
+      const kept = reuse?.kept(folder);
+      if (!kept) fresh.push(folder);
+      else {
+        reuse!.seen(folder.dir, kept);
+        take(kept.items, true);
+        walk(kept.folders);
+      }
+    }
     // Small batches are split too, so that each thread gets a share early on.
-    const per = Math.max(1, Math.min(FOLDERS_PER_JOB, Math.ceil(folders.length / 4)));
-    for (let i = 0; i < folders.length; i += per) {
+    const per = Math.max(1, Math.min(FOLDERS_PER_JOB, Math.ceil(fresh.length / 4)));
+    for (let i = 0; i < fresh.length; i += per) {
       foldersInFlight++;
       track(
-        runner.folders(root, folders.slice(i, i + per), known === undefined).then((walked) => {
+        runner.folders(root, fresh.slice(i, i + per), known === undefined).then((walked) => {
           foldersInFlight--;
-          take(walked.items);
-          walk(walked.folders);
+          for (const one of walked) {
+            reuse?.seen(one.folder.dir, keptOf(one));
+            take(one.items);
+            walk(one.folders);
+          }
           if (foldersInFlight === 0 && toRead.length > 0) sendReads();
         }),
       );
@@ -58,7 +88,16 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
   };
 
   walk([ROOT]);
+  if (foldersInFlight === 0 && toRead.length > 0) sendReads();
   // `running` grows while it is awaited: every job started by a finished one is awaited too.
   for (let i = 0; i < running.length; i++) await running[i];
   return listing;
+}
+
+/** A walked folder as kept: files a catalog reads by their token alone (`wanted`), so no bytes are held. */
+function keptOf({ folder, items, folders }: Walked): KeptFolder {
+  const kept = items.map(
+    (item): Listed => (item.kind === 'file' && item.token !== undefined ? { path: item.path, kind: 'file', token: item.token, wanted: true } : item),
+  );
+  return { inSkill: folder.inSkill, items: kept, folders };
 }

@@ -1,4 +1,4 @@
-import type { Failure, Folder, Listed } from './jobs.js';
+import type { Failure, Folder, Listed, Walked } from './jobs.js';
 
 /** What the listing thread asks of a worker. */
 export type Request =
@@ -6,7 +6,7 @@ export type Request =
   | { id: number; type: 'files'; root: string; files: { path: string; content: boolean }[] };
 
 /** What a worker answers: one reply per request. */
-export type Reply = { id: number; items: Listed[]; folders?: Folder[] } | { id: number; error: TreeError };
+export type Reply = { id: number; walked: Walked[] } | { id: number; items: Listed[] } | { id: number; error: TreeError };
 
 /** A failure as it crosses threads: the system error code, and what failed where when known. */
 export interface TreeError {

@@ -1,13 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { readFiles, walkFolders, type Folder, type Listed } from './jobs.js';
+import { readFiles, walkFolders, type Folder, type Listed, type Walked } from './jobs.js';
 import { treeError, type Reply, type Request, type TreeError } from './messages.js';
 
 /** Where the jobs of a listing run: worker threads, or the calling thread in slices. */
 export interface TreeRunner {
   /** See `walkFolders`. */
-  folders(root: string, folders: Folder[], read: boolean): Promise<{ items: Listed[]; folders: Folder[] }>;
+  folders(root: string, folders: Folder[], read: boolean): Promise<Walked[]>;
   /** See `readFiles`. */
   files(root: string, files: FileToRead[]): Promise<Listed[]>;
 }
@@ -33,11 +33,9 @@ export class WorkersUnavailable extends Error {}
  */
 export const inlineRunner: TreeRunner = {
   async folders(root, folders, read) {
-    const walked = { items: [] as Listed[], folders: [] as Folder[] };
+    const walked: Walked[] = [];
     for (let i = 0; i < folders.length; i += 2) {
-      const some = inline(() => walkFolders(root, folders.slice(i, i + 2), read));
-      for (const item of some.items) walked.items.push(item);
-      for (const folder of some.folders) walked.folders.push(folder);
+      for (const one of inline(() => walkFolders(root, folders.slice(i, i + 2), read))) walked.push(one);
       await yieldToEventLoop();
     }
     return walked;
@@ -96,9 +94,9 @@ export class WorkerPool implements TreeRunner {
   }
 
   // Folders go to the front of the queue: each one listed may bring more work for every thread.
-  async folders(root: string, folders: Folder[], read: boolean): Promise<{ items: Listed[]; folders: Folder[] }> {
+  async folders(root: string, folders: Folder[], read: boolean): Promise<Walked[]> {
     const reply = await this.#submit({ id: this.#nextId++, type: 'folders', root, folders, read }, true);
-    return 'items' in reply ? { items: reply.items, folders: reply.folders ?? [] } : { items: [], folders: [] };
+    return 'walked' in reply ? reply.walked : [];
   }
 
   async files(root: string, files: FileToRead[]): Promise<Listed[]> {

@@ -9,7 +9,7 @@ port.on('message', (request: Request) => {
   try {
     if (request.type === 'folders') {
       const walked = walkFolders(request.root, request.folders, request.read);
-      reply({ id: request.id, items: walked.items, folders: walked.folders }, transferables(walked.items));
+      reply({ id: request.id, walked }, transferables(walked.flatMap((w) => w.items)));
     } else {
       const items = readFiles(request.root, request.files);
       reply({ id: request.id, items }, transferables(items));

@@ -1,0 +1,364 @@
+/**
+ * The change feed of folder storage, with real files and a real recursive fs.watch: with a watch
+ * on, a reload with nothing changed lists nothing, and one after a change lists again only what
+ * the watcher's events name, yet serves exactly what a full walk would.
+ */
+import { describe, test, type TestContext } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
+import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SkillCatalog, type ListAllOptions, type SkillFileListing, type SkillFiles, type SkillWarning } from '@skillmount/core';
+import { fsStorage, type FsStorage, type FsStorageOptions } from '@skillmount/storage-fs';
+import { skillMd } from '../support/skill-md.js';
+import { arena, duringSwaps, hasSecret, SECRET_DIGEST } from '../support/swap-loop.js';
+import { tempDir, tempTree, writeTree } from '../support/trees.js';
+import { waitFor } from '../support/wait.js';
+
+// How long to wait for the watcher and reloads on a busy machine: a bound on waiting, not a timing assertion.
+const PATIENCE = 20_000;
+
+const modes = [
+  { name: 'worker threads', options: {} },
+  { name: 'calling thread', options: { workerThreads: false } },
+] as const;
+
+const TREE = {
+  'tools/lint/SKILL.md': skillMd('lint'),
+  'tools/lint/references/rules.md': '# Rules\n',
+  'tools/fmt/SKILL.md': skillMd('fmt'),
+  'tools/fmt/scripts/run.py': 'print(1)\n',
+  'docs/SKILL.md': skillMd('docs'),
+  'docs/guide/intro.md': 'intro\n',
+};
+
+/** The fs storage behind a wrapper that delegates everything and counts the whole-tree listings. */
+function counted(storage: FsStorage) {
+  const calls = { listAll: 0 };
+  let during: ((options: ListAllOptions | undefined) => ListAllOptions | undefined) | undefined;
+  const files: SkillFiles = {
+    label: storage.label,
+    list: (dir) => storage.list(dir),
+    read: (p, o) => storage.read(p, o),
+    listAll: (options) => {
+      calls.listAll++;
+      return storage.listAll(during ? during(options) : options);
+    },
+    treeToken: () => storage.treeToken(),
+    watch: (onChange) => storage.watch!(onChange),
+  };
+  return { files, calls, whileListing: (hook: typeof during) => (during = hook) };
+}
+
+/** A watched catalog over `dir`, after its first reload under the watch (which walks everything once). */
+async function watched(t: TestContext, dir: string, options: FsStorageOptions) {
+  // A long debounce: the test's own reloads are the ones that count.
+  const storage = fsStorage(dir, { debounceMs: 60_000, ...options });
+  const c = counted(storage);
+  const warnings: SkillWarning[] = [];
+  const catalog = await SkillCatalog.load(c.files, { onWarning: (w) => warnings.push(w) });
+  t.after(() => catalog.close());
+  catalog.watch();
+  // The build from before the watch has no token: this one walks everything and has one.
+  await catalog.reload();
+  /**
+   * Make a change, then reload until `served()` (a reload that lists nothing since it is blind
+   * to the change never gets there). Events of one change may come in several batches, so one
+   * reload after the first of them may be too early: the next one must catch up.
+   */
+  const change = async (what: string, make: () => void, served: () => Promise<boolean>) => {
+    const before = await storage.treeToken();
+    make();
+    await waitFor(async () => (await storage.treeToken()) !== before, `the watcher's events for ${what}`, PATIENCE);
+    await waitFor(
+      async () => {
+        await catalog.reload();
+        return served();
+      },
+      `${what} served after a reload`,
+      PATIENCE,
+    );
+  };
+  return { storage, catalog, warnings, ...c, change };
+}
+
+const shape = (listing: readonly SkillFileListing[]) =>
+  listing.map((i) => `${i.path} ${i.kind} ${i.token ?? ''} ${i.digest ?? ''}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** What a storage without a watch lists for the folder now: what the watched one must agree with. */
+const fresh = async (dir: string) => shape(await fsStorage(dir).listAll());
+
+const uris = (catalog: SkillCatalog) => catalog.entries.map((e) => e.uri).sort();
+const text = async (catalog: SkillCatalog, uri: string) => Buffer.from((await catalog.read(uri)).bytes!).toString();
+
+for (const mode of modes) {
+  describe(`fsStorage change feed (${mode.name})`, () => {
+    test('a reload with nothing changed since the watch started does not list', async (t) => {
+      const dir = tempTree(t, TREE);
+      const w = await watched(t, dir, mode.options);
+      const before = w.catalog.entries;
+      const listings = w.calls.listAll;
+      const report = await w.catalog.reload();
+      assert.equal(w.calls.listAll, listings, 'listAll was called');
+      assert.equal(w.catalog.bodiesRead, 0);
+      assert.equal(w.catalog.entries, before);
+      assert.equal(report.listChanged, false);
+    });
+
+    test('each change is served after the reload, and the listing is what a full walk gives', async (t) => {
+      const dir = tempTree(t, TREE);
+      const w = await watched(t, dir, mode.options);
+      const p = (rel: string) => path.join(dir, ...rel.split('/'));
+      const step = async (what: string, make: () => void, served: () => Promise<boolean>) => {
+        await w.change(what, make, served);
+        const whole = await fresh(dir);
+        await waitFor(
+          async () => isDeepStrictEqual(shape(await w.storage.listAll({ known: () => undefined })), whole),
+          `${what}: a full walk's listing`,
+          PATIENCE,
+        );
+      };
+      const has = (uri: string) => uris(w.catalog).includes(uri);
+      const gone = (uri: string) =>
+        w.catalog.read(uri).then(
+          () => false,
+          () => true,
+        );
+
+      await step(
+        'an edited file',
+        () => writeFileSync(p('tools/lint/references/rules.md'), '# Rules, edited\n'),
+        async () => (await text(w.catalog, 'skill://tools/lint/references/rules.md')) === '# Rules, edited\n',
+      );
+      await step(
+        'a new file',
+        () => writeFileSync(p('tools/fmt/scripts/new.py'), 'print(2)\n'),
+        async () => (await text(w.catalog, 'skill://tools/fmt/scripts/new.py').catch(() => '')) === 'print(2)\n',
+      );
+      await step(
+        'a deleted file',
+        () => unlinkSync(p('docs/guide/intro.md')),
+        () => gone('skill://docs/guide/intro.md'),
+      );
+      await step(
+        'a new skill folder, made and filled after the watch started',
+        () => {
+          mkdirSync(p('tools/new/deep'), { recursive: true });
+          writeFileSync(p('tools/new/SKILL.md'), skillMd('new'));
+          writeFileSync(p('tools/new/deep/a.md'), 'deep\n');
+        },
+        async () => has('skill://tools/new/SKILL.md') && (await text(w.catalog, 'skill://tools/new/deep/a.md').catch(() => '')) === 'deep\n',
+      );
+      await step(
+        'a file written into the new folder later',
+        () => writeFileSync(p('tools/new/deep/b.md'), 'later\n'),
+        async () => (await text(w.catalog, 'skill://tools/new/deep/b.md').catch(() => '')) === 'later\n',
+      );
+      await step(
+        'a folder renamed into another',
+        () => {
+          mkdirSync(p('more'));
+          renameSync(p('tools/fmt'), p('more/fmt'));
+        },
+        async () => !has('skill://tools/fmt/SKILL.md') && (await text(w.catalog, 'skill://more/fmt/scripts/run.py').catch(() => '')) === 'print(1)\n',
+      );
+      await step(
+        'a deleted folder',
+        () => rmSync(p('tools/lint'), { recursive: true }),
+        async () => !has('skill://tools/lint/SKILL.md') && (await gone('skill://tools/lint/references/rules.md')),
+      );
+      await step(
+        'a folder made a skill by a new SKILL.md (its subfolders are now read)',
+        () => writeFileSync(p('docs/guide/SKILL.md'), skillMd('guide')),
+        async () => has('skill://docs/guide/SKILL.md'),
+      );
+      await step(
+        'a folder removed and made again with other files',
+        () => {
+          rmSync(p('tools/new'), { recursive: true });
+          writeTree(dir, { 'tools/new/SKILL.md': skillMd('new', 'Made again.'), 'tools/new/deep/c.md': 'c\n' });
+        },
+        async () => (await text(w.catalog, 'skill://tools/new/deep/c.md').catch(() => '')) === 'c\n' && (await gone('skill://tools/new/deep/a.md')),
+      );
+      assert.deepEqual(uris(w.catalog), ['skill://docs/SKILL.md', 'skill://docs/guide/SKILL.md', 'skill://more/fmt/SKILL.md', 'skill://tools/new/SKILL.md']);
+    });
+
+    test('an event that comes while a listing runs is not lost', async (t) => {
+      // Enough folders that the listing takes a while after the root: the event comes meanwhile.
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 150; i++) {
+        const name = `s${String(i).padStart(3, '0')}`;
+        files[`${name}/SKILL.md`] = skillMd(name);
+        files[`${name}/ref/a.md`] = 'a\n';
+      }
+      const dir = tempTree(t, files);
+      const w = await watched(t, dir, mode.options);
+      const a = path.join(dir, 's000/ref/a.md');
+      await w.change(
+        'a first change',
+        () => writeFileSync(a, 'one\n'),
+        async () => (await text(w.catalog, 'skill://s000/ref/a.md')) === 'one\n',
+      );
+      const before = await w.storage.treeToken();
+      writeFileSync(a, 'two\n');
+      await waitFor(async () => (await w.storage.treeToken()) !== before, "the watcher's events for a second change", PATIENCE);
+      let made = false;
+      w.whileListing((options) => ({
+        // Called as each listed file is taken: by then the root is listed, so this listing cannot see the new skill.
+        known: (p) => {
+          if (!made) {
+            made = true;
+            writeTree(dir, { 'zz-new/SKILL.md': skillMd('zz-new') });
+          }
+          return options?.known?.(p);
+        },
+      }));
+      await w.catalog.reload();
+      w.whileListing(undefined);
+      assert.ok(made);
+      assert.ok(!uris(w.catalog).includes('skill://zz-new/SKILL.md'), 'the root was listed before the new folder was made');
+      // Were its mark dropped with the listing's, no reload would ever list the root again.
+      await waitFor(
+        async () => {
+          await w.catalog.reload();
+          return uris(w.catalog).includes('skill://zz-new/SKILL.md');
+        },
+        'the folder made during the listing served',
+        PATIENCE,
+      );
+    });
+
+    test('a folder swapped for a symlink between events is refused, not followed', async (t) => {
+      const tmp = tempDir();
+      t.after(tmp.remove);
+      const dir = path.join(tmp.dir, 'served');
+      writeTree(dir, { 'a/SKILL.md': skillMd('a'), 'a/ref/notes.md': 'public\n', 'b/SKILL.md': skillMd('b') });
+      writeTree(tmp.dir, { 'outside/notes.md': 'SECRET\n', 'outside/SKILL.md': skillMd('outside') });
+      const w = await watched(t, dir, mode.options);
+      const swap = () => {
+        renameSync(path.join(dir, 'a/ref'), path.join(dir, 'a/.old-ref'));
+        symlinkSync(path.join(tmp.dir, 'outside'), path.join(dir, 'a/ref'));
+      };
+      await w.change('the swap', swap, async () => !uris(w.catalog).includes('skill://a/SKILL.md'));
+      const listing = await w.storage.listAll();
+      assert.equal(listing.find((i) => i.path === 'a/ref')?.kind, 'unsupported');
+      assert.ok(!listing.some((i) => i.path.startsWith('a/ref/')), 'nothing below the symlink is listed');
+      assert.deepEqual(uris(w.catalog), ['skill://b/SKILL.md'], 'the skill holding the symlink is skipped');
+      assert.ok(w.warnings.some((x) => x.code === 'unsupported' && x.path?.startsWith('a/ref')));
+    });
+
+    test('the root re-pointed: no token, and the reload walks the new folder', async (t) => {
+      const tmp = tempDir();
+      t.after(tmp.remove);
+      writeTree(tmp.dir, { 'one/a/SKILL.md': skillMd('a'), 'two/b/SKILL.md': skillMd('b') });
+      const link = path.join(tmp.dir, 'root');
+      symlinkSync(path.join(tmp.dir, 'one'), link);
+      const w = await watched(t, link, mode.options);
+      unlinkSync(link);
+      symlinkSync(path.join(tmp.dir, 'two'), link);
+      assert.equal(await w.storage.treeToken(), undefined);
+      await w.catalog.reload();
+      assert.deepEqual(uris(w.catalog), ['skill://b/SKILL.md']);
+      assert.equal(await w.storage.treeToken(), undefined, 'the watcher watches the old folder: its events say nothing of this one');
+    });
+
+    test('the root replaced by another folder: no token, and the reload walks the new folder', async (t) => {
+      const tmp = tempDir();
+      t.after(tmp.remove);
+      const root = path.join(tmp.dir, 'root');
+      writeTree(root, { 'a/SKILL.md': skillMd('a') });
+      const w = await watched(t, root, mode.options);
+      renameSync(root, path.join(tmp.dir, 'old'));
+      writeTree(root, { 'b/SKILL.md': skillMd('b') });
+      assert.equal(await w.storage.treeToken(), undefined);
+      await w.catalog.reload();
+      assert.deepEqual(uris(w.catalog), ['skill://b/SKILL.md']);
+      assert.equal(await w.storage.treeToken(), undefined);
+    });
+
+    test('the periodic full walk (fullWalkMs) reloads a watching catalog with nothing changed', async (t) => {
+      const dir = tempTree(t, TREE);
+      const w = await watched(t, dir, { ...mode.options, debounceMs: 10, fullWalkMs: 100 });
+      const listings = w.calls.listAll;
+      await waitFor(() => w.calls.listAll >= listings + 2, 'two periodic full walks', PATIENCE);
+    });
+
+    test('a change the watcher misses is served after the next periodic full walk', async (t) => {
+      const dir = tempTree(t, TREE);
+      const w = await watched(t, dir, { ...mode.options, debounceMs: 10, fullWalkMs: 200 });
+      const rules = path.join(dir, 'tools/lint/references/rules.md');
+      // Replaced by a rename, then edited in place: Node's recursive watch on Linux misses the edit.
+      const uri = 'skill://tools/lint/references/rules.md';
+      const replace = () => {
+        writeFileSync(`${rules}.tmp`, 'replaced\n');
+        renameSync(`${rules}.tmp`, rules);
+      };
+      await w.change('the replacement', replace, async () => (await text(w.catalog, uri)) === 'replaced\n');
+      writeFileSync(rules, 'edited in place\n');
+      await waitFor(async () => (await text(w.catalog, uri).catch(() => '')) === 'edited in place\n', 'the edit served', PATIENCE);
+    });
+  });
+}
+
+describe('fsStorage tree token', () => {
+  test('undefined without a watch, once it stops, and with fullWalkMs 0; a new watch never repeats a token', async (t) => {
+    const dir = tempTree(t, TREE);
+    const storage = fsStorage(dir);
+    assert.equal(await storage.treeToken(), undefined);
+    const stop = storage.watch!(() => {});
+    const first = await storage.treeToken();
+    assert.equal(typeof first, 'string', 'a token from the watch start on: a listing then walks everything');
+    await storage.listAll();
+    assert.equal(await storage.treeToken(), first, 'nothing changed: the same token');
+    stop();
+    assert.equal(await storage.treeToken(), undefined);
+    // A new watch never gives a token an earlier one gave.
+    const again = storage.watch!(() => {});
+    t.after(again);
+    await storage.listAll();
+    const second = await storage.treeToken();
+    assert.equal(typeof second, 'string');
+    assert.notEqual(second, first);
+
+    const off = fsStorage(dir, { fullWalkMs: 0 });
+    t.after(off.watch!(() => {}));
+    await off.listAll();
+    assert.equal(await off.treeToken(), undefined);
+  });
+
+  test('one watcher for every watch() of a storage: the token holds until the last one stops', async (t) => {
+    const dir = tempTree(t, TREE);
+    const storage = fsStorage(dir);
+    const one = storage.watch!(() => {});
+    const two = storage.watch!(() => {});
+    await storage.listAll();
+    const token = await storage.treeToken();
+    one();
+    assert.equal(await storage.treeToken(), token);
+    two();
+    assert.equal(await storage.treeToken(), undefined);
+  });
+});
+
+// One mode: both run the same checked jobs (swap-race.test.ts races each), and the swaps flood the
+// watcher with events, which makes each listing here take seconds.
+describe('fsStorage change feed under a symlink-swap race', () => {
+  test('listings that reuse kept folders never list, hash or return an outside file', async (t) => {
+    const a = arena();
+    t.after(a.remove);
+    const storage = fsStorage(a.root);
+    t.after(storage.watch!(() => {}));
+    await storage.listAll();
+    let held = new Map<string, string>();
+    const { runs } = await duringSwaps(a.pairs, async () => {
+      const listing = await storage.listAll({ known: (p) => held.get(p) });
+      held = new Map(listing.filter((i) => i.token !== undefined).map((i) => [i.path, i.token!]));
+      for (const item of listing) {
+        assert.notEqual(item.digest, SECRET_DIGEST, `${item.path}: the outside file's digest was listed`);
+        assert.ok(!hasSecret(item.content), `${item.path}: the outside file's bytes were listed`);
+        assert.ok(!/^skill-\d\/ref\/SKILL\.md$/.test(item.path), `${item.path}: the outside folder was listed`);
+      }
+    });
+    assert.ok(runs >= 3, `the race ran (${runs} listings)`);
+  });
+});
