@@ -140,6 +140,7 @@ test('options that do not fit the location, and publish sources that are not fol
   const cases: [string[], RegExp][] = [
     [['serve', EXAMPLES, '--table', 'files'], /--table applies to postgres:\/\/ locations only/],
     [['serve', pgLocation, '--poll-interval', '100'], /--poll-interval applies to s3:\/\/ locations only, not to postgres:\/\/skills@/],
+    [['serve', pgLocation, '--full-list-interval', '0'], /--full-list-interval applies to s3:\/\/ locations only, not to postgres:\/\/skills@/],
     [
       ['serve', pgLocation, '--table', 'no such table'],
       /postgres:\/\/skills@127\.0\.0\.1:\d+\/skills: option "table" must be a table name, .*; got "no such table"/,

@@ -69,6 +69,8 @@ export async function openStorage(location: string | Location, options: OpenStor
   if (options.table !== undefined && where.kind !== 'postgres') throw new UsageError(`--table applies to postgres:// locations only, not to ${where.label}`);
   if (options.pollIntervalMs !== undefined && where.kind !== 's3')
     throw new UsageError(`--poll-interval applies to s3:// locations only, not to ${where.label}`);
+  if (options.fullListIntervalMs !== undefined && where.kind !== 's3')
+    throw new UsageError(`--full-list-interval applies to s3:// locations only, not to ${where.label}`);
 
   if (where.kind === 'folder') {
     let isDirectory = false;
@@ -93,6 +95,7 @@ export async function openStorage(location: string | Location, options: OpenStor
         bucket: where.bucket,
         prefix: where.prefix,
         ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+        ...(options.fullListIntervalMs !== undefined ? { fullListIntervalMs: options.fullListIntervalMs } : {}),
         // Only a failed watch poll reaches onError.
         onError: (error) =>
           onError(redact(`watching ${label} (polling every ${options.pollIntervalMs ?? 30_000} ms) failed, will try again: ${error.message}`)),

@@ -30,6 +30,10 @@ serve options:
   --stateless           no MCP sessions (a server per request; no change notifications)
   --no-watch            do not reload when the storage changes
   --poll-interval <ms>  S3: how often to look for changes (default 30000)
+  --full-list-interval <ms|never>
+                        S3 with a manifest: list the whole prefix at least this often, so objects
+                        written by tools other than publish are seen (default 300000; 0: every poll;
+                        never: only when the manifest changes)
   --table <name>        PostgreSQL: the table (default skillmount_files)
   --strict              refuse to start when any skill has a problem
   --allowed-hosts <a,b> Host names the server answers (others get 403); without it,

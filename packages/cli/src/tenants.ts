@@ -8,9 +8,14 @@ export interface TenantServeOptions {
   catalog: CatalogOptions;
   watch: boolean;
   max: number;
-  /** S3: how often each tenant's watch lists its prefix. */
+  /** S3: how often each tenant's watch looks for changes. */
   pollIntervalMs?: number;
+  /** S3 with a manifest: the longest each tenant's reloads go without listing its prefix. */
+  fullListIntervalMs?: number;
 }
+
+/** The S3 settings every tenant's storage gets: only those given, so the storage's defaults apply to the rest. */
+type S3Settings = Pick<TenantServeOptions, 'pollIntervalMs' | 'fullListIntervalMs'>;
 
 /**
  * One catalog per tenant under the opened location: `<folder>/<tenant>`, the S3 sub-prefix
@@ -20,7 +25,11 @@ export interface TenantServeOptions {
  */
 export async function tenantSource(base: OpenedStorage, options: TenantServeOptions): Promise<TenantSource> {
   const header = options.header.toLowerCase();
-  const storageFor = await tenantStorages(base, options.pollIntervalMs);
+  const s3: S3Settings = {
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    ...(options.fullListIntervalMs !== undefined ? { fullListIntervalMs: options.fullListIntervalMs } : {}),
+  };
+  const storageFor = await tenantStorages(base, s3);
   return tenantCatalogs({
     key: (ctx) => {
       const value = ctx.headers[header];
@@ -36,7 +45,7 @@ export async function tenantSource(base: OpenedStorage, options: TenantServeOpti
   });
 }
 
-async function tenantStorages(base: OpenedStorage, pollIntervalMs: number | undefined): Promise<(tenant: string) => SkillFiles> {
+async function tenantStorages(base: OpenedStorage, s3: S3Settings): Promise<(tenant: string) => SkillFiles> {
   if (base.kind === 'folder') {
     const { fsStorage } = await import('@skillmount/storage-fs');
     // A tenant with no folder sees an empty catalog (tenantCatalogs' rule for a storage root that
@@ -46,7 +55,7 @@ async function tenantStorages(base: OpenedStorage, pollIntervalMs: number | unde
   if (base.kind === 's3') {
     const { s3Storage } = await import('@skillmount/storage-s3');
     const { client, bucket, prefix } = base.storage;
-    return (tenant) => s3Storage({ client, bucket, prefix: `${prefix}${tenant}/`, ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}) });
+    return (tenant) => s3Storage({ client, bucket, prefix: `${prefix}${tenant}/`, ...s3 });
   }
   const { postgresStorage } = await import('@skillmount/storage-postgres');
   const { pool, table, namespace } = base.storage;

@@ -23,6 +23,12 @@ export interface OpenStorageOptions {
   table?: string;
   /** S3 only: how often a watch lists the prefix (`--poll-interval`), in milliseconds. Default 30000. */
   pollIntervalMs?: number;
+  /**
+   * S3 only, with the manifest `publish` writes: the longest a reload or a watch poll goes without
+   * listing the whole prefix (`--full-list-interval`), in milliseconds. `0` lists on every reload,
+   * `Infinity` only when the manifest changes. Default 300000 (5 minutes).
+   */
+  fullListIntervalMs?: number;
   /** PostgreSQL only: create the table when missing (`migrate()`), as `publish` does. Default false. */
   migrate?: boolean;
   /**

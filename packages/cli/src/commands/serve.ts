@@ -29,6 +29,7 @@ export async function serve(argv: string[]): Promise<undefined> {
       strict: { type: 'boolean' },
       table: { type: 'string' },
       'poll-interval': { type: 'string' },
+      'full-list-interval': { type: 'string' },
       'tenant-header': { type: 'string' },
       'max-tenants': { type: 'string' },
       'allowed-hosts': { type: 'string' },
@@ -45,6 +46,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   if (framework !== 'fastify' && framework !== 'express') throw new UsageError(`--framework must be fastify or express, got "${framework}"`);
   const pageSize = integerOption(values['page-size'], 'page-size', 100, 1);
   const pollIntervalMs = values['poll-interval'] === undefined ? undefined : integerOption(values['poll-interval'], 'poll-interval', 30_000, 1);
+  const fullListIntervalMs = fullListInterval(values['full-list-interval']);
   const sessions = values.stateless !== true;
   const watch = values.watch !== false;
   const tenantHeader = values['tenant-header'];
@@ -59,6 +61,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
     ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+    ...(fullListIntervalMs !== undefined ? { fullListIntervalMs } : {}),
   });
   const catalogOptions: CatalogOptions = {
     pageSize,
@@ -78,6 +81,7 @@ export async function serve(argv: string[]): Promise<undefined> {
               watch,
               max: maxTenants,
               ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+              ...(fullListIntervalMs !== undefined ? { fullListIntervalMs } : {}),
             }),
           };
   } catch (error) {
@@ -170,6 +174,21 @@ function hostList(value: string | undefined): string[] | undefined {
     .filter((name) => name !== '');
   if (names.length === 0) throw new UsageError(`--allowed-hosts must list host names separated by commas, e.g. skills.example.com,localhost; got "${value}"`);
   return names;
+}
+
+/** `--full-list-interval`: milliseconds from 0, or `never` (also `Infinity`) for a listing only when the manifest changes; undefined when absent. */
+function fullListInterval(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const word = value.toLowerCase();
+  if (word === 'never' || word === 'infinity') return Number.POSITIVE_INFINITY;
+  // Digits only: Number() would also take "", "1e3" and "0x10".
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(
+      `--full-list-interval must be a whole number of milliseconds from 0 (0 lists the prefix on every poll) ` +
+        `or "never" (list only when the manifest changes), got "${value}"`,
+    );
+  }
+  return Number(value);
 }
 
 /** True for an address only this machine can reach (127.0.0.0/8, ::1, and IPv4-mapped 127.x). */
