@@ -51,8 +51,12 @@ export function treeTokens({ pool, namespace, scope }: Rows, names: TableNames, 
   let generations = '';
   let unknownUntil = 0;
   let warned = false;
-  const failed = (error: unknown) =>
-    tableError(scope, `treeToken: cannot read the generation in ${generations || names.generations}: ${(error as Error)?.message ?? error}`, error);
+  const failed = (error: unknown) => {
+    const reason = (error as Error)?.message ?? String(error);
+    // A connection that failed says so, as a listing would; only the server's refusals are about the generation table.
+    const fromServer = /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown })?.code));
+    return tableError(scope, fromServer ? `treeToken: cannot read the generation in ${generations || names.generations}: ${reason}` : reason, error);
+  };
 
   const find = async (): Promise<string | undefined> => {
     try {
