@@ -12,8 +12,8 @@ import {
 import { type EntryKind, openChecked, realRootOf, under } from './confine.js';
 import { storageError } from './errors.js';
 import { listOpened, type Opened, readOpened } from './opened.js';
-import { listTree } from './tree/list.js';
-import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
+import { asBatches, listInto, type ListingSink } from './tree/list.js';
+import { inlineRunner, TreeJobError, WorkerPool, withFallback } from './tree/runner.js';
 
 const NAME = '@skillmount/storage-fs';
 
@@ -38,6 +38,8 @@ export interface FsStorage extends SkillFiles {
    * with `known`, only files whose token changed are read.
    */
   listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /** The same listing in batches, one per job of the walk as it finishes. */
+  listAllBatches(options?: ListAllOptions): AsyncIterable<SkillFileListing[]>;
   /**
    * The file's exact bytes. With `maxBytes`, a file larger than that is refused (a `StorageError`
    * naming the path, the limit and the size seen) before more than `maxBytes + 1` bytes are read.
@@ -106,18 +108,31 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     return { handle: opening.fd, stat: opening.stat, full, checked };
   };
 
+  // A listing looks the root's real path up again: it may have been re-pointed since.
+  const listedRoot = async (): Promise<string> => {
+    try {
+      realRoot = await realRootOf(absolute);
+      return realRoot;
+    } catch (error) {
+      throw storageError('cannot list', '', absolute, error);
+    }
+  };
+
   return {
     root: absolute,
     label: absolute,
     async listAll(listOptions) {
-      let root: string;
-      try {
-        realRoot = await realRootOf(absolute);
-        root = realRoot;
-      } catch (error) {
-        throw storageError('cannot list', '', absolute, error);
-      }
-      return listWhole(absolute, root, workerThreads, listOptions);
+      const listing: SkillFileListing[] = [];
+      const sink: ListingSink = {
+        take: (items) => {
+          for (const item of items) listing.push(item);
+        },
+      };
+      await listWhole(absolute, await listedRoot(), workerThreads, listOptions, sink);
+      return listing;
+    },
+    listAllBatches(listOptions) {
+      return asBatches(async (sink) => listWhole(absolute, await listedRoot(), workerThreads, listOptions, sink));
     },
     async list(dir) {
       return listOpened(dir, await opened(dir, 'directory', 'cannot list'));
@@ -152,23 +167,34 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
   };
 }
 
-/** The whole tree, hashed in worker threads where they start, else on this thread. */
-async function listWhole(absolute: string, root: string, workerThreads: boolean, listOptions: ListAllOptions | undefined): Promise<SkillFileListing[]> {
+/**
+ * The whole tree into `sink`, hashed in worker threads where they start, else (or for every job
+ * they cannot take) on this thread.
+ */
+async function listWhole(absolute: string, root: string, workerThreads: boolean, listOptions: ListAllOptions | undefined, sink: ListingSink): Promise<void> {
+  let count = 0;
+  const counted: ListingSink = {
+    take(items) {
+      count += items.length;
+      sink.take(items);
+    },
+    get stopped() {
+      return sink.stopped;
+    },
+  };
   try {
-    if (workerThreads) {
-      try {
-        return await listTree(root, sharedPool(), listOptions);
-      } catch (error) {
-        if (!(error instanceof WorkersUnavailable)) throw error;
-      }
-    }
-    return await listTree(root, inlineRunner, listOptions);
+    await listInto(root, workerThreads ? withFallback(sharedPool(), inlineRunner) : inlineRunner, listOptions ?? {}, counted);
+    // A first listing this large is followed by a build of as many records: its threads end now.
+    if (workerThreads && listOptions?.known === undefined && count >= LARGE_LISTING) sharedPool().endWhenIdle();
   } catch (error) {
     if (!(error instanceof TreeJobError)) throw error;
     const relative = error.detail.relative ?? '';
     throw storageError(error.detail.action ?? 'cannot list', relative, path.join(absolute, relative), error.detail);
   }
 }
+
+/** Entries of a first listing after which the threads end as soon as they are idle (see `WorkerPool.endWhenIdle`). */
+const LARGE_LISTING = 20_000;
 
 let pool: WorkerPool | undefined;
 
