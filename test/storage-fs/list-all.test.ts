@@ -103,6 +103,46 @@ for (const mode of modes) {
       }
     });
 
+    test('listAllBatches gives what listAll gives, in more than one batch, with the tokens the caller holds too', async (t) => {
+      const dir = tempTree(t, TREE);
+      const storage = fsStorage(dir, mode.options);
+      const collect = async (options?: Parameters<typeof storage.listAllBatches>[0]) => {
+        const batches: SkillFileListing[][] = [];
+        for await (const batch of storage.listAllBatches(options)) batches.push(batch);
+        return batches;
+      };
+      const batches = await collect();
+      assert.ok(batches.length > 1, `${batches.length} batch`);
+      assert.ok(
+        batches.every((b) => b.length > 0),
+        'no empty batch',
+      );
+      const whole = await storage.listAll();
+      assert.deepEqual(sorted(batches.flat()), sorted(whole));
+      writeFileSync(path.join(dir, 'tools/lint/references/rules.md'), '# Rules, changed\n');
+      const first = byPath(whole);
+      const known = { known: (p: string) => first.get(p)?.token };
+      assert.deepEqual(sorted((await collect(known)).flat()), sorted(await storage.listAll(known)));
+    });
+
+    test('listAllBatches of a missing root fails at its first step with a StorageError naming it; ending early is quiet', async (t) => {
+      const dir = tempTree(t, TREE);
+      const missing = path.join(dir, 'missing');
+      await assert.rejects(
+        (async () => {
+          for await (const batch of fsStorage(missing, mode.options).listAllBatches()) assert.fail(`a batch of ${batch.length}`);
+        })(),
+        (error: unknown) => error instanceof StorageError && error.path === '' && error.message.includes(missing),
+      );
+      let seen = 0;
+      for await (const batch of fsStorage(dir, mode.options).listAllBatches()) {
+        seen += batch.length;
+        break;
+      }
+      assert.ok(seen > 0);
+      assert.equal((await fsStorage(dir, mode.options).listAll()).length, (await fsStorage(dir, { workerThreads: false }).listAll()).length);
+    });
+
     test('a catalog built from listAll equals one built by listing folder by folder', async (t) => {
       const files: Record<string, string> = {};
       for (let s = 0; s < 40; s++) {
@@ -162,6 +202,9 @@ describe('fsStorage.listAll: threads', () => {
     const { fsStorage: bundled } = (await import(pathToFileURL(path.join(copy, 'index.js')).href)) as typeof import('@skillmount/storage-fs');
     const listing = await bundled(dir).listAll!();
     assert.deepEqual(sorted(listing), sorted(await fsStorage(dir, { workerThreads: false }).listAll!()));
+    const batched: SkillFileListing[] = [];
+    for await (const batch of bundled(dir).listAllBatches()) for (const item of batch) batched.push(item);
+    assert.deepEqual(sorted(batched), sorted(listing));
     // And again, now that the pool knows it cannot start.
     assert.equal((await bundled(dir).listAll!()).length, listing.length);
   });

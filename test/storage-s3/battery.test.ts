@@ -30,7 +30,7 @@ const target = (manifest: boolean): BatteryTarget => ({
     const s3 = storage as S3Storage;
     await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: s3.prefix + path, Body: bytes }));
   },
-  optional: { listAll: true, inMemory: false, watch: true, close: true },
+  optional: { listAll: true, inMemory: false, watch: true, close: true, treeToken: 'sometimes' },
   listed: { digests: manifest, contents: manifest },
   async cleanup() {
     if (--open > 0) return;

@@ -23,7 +23,7 @@ runStorageBattery('fsStorage', {
     return fsStorage(root);
   },
   rewrite: async (storage, rel, bytes) => writeFile(path.join((storage as FsStorage).root, rel), bytes),
-  optional: { listAll: true, inMemory: false, watch: true, close: false },
+  optional: { listAll: true, inMemory: false, watch: true, close: false, treeToken: 'sometimes', listAllBatches: true },
   listed: { digests: true, contents: true },
   cleanup: async () => {
     await Promise.all(roots.map((r) => rm(r, { recursive: true, force: true })));

@@ -17,8 +17,12 @@ export interface BatteryTarget {
   open(files: Record<string, Uint8Array>): Promise<SkillFiles>;
   /** Replace the bytes of one file of a storage that `open` returned, as a writer of that storage would. */
   rewrite(storage: SkillFiles, path: string, bytes: Uint8Array): Promise<void>;
-  /** The optional members this storage has; the battery checks it has exactly these, then tests each (`treeToken`: default false). */
-  optional: { listAll: boolean; inMemory: boolean; watch: boolean; close: boolean; treeToken?: boolean };
+  /**
+   * The optional members this storage has; the battery checks it has exactly these, then tests each
+   * (`treeToken`, `listAllBatches`: default false). `treeToken: 'sometimes'`: the member is there,
+   * but tells only in a state the battery does not set up (a watch on, a manifest written).
+   */
+  optional: { listAll: boolean; inMemory: boolean; watch: boolean; close: boolean; treeToken?: boolean | 'sometimes'; listAllBatches?: boolean };
   /** What its `listAll` gives for the files a catalog reads: digests (with sizes), and SKILL.md bodies. */
   listed?: { digests: boolean; contents: boolean };
   /** Release everything the battery opened (called once, after all checks). */
@@ -219,10 +223,27 @@ export function runOptionalContract(name: string, target: BatteryTarget): void {
       if (storage.inMemory !== undefined) assert.equal(typeof storage.inMemory, 'boolean');
       assert.equal(typeof storage.watch === 'function', target.optional.watch, 'watch');
       assert.equal(typeof storage.close === 'function', target.optional.close, 'close');
-      assert.equal(typeof storage.treeToken === 'function', target.optional.treeToken ?? false, 'treeToken');
+      assert.equal(typeof storage.treeToken === 'function', (target.optional.treeToken ?? false) !== false, 'treeToken');
+      assert.equal(typeof storage.listAllBatches === 'function', target.optional.listAllBatches ?? false, 'listAllBatches');
     });
 
-    if (target.optional.treeToken) {
+    if (target.optional.treeToken === 'sometimes') {
+      await t.test('treeToken: undefined or a token, never an error, when it cannot tell', async () => {
+        const token = await storage.treeToken!();
+        assert.ok(token === undefined || (typeof token === 'string' && token !== ''), String(token));
+      });
+    }
+
+    if (target.optional.listAllBatches) {
+      await t.test('listAllBatches gives what listAll gives, in batches', async () => {
+        const batched: SkillFileListing[] = [];
+        for await (const batch of storage.listAllBatches!()) for (const item of batch) batched.push(item);
+        const shape = (items: readonly SkillFileListing[]) => items.map((i) => `${i.path}\u0000${i.kind}\u0000${i.token ?? ''}\u0000${i.digest ?? ''}`).sort();
+        assert.deepEqual(shape(batched), shape(await storage.listAll!()));
+      });
+    }
+
+    if (target.optional.treeToken === true) {
       await t.test('treeToken: the same while nothing is written, another after a write through the storage', async () => {
         const before = await storage.treeToken!();
         assert.equal(typeof before, 'string', 'a storage declaring treeToken can tell for a tree it just stored');

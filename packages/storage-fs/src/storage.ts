@@ -12,8 +12,8 @@ import { type EntryKind, openChecked, realRootOf, under } from './confine.js';
 import { storageError } from './errors.js';
 import { ChangeFeed, type FeedListing } from './feed.js';
 import { listOpened, type Opened, readOpened } from './opened.js';
-import { listTree } from './tree/list.js';
-import { inlineRunner, TreeJobError, WorkerPool, WorkersUnavailable } from './tree/runner.js';
+import { asBatches, listInto, type ListingSink } from './tree/list.js';
+import { inlineRunner, TreeJobError, WorkerPool, withFallback } from './tree/runner.js';
 import { rootIdOf, sharedWatch } from './watcher.js';
 
 const NAME = '@skillmount/storage-fs';
@@ -46,6 +46,8 @@ export interface FsStorage extends SkillFiles {
    * with `known`, only files whose token changed are read.
    */
   listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /** The same listing in batches, one per job of the walk as it finishes. */
+  listAllBatches(options?: ListAllOptions): AsyncIterable<SkillFileListing[]>;
   /**
    * While a `watch` is on: a token that moves on with every event of the watcher (see
    * `fullWalkMs`). Undefined without a watch, or once its events cannot be trusted.
@@ -130,22 +132,47 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     return { handle: opening.fd, stat: opening.stat, full, checked };
   };
 
+  // A listing looks the root's real path up again: it may have been re-pointed since.
+  const listedRoot = async (): Promise<string> => {
+    try {
+      realRoot = await realRootOf(absolute);
+      return realRoot;
+    } catch (error) {
+      throw storageError('cannot list', '', absolute, error);
+    }
+  };
+
+  // With a watch on, through the change feed: folders no event marked since are taken as kept.
+  const listAll = async (listOptions?: ListAllOptions): Promise<SkillFileListing[]> => {
+    let listing: FeedListing | undefined;
+    const root = await listedRoot();
+    try {
+      if (feed?.active) listing = feed.begin(await rootIdOf(absolute, root));
+    } catch (error) {
+      throw storageError('cannot list', '', absolute, error);
+    }
+    const listed: SkillFileListing[] = [];
+    const sink: ListingSink = {
+      take: (items) => {
+        for (const item of items) listed.push(item);
+      },
+    };
+    await listWhole(absolute, root, workerThreads, listOptions, sink, listing);
+    if (listing) feed!.end(listing);
+    return listed;
+  };
+
   return {
     root: absolute,
     label: absolute,
-    async listAll(listOptions) {
-      let root: string;
-      let listing: FeedListing | undefined;
-      try {
-        realRoot = await realRootOf(absolute);
-        root = realRoot;
-        if (feed?.active) listing = feed.begin(await rootIdOf(absolute, root));
-      } catch (error) {
-        throw storageError('cannot list', '', absolute, error);
-      }
-      const listed = await listWhole(absolute, root, workerThreads, listOptions, listing);
-      if (listing) feed!.end(listing);
-      return listed;
+    listAll,
+    listAllBatches(listOptions) {
+      // While watched, a listing goes through the change feed, whole: one batch.
+      if (feed?.active)
+        return (async function* () {
+          yield await listAll(listOptions);
+        })();
+      return asBatches(async (sink) => listWhole(absolute, await listedRoot(), workerThreads, listOptions, sink, undefined));
     },
     async treeToken() {
       if (!feed?.active) return undefined;
@@ -169,30 +196,41 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
   };
 }
 
-/** The whole tree, hashed in worker threads where they start, else on this thread. */
+/**
+ * The whole tree into `sink`, hashed in worker threads where they start, else (or for every job
+ * they cannot take) on this thread. With `reuse`, the folders the change feed kept are not listed again.
+ */
 async function listWhole(
   absolute: string,
   root: string,
   workerThreads: boolean,
   listOptions: ListAllOptions | undefined,
+  sink: ListingSink,
   reuse: FeedListing | undefined,
-): Promise<SkillFileListing[]> {
+): Promise<void> {
+  let count = 0;
+  const counted: ListingSink = {
+    take(items) {
+      count += items.length;
+      sink.take(items);
+    },
+    get stopped() {
+      return sink.stopped;
+    },
+  };
   try {
-    if (workerThreads) {
-      try {
-        return await listTree(root, sharedPool(), listOptions, reuse);
-      } catch (error) {
-        if (!(error instanceof WorkersUnavailable)) throw error;
-      }
-    }
-    reuse?.next.clear(); // what a failed start on worker threads saw
-    return await listTree(root, inlineRunner, listOptions, reuse);
+    await listInto(root, workerThreads ? withFallback(sharedPool(), inlineRunner) : inlineRunner, listOptions ?? {}, counted, reuse);
+    // A first listing this large is followed by a build of as many records: its threads end now.
+    if (workerThreads && listOptions?.known === undefined && count >= LARGE_LISTING) sharedPool().endWhenIdle();
   } catch (error) {
     if (!(error instanceof TreeJobError)) throw error;
     const relative = error.detail.relative ?? '';
     throw storageError(error.detail.action ?? 'cannot list', relative, path.join(absolute, relative), error.detail);
   }
 }
+
+/** Entries of a first listing after which the threads end as soon as they are idle (see `WorkerPool.endWhenIdle`). */
+const LARGE_LISTING = 20_000;
 
 let pool: WorkerPool | undefined;
 

@@ -11,6 +11,7 @@ import { joinPath, listAllOf, treeFromListing, treeTokenOf, walkStorage, type St
 import { deepFreeze } from './freeze.js';
 import { UriTable } from './uris.js';
 import { fingerprintOf } from './fingerprint.js';
+import { listedState, treeFromBatches, type ListedItems } from './batches.js';
 
 export { compare };
 
@@ -29,6 +30,8 @@ interface Seen {
   treeToken: string | undefined;
   tree: StorageTree;
   listing: SkillFileListing[] | undefined;
+  /** What a batched listing held besides the tree (a first load from `listAllBatches`). */
+  listedItems?: ListedItems;
   fingerprint: string | undefined;
 }
 
@@ -73,6 +76,11 @@ async function walk(files: SkillFiles, options: BuildOptions, previous: CatalogS
   const memory = previous?.reload;
   const treeToken = await treeTokenOf(files);
   if (treeToken !== undefined && memory?.treeToken === treeToken) return { previous: previous!, treeToken };
+  // A first load builds its tree as the batches arrive; a reload compares whole listings.
+  if (!previous && typeof files.listAllBatches === 'function') {
+    const { tree, listed } = await treeFromBatches(files);
+    return { treeToken, tree, listing: undefined, listedItems: listed, fingerprint: undefined };
+  }
   const known = previous && ((path: string) => (previous.files.get(path) ?? memory!.unserved.get(path))?.token);
   const listing = await listAllOf(files, known && { known });
   if (listing && memory?.listed && sameListing(listing, previous!, memory.listed)) return { previous: previous!, treeToken };
@@ -125,6 +133,7 @@ function assemble(
   if (seen.treeToken !== undefined) reload.treeToken = seen.treeToken;
   if (seen.fingerprint !== undefined) reload.fingerprint = seen.fingerprint;
   if (seen.listing) reload.listed = listedOthers(seen.listing, records.records, unserved);
+  else if (seen.listedItems) reload.listed = listedState(seen.listedItems, seen.tree, records.records, unserved);
   return {
     entries: deepFreeze(entries),
     skills: new Map(served.map((b) => [b.key, b.entry])),

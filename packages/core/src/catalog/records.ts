@@ -2,12 +2,12 @@ import { sha256Digest } from '../bytes/digest.js';
 import { decodeUtf8 } from '../bytes/text.js';
 import { skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter } from '../skillmd/parse.js';
-import type { SkillFileEntry, SkillFiles } from '../types.js';
+import type { SkillFiles } from '../types.js';
 import { mapLimit } from '../storage-kit/limit.js';
 import { toStorageError } from '../storage-kit/errors.js';
 import { isSkillMdPath } from '../storage-kit/skill-folders.js';
 import type { Candidate } from './candidates.js';
-import { decideFile } from './reuse.js';
+import { decideFile, type ListedEntry } from './reuse.js';
 import type { CatalogSnapshot, FileRecord, ParsedSkillMd } from './snapshot.js';
 import type { UriTable } from './uris.js';
 
@@ -26,7 +26,7 @@ export interface Records {
 export async function fileRecords(
   files: SkillFiles,
   candidates: readonly Candidate[],
-  listedFiles: ReadonlyMap<string, SkillFileEntry>,
+  listedFiles: ReadonlyMap<string, ListedEntry>,
   uris: UriTable,
   concurrency: number,
   previous: CatalogSnapshot | undefined,
@@ -52,6 +52,10 @@ export async function fileRecords(
       } else if (decision.take === 'content') {
         records.set(path, recordOf(path, decision.bytes.byteLength, sha256Digest(decision.bytes)));
         if (skillMd) skillMds.set(path, frontmatterOf(decision.bytes));
+        contentsTaken++;
+      } else if (decision.take === 'taken') {
+        records.set(path, recordOf(path, decision.taken.size, decision.taken.digest));
+        if (skillMd) skillMds.set(path, decision.taken.parsed!); // parsed for every SKILL.md path
         contentsTaken++;
       } else if (decision.take === 'vouched') {
         records.set(path, recordOf(path, decision.size, decision.digest));
@@ -92,7 +96,7 @@ function flatCopy(text: string): string {
 }
 
 /** What a catalog keeps of a SKILL.md: its frontmatter, not its body (served from storage like any file). */
-function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
+export function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
   const tooLarge = skillMdSizeProblem(bytes.byteLength); // before decoding it
   if (tooLarge) return { ok: false, code: 'limit', error: tooLarge };
   const text = decodeUtf8(bytes);

@@ -1,10 +1,24 @@
 import type { SkillFileEntry } from '../types.js';
 import type { FileRecord, ParsedSkillMd } from './snapshot.js';
 
+/**
+ * Bytes a batched listing brought along, hashed (and a SKILL.md parsed) as they arrived, so that
+ * they are not held until the records phase: what a `content` decision would make of them.
+ */
+export interface TakenContent {
+  size: number;
+  digest: string;
+  /** Set for a SKILL.md. */
+  parsed?: ParsedSkillMd;
+}
+
+/** A listed entry, whose `content` may have been taken already (see `TakenContent`). */
+export type ListedEntry = SkillFileEntry & { taken?: TakenContent };
+
 /** What the previous snapshot knew of one file, and what the storage lists for it now. */
 export interface FileFacts {
   /** The file's entry in its folder's listing (or the whole-tree listing). */
-  listed: SkillFileEntry | undefined;
+  listed: ListedEntry | undefined;
   /** The previous snapshot's record of the file, served or not. */
   before: FileRecord | undefined;
   /** The previous snapshot's parse of the file, when it is a SKILL.md. */
@@ -19,6 +33,8 @@ export type FileDecision =
   | { take: 'previous'; record: FileRecord; parsed: ParsedSkillMd | undefined }
   /** The listing brought the bytes along: hash them (this counts as a read). */
   | { take: 'content'; bytes: Uint8Array }
+  /** The same, for bytes taken as the listing arrived (this counts as a read). */
+  | { take: 'taken'; taken: TakenContent }
   /** The storage vouches for size and digest: trusted now, and every read is verified against it when served. */
   | { take: 'vouched'; size: number; digest: string }
   /** Read the body and hash it; a listed size bounds the read. */
@@ -30,6 +46,7 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 export function decideFile({ listed, before, parsedBefore, skillMd }: FileFacts): FileDecision {
   const token = listed?.token;
   if (token !== undefined && before && before.token === token && (!skillMd || parsedBefore)) return { take: 'previous', record: before, parsed: parsedBefore };
+  if (listed?.taken) return { take: 'taken', taken: listed.taken };
   const content = listed?.content;
   if (content instanceof Uint8Array) return { take: 'content', bytes: content };
   const size = byteCount(listed?.size);

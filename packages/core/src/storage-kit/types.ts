@@ -90,6 +90,7 @@ export interface SkillFileReadOptions {
  * The rest is optional; a catalog uses what is there:
  *
  * - `listAll()`: the whole tree in one call, instead of `list` per folder.
+ * - `listAllBatches()`: the same listing in batches as they are found, so a first load holds less.
  * - `treeToken()`: tells a reload that nothing changed, before any listing.
  * - per-entry `token`, `size` + `digest`, `content`: spare a reload, a body read, a round trip.
  * - `inMemory`, `watch`, `close`: see each.
@@ -107,6 +108,16 @@ export interface SkillFiles {
    * may leave out.
    */
   listAll?(options?: ListAllOptions): Promise<SkillFileListing[]>;
+  /**
+   * Optional: the listing `listAll` gives, in batches as the storage finds them (a folder walked in
+   * worker threads, pages of a flat listing). The items of every batch, in order, are exactly what
+   * `listAll` would return, by the same rules. A first load takes it in place of `listAll` and
+   * builds its tree as the batches arrive, instead of holding the whole listing beside it; a reload
+   * calls `listAll` (it compares listings whole), or collects the batches when there is no
+   * `listAll`. A load builds nothing until the last batch: a failure (the iteration throws, a
+   * `StorageError` naming the path) fails the load whole, and the catalog then stops iterating.
+   */
+  listAllBatches?(options?: ListAllOptions): AsyncIterable<readonly SkillFileListing[]>;
   /**
    * Optional: a change token for the whole tree, as cheap as the storage can make it (a generation
    * counter its writes bump, a manifest's ETag, a count of watcher events). A reload asks for it

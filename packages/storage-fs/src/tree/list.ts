@@ -6,6 +6,12 @@ import type { FileToRead, TreeRunner } from './runner.js';
 const FOLDERS_PER_JOB = 16;
 const FILES_PER_JOB = 64;
 
+/** Where a listing's items go, a batch per finished job; `stopped` once nobody wants more. */
+export interface ListingSink {
+  take(items: SkillFileListing[]): void;
+  stopped?: boolean;
+}
+
 /** One folder as a listing saw it, kept for the next: files a catalog reads by token only, never their bytes. */
 export interface KeptFolder {
   inSkill: boolean;
@@ -22,15 +28,15 @@ export interface Reuse {
 }
 
 /**
- * The whole tree under `root` as a flat listing. Files a catalog will read (inside a folder
- * holding a SKILL.md) come with their size and digest, and SKILL.md files with their bytes. A
- * first listing reads them while walking; with `known` (a reload), the walk only stats them, and
- * just the files whose token changed are read, as separate jobs. With `reuse`, folders it keeps
- * are not listed again: their files go through the same rule (read again unless `known` has their token).
+ * The whole tree under `root` as a flat listing, handed to `sink` a batch at a time as jobs
+ * finish. Files a catalog will read (inside a folder holding a SKILL.md) come with their size and
+ * digest, and SKILL.md files with their bytes. A first listing reads them while walking; with
+ * `known` (a reload), the walk only stats them, and just the files whose token changed are read,
+ * as separate jobs. With `reuse`, folders it keeps are not listed again: their files go through
+ * the same rule (read again unless `known` has their token).
  */
-export async function listTree(root: string, runner: TreeRunner, options: ListAllOptions = {}, reuse?: Reuse): Promise<SkillFileListing[]> {
+export async function listInto(root: string, runner: TreeRunner, options: ListAllOptions, sink: ListingSink, reuse?: Reuse): Promise<void> {
   const known = typeof options.known === 'function' ? options.known : undefined;
-  const listing: SkillFileListing[] = [];
   const running: Promise<void>[] = [];
   let foldersInFlight = 0;
   let toRead: FileToRead[] = [];
@@ -39,26 +45,31 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
     work.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled meanwhile
     running.push(work);
   };
-  // Kept items are `shared` with the next listing: the caller gets copies, whatever it does with them.
+  // Kept items are `shared` with the next listing: the sink gets copies, whatever it does with them.
   const add = (items: readonly Listed[], shared = false) => {
-    for (const item of items) listing.push(item.wanted ? { path: item.path, kind: item.kind, token: item.token! } : shared ? { ...item } : item);
+    const batch: SkillFileListing[] = [];
+    for (const item of items) batch.push(item.wanted ? { path: item.path, kind: item.kind, token: item.token! } : shared ? { ...item } : item);
+    if (batch.length > 0) sink.take(batch);
   };
   const sendReads = () => {
     const files = toRead;
     toRead = [];
-    track(runner.files(root, files).then(add));
+    if (!sink.stopped) track(runner.files(root, files).then((items) => add(items)));
   };
   const take = (items: readonly Listed[], shared = false) => {
+    const listed: Listed[] = [];
     for (const item of items) {
       if (!item.wanted || known?.(item.path) === item.token) {
-        add([item], shared);
+        listed.push(item);
         continue;
       }
       toRead.push({ path: item.path, content: isSkillMdPath(item.path) });
       if (toRead.length === FILES_PER_JOB) sendReads();
     }
+    add(listed, shared);
   };
   const walk = (folders: readonly Folder[]) => {
+    if (sink.stopped) return;
     const fresh: Folder[] = [];
     for (const folder of folders) {
       const kept = reuse?.kept(folder);
@@ -91,7 +102,46 @@ export async function listTree(root: string, runner: TreeRunner, options: ListAl
   if (foldersInFlight === 0 && toRead.length > 0) sendReads();
   // `running` grows while it is awaited: every job started by a finished one is awaited too.
   for (let i = 0; i < running.length; i++) await running[i];
-  return listing;
+}
+
+/**
+ * The batches `list` hands its sink, as an async iterable: each as soon as its job finishes, and
+ * the failure, if any, thrown by the next step. Ending the iteration early stops new jobs.
+ */
+export async function* asBatches(list: (sink: ListingSink) => Promise<void>): AsyncGenerator<SkillFileListing[], void, undefined> {
+  const ready: SkillFileListing[][] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let failed: { error: unknown } | undefined;
+  const sink: ListingSink = {
+    take(items) {
+      ready.push(items);
+      wake?.();
+    },
+  };
+  list(sink).then(
+    () => {
+      finished = true;
+      wake?.();
+    },
+    (error: unknown) => {
+      failed = { error };
+      wake?.();
+    },
+  );
+  try {
+    for (;;) {
+      if (failed) throw failed.error;
+      if (ready.length > 0) yield ready.shift()!;
+      else if (finished) return;
+      else {
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    }
+  } finally {
+    sink.stopped = true;
+  }
 }
 
 /** A walked folder as kept: files a catalog reads by their token alone (`wanted`), so no bytes are held. */

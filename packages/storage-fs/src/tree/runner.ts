@@ -50,6 +50,26 @@ export const inlineRunner: TreeRunner = {
   },
 };
 
+/**
+ * Jobs on `first`, and each one `first` refuses because its threads cannot start here on
+ * `second`: a listing already under way goes on, whatever it has handed on stays valid.
+ */
+export function withFallback(first: TreeRunner, second: TreeRunner): TreeRunner {
+  const refused = (error: unknown): boolean => error instanceof WorkersUnavailable;
+  return {
+    folders: (root, folders, read) =>
+      first.folders(root, folders, read).catch((error: unknown) => {
+        if (refused(error)) return second.folders(root, folders, read);
+        throw error;
+      }),
+    files: (root, files) =>
+      first.files(root, files).catch((error: unknown) => {
+        if (refused(error)) return second.files(root, files);
+        throw error;
+      }),
+  };
+}
+
 function inline<T>(job: () => T): T {
   try {
     return job();
@@ -85,6 +105,7 @@ export class WorkerPool implements TreeRunner {
   readonly #queue: Task[] = [];
   #nextId = 1;
   #idleTimer: NodeJS.Timeout | undefined;
+  #endSoon = false;
   #unavailable: Error | undefined;
 
   constructor(script: URL, size = Math.max(1, Math.min(4, availableParallelism())), idleMs = 10_000) {
@@ -129,9 +150,21 @@ export class WorkerPool implements TreeRunner {
       slot.worker.postMessage(task.request);
     }
     if (this.#slots.every((s) => !s.task)) {
-      this.#idleTimer = setTimeout(() => void this.close(), this.#idleMs);
+      // A timer even when ending soon: a listing under way queues its next jobs just after a reply.
+      this.#idleTimer = setTimeout(() => void this.close(), this.#endSoon ? 0 : this.#idleMs);
       this.#idleTimer.unref();
     }
+  }
+
+  /**
+   * End the threads as soon as they are idle rather than after `idleMs`: after a large first
+   * listing, the catalog build that follows needs the memory more than a next listing would gain
+   * from warm threads. Idle now, they end now (the build may hold the event loop for a while);
+   * else they end once the work in hand is done.
+   */
+  endWhenIdle(): void {
+    if (this.#queue.length === 0 && this.#slots.every((s) => !s.task)) void this.close();
+    else this.#endSoon = true;
   }
 
   /** A new worker, or undefined when none can start (every queued job is then refused). */
@@ -183,6 +216,7 @@ export class WorkerPool implements TreeRunner {
   /** End every worker now (jobs in flight fail); a later job starts new ones. */
   async close(): Promise<void> {
     clearTimeout(this.#idleTimer);
+    this.#endSoon = false;
     const slots = this.#slots.splice(0);
     await Promise.all(
       slots.map((slot) => {
