@@ -75,10 +75,10 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
   }
 
   const reloads = rowsAfter(stdout, '## Reload');
-  // Folder, S3, S3 without a manifest, PostgreSQL: nothing changed and 1% changed each.
+  // Folder (walked, and watched), S3, S3 without a manifest, PostgreSQL: nothing changed and 1% changed each.
   assert.deepEqual(
     reloads.map((r) => r[0]),
-    ['folder', 'folder', 'S3', 'S3', 'S3, no manifest', 'S3, no manifest', 'PostgreSQL', 'PostgreSQL'],
+    ['folder', 'folder', 'folder, watch on', 'folder, watch on', 'S3', 'S3', 'S3, no manifest', 'S3, no manifest', 'PostgreSQL', 'PostgreSQL'],
   );
   for (const row of reloads.filter((r) => r[3] === 'nothing changed')) assert.equal(row[5], '0', `our unchanged reload of ${row[0]} read no body`);
   for (const row of reloads) {
