@@ -1,6 +1,7 @@
 /** Printing: fixed-width numbers and Markdown tables, so the output pastes into BENCHMARKS.md as is. */
 
 export const ms = (value: number) => (value >= 100 ? `${Math.round(value)} ms` : value >= 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(2)} ms`);
+export const micros = (value: number) => `${Math.round(value).toLocaleString('en-US')} µs`;
 export const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
 export const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
 export const count = (value: number) => value.toLocaleString('en-US');

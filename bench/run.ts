@@ -14,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { corpusFiles, fileCount, totalBytes, type CorpusSize } from './corpus.js';
-import { count, mib, ms, perSecond, ratio, table } from './format.js';
+import { count, micros, mib, ms, perSecond, ratio, table } from './format.js';
 import { machine } from './machine.js';
 import { now } from './measure.js';
 import { parseMode, planFor } from './plan.js';
@@ -258,7 +258,7 @@ try {
     print('## Over HTTP (127.0.0.1)');
     print();
     print(
-      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless (a server per POST) and with sessions, default catalog options unless the storage column says otherwise (the verified-bytes cache, `cacheBytes`, is on by default; `cacheBytes 0` rows read storage on every request). One untimed pass first.',
+      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless (a server per POST) and with sessions, default catalog options unless the storage column says otherwise (the verified-bytes cache, `cacheBytes`, is on by default; `cacheBytes 0` rows read storage on every request). One untimed pass first. Server CPU per read: the user + system CPU time of the server process (`process.cpuUsage()`, asked over IPC before and after each pass) divided by the files read; its ratio is theirs ÷ ours. It moves far less with the load on the machine than the rates.',
     );
     print();
     const rows: string[][] = [];
@@ -275,12 +275,34 @@ try {
           mine ? ratio(side.read1 / v2.read1) : '',
           perSecond(side.read8),
           mine ? ratio(side.read8 / v2.read8) : '',
+          micros(side.cpu1),
+          mine ? ratio(v2.cpu1 / side.cpu1) : '',
+          micros(side.cpu8),
+          mine ? ratio(v2.cpu8 / side.cpu8) : '',
         ]);
       }
     }
     print(`Corpus ${plan.http.label} (${count(fileCount(plan.http))} files).`);
     print();
-    print(table(['storage', 'server', 'list walk', 'ratio', 'verified reads, 1 in flight', 'ratio', 'verified reads, 8 in flight', 'ratio'], rows));
+    print(
+      table(
+        [
+          'storage',
+          'server',
+          'list walk',
+          'ratio',
+          'verified reads, 1 in flight',
+          'ratio',
+          'verified reads, 8 in flight',
+          'ratio',
+          'server CPU per read, 1 in flight',
+          'ratio',
+          'server CPU per read, 8 in flight',
+          'ratio',
+        ],
+        rows,
+      ),
+    );
     print();
   }
 

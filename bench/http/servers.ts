@@ -5,6 +5,8 @@ import type { ServerKind, StorageSpec } from './types.js';
 export interface RunningServer {
   kind: ServerKind;
   url: string;
+  /** The server process's CPU time so far (user + system, µs), asked over IPC. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,16 @@ export async function startServer(kind: ServerKind, storage: StorageSpec): Promi
   return {
     kind,
     url,
+    cpuMicros: () =>
+      new Promise((resolve, reject) => {
+        const onMessage = (message: { cpu?: { user: number; system: number } }) => {
+          if (!message.cpu) return;
+          child.off('message', onMessage);
+          resolve(message.cpu.user + message.cpu.system);
+        };
+        child.on('message', onMessage);
+        if (!child.send('cpu')) reject(new Error(`bench: the ${kind} server's IPC channel is closed`));
+      }),
     async stop() {
       if (child.connected) child.send('stop');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);

@@ -44,7 +44,8 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    */
   context?: (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /**
-   * `false` (default): stateless, a fresh server per POST; GET and DELETE answer 405 with a
+   * `false` (default): stateless, a server per POST (`server` is called for every POST; the
+   * default server is reused, one POST at a time); GET and DELETE answer 405 with a
    * JSON-RPC error body. `true`: MCP sessions (`Mcp-Session-Id`), which also carry
    * `notifications/resources/list_changed` to connected clients.
    */

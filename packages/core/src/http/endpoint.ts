@@ -17,6 +17,7 @@ import { ResponseBudget } from './budget.js';
 import { bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
 import { hideInternalErrors, hideInternalErrorsOn } from './internal-errors.js';
 import { sendError, sendRefusal } from './reply.js';
+import { ServerPool } from './server-pool.js';
 import { SessionTable } from './sessions.js';
 import { stateful, stateless } from './streamable.js';
 import type { HttpRefusal, RequestGuardOptions } from './types.js';
@@ -28,7 +29,8 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   /** Builds the app's own MCP server; skills are attached to each one. Default: an empty McpServer. */
   server?: () => McpServer | Server | Promise<McpServer | Server>;
   /**
-   * `false` (default): stateless, a fresh server per POST; GET and DELETE answer 405.
+   * `false` (default): stateless, a server per POST (the default server is reused, one POST at a
+   * time, closed between them; `server` is called for every POST); GET and DELETE answer 405.
    * `true`: MCP sessions (`Mcp-Session-Id`), which also carry `notifications/resources/list_changed`.
    */
   sessions?: boolean;
@@ -124,7 +126,9 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     countRead: (uri, read) => budget.count(uri, read),
   });
 
-  const era2025 = { newServer, connect, sessions, transportLimits };
+  // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).
+  const pool = options.sessions || options.server ? undefined : new ServerPool(newServer);
+  const era2025 = { newServer, connect, sessions, transportLimits, ...(pool ? { pool } : {}) };
 
   /**
    * The checks every request passes first (Host/Origin, declared size), then the body when the
@@ -185,6 +189,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     },
     async close() {
       modern.close();
+      pool?.close();
       await sessions.closeAll();
     },
   };

@@ -95,18 +95,46 @@ function allows(names: readonly HostName[], host: HostName, effectivePort: strin
   return names.some((name) => name.hostname === host.hostname && (name.port === '' || name.port === effectivePort));
 }
 
+// A connection's local address never changes, and reading it asks the kernel: look once per socket.
+const loopbackSockets = new WeakMap<object, boolean>();
+
+function arrivedOnLoopback(req: IncomingMessage): boolean {
+  const socket = req.socket;
+  if (!socket) return false;
+  let known = loopbackSockets.get(socket);
+  if (known === undefined) {
+    const address = socket.localAddress;
+    known = isLoopback(address);
+    // Before the socket is connected there is no address yet: nothing to remember.
+    if (address) loopbackSockets.set(socket, known);
+  }
+  return known;
+}
+
+// Clients send the same Host on every request; parsing one takes two URL parses. Bounded, as the header is the client's.
+const HOST_CACHE_MAX = 256;
+const parsedHosts = new Map<string, HostName | undefined>();
+
+function parseHostHeader(text: string): HostName | undefined {
+  if (parsedHosts.has(text)) return parsedHosts.get(text);
+  const parsed = parseHost(text);
+  if (parsedHosts.size >= HOST_CACHE_MAX) parsedHosts.clear();
+  if (text.length <= 512) parsedHosts.set(text, parsed);
+  return parsed;
+}
+
 /** Why this request's Host or Origin is refused, or undefined when it is allowed. */
 export function hostRefusal(req: IncomingMessage, rule: HostRule): string | undefined {
   if (rule.kind === 'off') return undefined;
   let names: readonly HostName[];
   if (rule.kind === 'list') names = rule.names;
-  else if (isLoopback(req.socket?.localAddress)) names = LOCALHOST;
+  else if (arrivedOnLoopback(req)) names = LOCALHOST;
   else return undefined;
 
   // HTTP/2 carries the host as :authority.
   const hostHeader = req.headers.host ?? (req.headers[':authority'] as string | undefined);
   if (!hostHeader) return 'Forbidden: the request has no Host header';
-  const host = parseHost(hostHeader);
+  const host = parseHostHeader(hostHeader);
   const defaultPort = (req.socket as TLSSocket | undefined)?.encrypted ? '443' : '80';
   if (!host || !allows(names, host, host.port || defaultPort)) return forbidden(`Host ${shown(hostHeader)}`);
 

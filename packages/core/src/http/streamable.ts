@@ -5,7 +5,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { holdHeaders } from './hold-headers.js';
 import { sendError, sendRefusal } from './reply.js';
+import type { ServerPool } from './server-pool.js';
 import { type SessionTable, sessionOwner } from './sessions.js';
 
 /** What the 2025-11-25 paths share with the endpoint: its servers, its connect, its session table and body limit. */
@@ -14,13 +16,31 @@ export interface Era2025 {
   connect: (server: McpServer | Server, transport: Transport) => Promise<void>;
   sessions: SessionTable;
   transportLimits: { maxRequestBodySize: number };
+  /** Stateless POSTs are answered by pooled servers when there is a pool (the endpoint's default server only). */
+  pool?: ServerPool;
 }
 
-/** Protocol 2025-11-25 without sessions: a fresh server and transport per POST, closed with the response. */
-export async function stateless({ newServer, connect, transportLimits }: Era2025, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+/**
+ * Protocol 2025-11-25 without sessions: a server (a pooled one, or a fresh one from the app's
+ * factory) and a fresh transport per POST, closed with the response.
+ */
+export async function stateless(
+  { newServer, connect, transportLimits, pool }: Era2025,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
   if (req.method !== 'POST') {
     res.setHeader('Allow', 'POST');
     return sendError(res, 405, -32000, 'Method not allowed: this stateless MCP endpoint takes POST only');
+  }
+  holdHeaders(res);
+  if (pool) {
+    return pool.serve(res, async (server) => {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
+      await connect(server, transport);
+      await transport.handleRequest(req, res, body);
+    });
   }
   const server = await newServer();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
@@ -44,6 +64,8 @@ export async function stateful(
     const session = sessions.get(id);
     if (!session) return sendError(res, 404, -32001, 'Session not found: start a new session with an initialize request');
     sessions.track(session, res);
+    // A GET opens the session's event stream: its headers go out at once.
+    if (req.method === 'POST') holdHeaders(res);
     return session.transport.handleRequest(req, res, body);
   }
   // A body still undefined here had a content type the transport refuses without reading it.
@@ -68,6 +90,7 @@ export async function stateful(
       void server.close();
     };
     await connect(server, transport);
+    holdHeaders(res);
     await transport.handleRequest(req, res, body);
     if (transport.sessionId === undefined) await transport.close(); // it was not an initialize request: nothing to keep
   } finally {
