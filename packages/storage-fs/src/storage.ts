@@ -60,14 +60,8 @@ export interface FsStorage extends SkillFiles {
   read(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
 }
 
-/**
- * A folder as skill storage. Symlinks and special files are listed as `unsupported` and never
- * read; every folder and file is checked to be inside the root after it is opened, so an entry
- * swapped for a symlink meanwhile is refused, not followed; a path that could leave the root throws.
- */
-export function fsStorage(root: string, options: FsStorageOptions = {}): FsStorage {
-  if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
-  const absolute = path.resolve(root);
+/** The options with their defaults, each checked: a bad one is an OptionError naming it. */
+function checkedOptions(options: FsStorageOptions): Required<FsStorageOptions> {
   const debounceMs = options.debounceMs ?? 100;
   if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0) {
     throw new OptionError(
@@ -87,10 +81,22 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       NAME,
     );
   }
-  const feed = fullWalkMs === 0 ? undefined : new ChangeFeed();
   const workerThreads = options.workerThreads ?? true;
   if (typeof workerThreads !== 'boolean')
     throw new OptionError('invalid-type', 'workerThreads', `must be true or false, got ${String(options.workerThreads)}`, NAME);
+  return { debounceMs, fullWalkMs, workerThreads };
+}
+
+/**
+ * A folder as skill storage. Symlinks and special files are listed as `unsupported` and never
+ * read; every folder and file is checked to be inside the root after it is opened, so an entry
+ * swapped for a symlink meanwhile is refused, not followed; a path that could leave the root throws.
+ */
+export function fsStorage(root: string, options: FsStorageOptions = {}): FsStorage {
+  if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
+  const absolute = path.resolve(root);
+  const { debounceMs, fullWalkMs, workerThreads } = checkedOptions(options);
+  const feed = fullWalkMs === 0 ? undefined : new ChangeFeed();
 
   const segmentsOf = (relative: string): string[] => {
     if (typeof relative !== 'string') throw new StorageError(`path must be a string`, String(relative));
