@@ -3,6 +3,7 @@ import {
   OptionError,
   type OptionErrorCode,
   type SkillEntry,
+  type SkillFiles,
   type SkillResource,
   type SkillSource,
   type TenantCatalogsOptions,
@@ -80,3 +81,15 @@ function explain(error: unknown): string {
 const wrongCode: OptionErrorCode = 'bad-option';
 
 export { asSource, badSource, explain, neither, textRead, wrongCode };
+
+// SkillFiles: the optional tree token resolves a string or undefined, nothing else.
+const tokened = {
+  list: async () => [],
+  read: async () => new Uint8Array(),
+  treeToken: async () => 'generation-7',
+} satisfies SkillFiles;
+const unsure: SkillFiles = { ...tokened, treeToken: async () => undefined };
+// @ts-expect-error a tree token is a string, not a number
+const numbered: SkillFiles = { ...tokened, treeToken: async () => 7 };
+void unsure;
+void numbered;
