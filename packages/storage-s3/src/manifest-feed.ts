@@ -1,8 +1,7 @@
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { StorageError } from '@skillmount/core/storage-kit';
 import { describeS3Error, isMissingKey, s3Url } from './errors.js';
 import { bareEtag, decodeManifest, describesListing, MANIFEST_PATH, type ManifestEntry } from './manifest.js';
-import type { Prefix, PrefixListing } from './prefix.js';
+import { getObject, type Prefix, type PrefixListing } from './prefix.js';
 
 export const manifestUrl = (at: Prefix) => s3Url(at.bucket, at.prefix + MANIFEST_PATH);
 
@@ -156,11 +155,7 @@ type Got = { bytes: Uint8Array; etag: string | undefined } | { notModified: true
 /** The manifest's bytes and ETag, unless it still has the ETag `ifNoneMatch` (a 304: no body), is missing, or the GET fails. */
 async function getManifest(at: Prefix, ifNoneMatch: string | undefined): Promise<Got> {
   try {
-    const result = await at.client.send(
-      new GetObjectCommand({ Bucket: at.bucket, Key: at.prefix + MANIFEST_PATH, ...(ifNoneMatch === undefined ? {} : { IfNoneMatch: ifNoneMatch }) }),
-    );
-    if (!result.Body) throw new Error('the response had no body');
-    return { bytes: await result.Body.transformToByteArray(), etag: result.ETag };
+    return await getObject(at, at.prefix + MANIFEST_PATH, ifNoneMatch);
   } catch (error) {
     if (ifNoneMatch !== undefined && statusOf(error) === 304) return { notModified: true };
     return isMissingKey(error) ? { missing: true } : { error };
