@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { StorageError } from '@skillmount/core/storage-kit';
-import { tableError } from './errors.js';
+import { queryError, tableError } from './errors.js';
 import { GENERATION_TRIGGERS } from './generations.js';
 import type { Rows } from './queries.js';
 import type { TableNames } from './table.js';
@@ -51,12 +51,8 @@ export function treeTokens({ pool, namespace, scope }: Rows, names: TableNames, 
   let generations = '';
   let unknownUntil = 0;
   let warned = false;
-  const failed = (error: unknown) => {
-    const reason = (error as Error)?.message ?? String(error);
-    // A connection that failed says so, as a listing would; only the server's refusals are about the generation table.
-    const fromServer = /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown })?.code));
-    return tableError(scope, fromServer ? `treeToken: cannot read the generation in ${generations || names.generations}: ${reason}` : reason, error);
-  };
+  // One rule for failed queries in this package: a refused connection reads as a listing's would.
+  const failed = (error: unknown) => queryError(scope, 'cannot read the tree token of', '', error);
 
   const find = async (): Promise<string | undefined> => {
     try {
