@@ -22,7 +22,8 @@ const logs = path.join(root, '.tmp/node-matrix');
 const run = promisify(execFile);
 const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
 
-const args = process.argv.slice(2);
+// `pnpm test:all-nodes -- x` passes the `--` through; it is not an argument.
+const args = process.argv.slice(2).filter((a) => a !== '--');
 let jobs = 1;
 const jobsAt = args.indexOf('--jobs');
 if (jobsAt !== -1) {

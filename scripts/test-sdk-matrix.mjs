@@ -42,7 +42,8 @@ const stateFile = path.join(store, 'links.json');
 const logs = path.join(root, '.tmp/sdk-matrix');
 const run = promisify(execFile);
 
-const args = process.argv.slice(2);
+// `pnpm test:sdk-matrix -- --sdk x` passes the `--` through; it is not an argument.
+const args = process.argv.slice(2).filter((a) => a !== '--');
 const versions = [];
 for (let at = args.indexOf('--sdk'); at !== -1; at = args.indexOf('--sdk')) {
   const version = args[at + 1];

@@ -17,7 +17,8 @@ const walk = (dir) => {
   }
 };
 walk(path.join(root, 'test'));
-const filters = process.argv.slice(2);
+// `pnpm test -- x` passes the `--` through; it is not a filter.
+const filters = process.argv.slice(2).filter((a) => a !== '--');
 const files = found.filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
