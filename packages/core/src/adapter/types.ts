@@ -32,7 +32,8 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
   source?: SkillSource;
   /**
    * Builds the app's own MCP server, with its tools, prompts and resources. Called once per
-   * stateless request, or once per session; it must return a new, unconnected server each time.
+   * stateless request (skills requests are answered from the source without one), or once per
+   * session; it must return a new, unconnected server each time.
    * Skills are attached to each one. Protocol 2026-07-28 requests for the app's tools, prompts and
    * resources are answered in process by a server from this factory too. Default: an empty `McpServer`.
    */
@@ -44,7 +45,7 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    */
   context?: (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /**
-   * `false` (default): stateless, a server per POST (`server` is called for every POST; the
+   * `false` (default): stateless, a server per POST that is not a skills request (`server` is called for each; the
    * default server is reused, one POST at a time); GET and DELETE answer 405 with a
    * JSON-RPC error body. `true`: MCP sessions (`Mcp-Session-Id`), which also carry
    * `notifications/resources/list_changed` to connected clients.

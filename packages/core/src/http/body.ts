@@ -110,3 +110,12 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): voi
     res.once('close', close);
   }
 }
+
+/**
+ * Whether the endpoint reads this POST's body itself. Only a gate: the transport still checks
+ * `Content-Type` (and `Accept`) with its own rules, and refuses other types without reading.
+ */
+export function isJsonContentType(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return typeof type === 'string' && type.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
+}

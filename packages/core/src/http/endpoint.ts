@@ -12,7 +12,8 @@ import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
 import { createModernPath } from '../modern/path.js';
 import { batchRefusal } from './batch.js';
-import { closeAfterAnswer, discardBody, readBody } from './body.js';
+import { closeAfterAnswer, discardBody, isJsonContentType, readBody } from './body.js';
+import { DirectAnswers } from './direct.js';
 import { ResponseBudget } from './budget.js';
 import { bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
 import { hideInternalErrors, hideInternalErrorsOn } from './internal-errors.js';
@@ -26,11 +27,15 @@ export { sendError } from './reply.js';
 
 export interface SkillsEndpointOptions extends RequestGuardOptions {
   source: SkillSource;
-  /** Builds the app's own MCP server; skills are attached to each one. Default: an empty McpServer. */
+  /**
+   * Builds the app's own MCP server; skills are attached to each one. Skills requests are answered
+   * from the source without one, on both eras. Default: an empty McpServer.
+   */
   server?: () => McpServer | Server | Promise<McpServer | Server>;
   /**
-   * `false` (default): stateless, a server per POST (the default server is reused, one POST at a
-   * time, closed between them; `server` is called for every POST); GET and DELETE answer 405.
+   * `false` (default): stateless, a server per POST that is not a skills request (the default
+   * server is reused, one POST at a time, closed between them; `server` is called for each of
+   * those POSTs); GET and DELETE answer 405.
    * `true`: MCP sessions (`Mcp-Session-Id`), which also carry `notifications/resources/list_changed`.
    */
   sessions?: boolean;
@@ -128,7 +133,9 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
 
   // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).
   const pool = options.sessions || options.server ? undefined : new ServerPool(newServer);
-  const era2025 = { newServer, connect, sessions, transportLimits, ...(pool ? { pool } : {}) };
+  // Skills requests of 2025-11-25 answered from the source, as the 2026-07-28 path answers them.
+  const direct = new DirectAnswers({ source, warn, strict: options.attach?.strict, countRead: (uri, read) => budget.count(uri, read) });
+  const era2025 = { newServer, connect, sessions, transportLimits, direct, ...(pool ? { pool } : {}) };
 
   /**
    * The checks every request passes first (Host/Origin, declared size), then the body when the
@@ -193,15 +200,6 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       await sessions.closeAll();
     },
   };
-}
-
-/**
- * Whether the endpoint reads this POST's body itself. Only a gate: the transport still checks
- * `Content-Type` (and `Accept`) with its own rules, and refuses other types without reading.
- */
-function isJsonContentType(req: IncomingMessage): boolean {
-  const type = req.headers['content-type'];
-  return typeof type === 'string' && type.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }
 
 /** The parsed JSON body, or the HTTP answer for one that is too large, too slow or not JSON. */

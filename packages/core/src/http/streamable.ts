@@ -5,6 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { DirectAnswers } from './direct.js';
 import { holdHeaders } from './hold-headers.js';
 import { sendError, sendRefusal } from './reply.js';
 import type { ServerPool } from './server-pool.js';
@@ -16,6 +17,8 @@ export interface Era2025 {
   connect: (server: McpServer | Server, transport: Transport) => Promise<void>;
   sessions: SessionTable;
   transportLimits: { maxRequestBodySize: number };
+  /** Skills requests answered from the source, with no server or transport. */
+  direct: DirectAnswers;
   /** Stateless POSTs are answered by pooled servers when there is a pool (the endpoint's default server only). */
   pool?: ServerPool;
 }
@@ -25,7 +28,7 @@ export interface Era2025 {
  * factory) and a fresh transport per POST, closed with the response.
  */
 export async function stateless(
-  { newServer, connect, transportLimits, pool }: Era2025,
+  { newServer, connect, transportLimits, pool, direct }: Era2025,
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
@@ -34,6 +37,8 @@ export async function stateless(
     res.setHeader('Allow', 'POST');
     return sendError(res, 405, -32000, 'Method not allowed: this stateless MCP endpoint takes POST only');
   }
+  const call = direct.match(req, body);
+  if (call) return direct.answer(call, req, res);
   holdHeaders(res);
   if (pool) {
     return pool.serve(res, async (server) => {
@@ -54,7 +59,7 @@ export async function stateless(
 
 /** Protocol 2025-11-25 with sessions: an initialize request opens one (within the table's limits), later requests name it. */
 export async function stateful(
-  { newServer, connect, sessions, transportLimits }: Era2025,
+  { newServer, connect, sessions, transportLimits, direct }: Era2025,
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
@@ -64,6 +69,8 @@ export async function stateful(
     const session = sessions.get(id);
     if (!session) return sendError(res, 404, -32001, 'Session not found: start a new session with an initialize request');
     sessions.track(session, res);
+    const call = direct.match(req, body);
+    if (call) return direct.answer(call, req, res, id);
     // A GET opens the session's event stream: its headers go out at once.
     if (req.method === 'POST') holdHeaders(res);
     return session.transport.handleRequest(req, res, body);

@@ -1,0 +1,164 @@
+/**
+ * Protocol 2025-11-25 skills requests answered from the source, with no SDK server or transport
+ * per request: `skills/list`, `skills/get`, `resources/directory/read` and `resources/read` of the
+ * source's own URIs, through the same handlers, errors and SSE framing as the attached server
+ * would use. The 2026-07-28 path answers the same methods the same way.
+ *
+ * Only a request that is exactly such a call is taken. Anything else (another method, an unusual
+ * header, an extra field, a URI the SDK would respell) goes to the SDK's transport as before, so
+ * every refusal and every other method keep the SDK's own behaviour.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { contextFromExtra } from '../context/store.js';
+import { parseUri } from '../uri/canonical.js';
+import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
+import { SkillHandlers } from '../server/handlers.js';
+import { optionalCursor, requiredUri } from '../server/params.js';
+import type { SkillContext, SkillSource, SkillWarning } from '../types.js';
+import { isJsonContentType } from './body.js';
+import { clientSafe } from './internal-errors.js';
+
+type Result = Record<string, unknown>;
+
+/** One request this module answers. */
+export interface DirectCall {
+  id: string | number;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+export interface DirectAnswersOptions {
+  source: SkillSource;
+  warn: (warning: SkillWarning) => void;
+  strict?: boolean;
+  /** Runs a skill file read under the endpoint's bound on response bytes in flight. */
+  countRead(uri: string, read: () => Promise<Result>): Promise<Result>;
+}
+
+/** The params each method may carry besides `_meta`; any other field sends the request to the SDK. */
+const PARAMS: ReadonlyMap<string, readonly string[]> = new Map([
+  [METHOD_SKILLS_LIST, ['cursor']],
+  [METHOD_SKILLS_GET, ['uri']],
+  [METHOD_DIRECTORY_READ, ['uri', 'cursor']],
+  ['resources/read', ['uri']],
+]);
+
+/** `requiredUri`'s bound: a longer URI is refused by the attached handlers, so the SDK path answers it. */
+const MAX_URI = 8192;
+
+/** The headers the SDK's transport sends with a POST's event stream. */
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+export class DirectAnswers {
+  readonly #handlers: SkillHandlers;
+  readonly #directoryRead: boolean;
+  readonly #warn: (warning: SkillWarning) => void;
+  readonly #countRead: DirectAnswersOptions['countRead'];
+
+  constructor(options: DirectAnswersOptions) {
+    this.#handlers = new SkillHandlers(options.source, options.warn, { strict: options.strict });
+    this.#directoryRead = typeof options.source.readDirectory === 'function';
+    this.#warn = options.warn;
+    this.#countRead = options.countRead;
+  }
+
+  /** The call, when this POST is exactly a skills request the SDK's transport would take; else undefined. */
+  match(req: IncomingMessage, body: unknown): DirectCall | undefined {
+    if (req.method !== 'POST' || !isJsonContentType(req) || !acceptsBoth(req.headers.accept)) return undefined;
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !(typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
+    if (!isPlainObject(body)) return undefined;
+    const { jsonrpc, id, method, params = {} } = body;
+    if (jsonrpc !== '2.0' || typeof method !== 'string' || !isRequestId(id) || !isPlainObject(params)) return undefined;
+    if (!Object.keys(body).every((key) => key === 'jsonrpc' || key === 'id' || key === 'method' || key === 'params')) return undefined;
+    const allowed = PARAMS.get(method);
+    if (!allowed || (method === METHOD_DIRECTORY_READ && !this.#directoryRead)) return undefined;
+    if (!Object.keys(params).every((key) => key === '_meta' || allowed.includes(key))) return undefined;
+    if (params._meta !== undefined && !isPlainObject(params._meta)) return undefined;
+    if (method === 'resources/read' && !this.#isPlainSkillUri(params.uri)) return undefined;
+    return { id, method, params };
+  }
+
+  /**
+   * Whether a `resources/read` of `uri` is the source's and the attached McpServer would answer it
+   * without a word of its own: other URIs are the app's, and McpServer refuses a malformed URI, or
+   * one it resolves to another spelling (dot segments, an empty userinfo), before the skills do.
+   */
+  #isPlainSkillUri(uri: unknown): boolean {
+    if (typeof uri !== 'string' || uri.length === 0 || uri.length > MAX_URI || !this.#handlers.serves(uri)) return false;
+    return parseUri(uri).ok && isResolvedUrl(uri);
+  }
+
+  /** Answer `call` on `res` as the SDK would: one `message` event; the session's id when there is one. */
+  async answer(call: DirectCall, req: IncomingMessage & { auth?: unknown }, res: ServerResponse, sessionId?: string): Promise<void> {
+    const aborted = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) aborted.abort();
+    };
+    res.on('close', onClose);
+    const ctx = contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal, sessionId });
+    let message: Result;
+    try {
+      message = { result: await this.#result(call, ctx), jsonrpc: '2.0', id: call.id };
+    } catch (error) {
+      const safe = clientSafe(error, call.method, this.#warn) as { code: number; message: string; data?: unknown };
+      message = { jsonrpc: '2.0', id: call.id, error: { code: safe.code, message: safe.message, ...(safe.data !== undefined ? { data: safe.data } : {}) } };
+    } finally {
+      res.off('close', onClose);
+    }
+    if (res.destroyed) return;
+    const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    // The whole stream is this one event, so its length is known: no chunked framing.
+    const headers = { ...STREAM_HEADERS, 'content-length': Buffer.byteLength(event), ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}) };
+    res.writeHead(200, headers).end(event);
+  }
+
+  /** The result, with the attached handlers' own checks of the params (and so their errors). */
+  async #result({ method, params }: DirectCall, ctx: SkillContext): Promise<Result> {
+    const handlers = this.#handlers;
+    switch (method) {
+      case METHOD_SKILLS_LIST:
+        return (await handlers.list(optionalCursor(params, method), ctx)) as Result;
+      case METHOD_SKILLS_GET:
+        return (await handlers.get(requiredUri(params, method, "the skill's SKILL.md URI"), ctx)) as Result;
+      case METHOD_DIRECTORY_READ: {
+        const uri = requiredUri(params, method, 'a directory URI without a trailing slash');
+        return (await handlers.readDirectory(uri, optionalCursor(params, method), ctx)) as Result;
+      }
+      default: {
+        const uri = params.uri as string;
+        return this.#countRead(uri, async () => (await handlers.read(uri, ctx)) as Result);
+      }
+    }
+  }
+}
+
+/** The SDK's transport refuses a POST whose Accept header does not name both types (406). */
+function acceptsBoth(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream');
+}
+
+function isRequestId(id: unknown): id is string | number {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Whether the WHATWG URL parser would hand the SDK's handlers `uri` itself, unchanged. */
+function isResolvedUrl(uri: string): boolean {
+  try {
+    return new URL(uri).href === uri;
+  } catch {
+    return false;
+  }
+}
