@@ -214,6 +214,28 @@ describe('the manifest as a change feed', { timeout: 60_000 }, () => {
     catalog.close();
   });
 
+  test('a manifest larger than maxManifestBytes is refused from its headers: the files are read without it, onError hears its size once', async () => {
+    const s = await setup('feed-huge');
+    // A bucket writer plants 32 MiB where the manifest goes.
+    const planted = new Uint8Array(32 * 1024 * 1024).fill(0x20);
+    await admin.send(new PutObjectCommand({ Bucket: bucket, Key: s.prefix + MANIFEST, Body: planted }));
+    const heapBefore = process.memoryUsage().arrayBuffers;
+    s.counts.reset();
+    const catalog = await s.load({ maxManifestBytes: 1024 * 1024 });
+    assert.equal(catalog.entries.length, 3, 'every skill served, read without the manifest');
+    assert.ok(process.memoryUsage().arrayBuffers - heapBefore < 16 * 1024 * 1024, 'the planted body was not read into memory');
+    assert.equal(s.errors.length, 1, s.errors.map((e) => e.message).join('\n'));
+    assert.match(
+      s.errors[0]!.message,
+      /ignoring the manifest .*: it is 33554432 bytes, more than maxManifestBytes \(1048576\), so it was not read; .*raise maxManifestBytes/,
+    );
+    s.counts.reset();
+    await catalog.reload();
+    assert.deepEqual(requests(s.counts), { list: 1, get: 1, notModified: 1, other: 0 }, 'known too large: a 304, then the listing');
+    assert.equal(s.errors.length, 1, 'told once');
+    catalog.close();
+  });
+
   test('a manifest the server refuses (403) is not trusted: every reload lists, and onError hears it once', async () => {
     const s = await setup('feed-refused');
     const catalog = await s.load();

@@ -1,7 +1,8 @@
 import { StorageError } from '@skillmount/core/storage-kit';
 import { describeS3Error, isMissingKey, s3Url } from './errors.js';
 import { bareEtag, decodeManifest, describesListing, MANIFEST_PATH, type ManifestEntry } from './manifest.js';
-import { getObject, type Prefix, type PrefixListing } from './prefix.js';
+import { getBounded } from './bounded.js';
+import type { Prefix, PrefixListing } from './prefix.js';
 
 export const manifestUrl = (at: Prefix) => s3Url(at.bucket, at.prefix + MANIFEST_PATH);
 
@@ -43,7 +44,13 @@ interface Held {
 
 type Fetched = { held: Held } | { missing: true } | { failed: true };
 
-export function manifestFeed(at: Prefix, fullListIntervalMs: number, now: () => number = Date.now): ManifestFeed {
+export interface ManifestFeedSettings {
+  fullListIntervalMs: number;
+  /** A larger manifest is not read (a bucket writer could plant one of any size): the files are read without it. */
+  maxManifestBytes: number;
+}
+
+export function manifestFeed(at: Prefix, { fullListIntervalMs, maxManifestBytes }: ManifestFeedSettings, now: () => number = Date.now): ManifestFeed {
   let held: Held | undefined;
   // What the last flat listing said: is there a manifest at all? Unknown until a listing or a GET tells.
   let present: boolean | undefined;
@@ -69,9 +76,9 @@ export function manifestFeed(at: Prefix, fullListIntervalMs: number, now: () => 
 
   /** One GET of the manifest, conditional on the held ETag: a 304 keeps the held copy and carries no body. */
   const fetch = async (): Promise<Fetched> => {
-    const got = await getManifest(at, held?.etag);
+    const got = await getManifest(at, maxManifestBytes, held?.etag);
     if ('notModified' in got) return held ? { held } : { failed: true };
-    if (!('bytes' in got)) {
+    if ('missing' in got || 'error' in got) {
       forget();
       if ('missing' in got) {
         present = false;
@@ -85,9 +92,11 @@ export function manifestFeed(at: Prefix, fullListIntervalMs: number, now: () => 
     present = true;
     let entries: ManifestEntries;
     try {
+      if (!('bytes' in got)) throw new Error(tooLargeProblem(got.tooLarge, maxManifestBytes));
       entries = decodeManifest(got.bytes);
       reported = undefined;
     } catch (error) {
+      // Held as unusable under its ETag, so it is not fetched again until it changes.
       entries = 'unusable';
       epochEtag = undefined;
       report(`${got.etag}:${(error as Error).message}`, ignoredManifest(at, (error as Error).message));
@@ -150,12 +159,19 @@ export function manifestFeed(at: Prefix, fullListIntervalMs: number, now: () => 
   return feed;
 }
 
-type Got = { bytes: Uint8Array; etag: string | undefined } | { notModified: true } | { missing: true } | { error: unknown };
+type Got =
+  | (({ bytes: Uint8Array } | { tooLarge: number | undefined }) & { etag: string | undefined })
+  | { notModified: true }
+  | { missing: true }
+  | { error: unknown };
 
-/** The manifest's bytes and ETag, unless it still has the ETag `ifNoneMatch` (a 304: no body), is missing, or the GET fails. */
-async function getManifest(at: Prefix, ifNoneMatch: string | undefined): Promise<Got> {
+/**
+ * The manifest's bytes and ETag (no more than `maxBytes` of them, else its size), unless it still
+ * has the ETag `ifNoneMatch` (a 304: no body), is missing, or the GET fails.
+ */
+async function getManifest(at: Prefix, maxBytes: number, ifNoneMatch: string | undefined): Promise<Got> {
   try {
-    return await getObject(at, at.prefix + MANIFEST_PATH, ifNoneMatch);
+    return await getBounded(at.client, at.bucket, at.prefix + MANIFEST_PATH, maxBytes, ifNoneMatch);
   } catch (error) {
     if (ifNoneMatch !== undefined && statusOf(error) === 304) return { notModified: true };
     return isMissingKey(error) ? { missing: true } : { error };
@@ -164,4 +180,9 @@ async function getManifest(at: Prefix, ifNoneMatch: string | undefined): Promise
 
 function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+}
+
+function tooLargeProblem(size: number | undefined, maxBytes: number): string {
+  const seen = size === undefined ? `more than ${maxBytes}` : String(size);
+  return `it is ${seen} bytes, more than maxManifestBytes (${maxBytes}), so it was not read; if the bucket's manifest is that large, raise maxManifestBytes`;
 }

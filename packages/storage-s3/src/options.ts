@@ -5,6 +5,9 @@ import type { S3StorageOptions } from './types.js';
 
 const NAME = '@skillmount/storage-s3';
 
+/** 256 MiB: far above what publish writes for tens of thousands of files, far below what would exhaust a server. */
+export const DEFAULT_MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
+
 /** Options checked once, with defaults applied. */
 export interface NormalizedOptions {
   bucket: string;
@@ -13,6 +16,7 @@ export interface NormalizedOptions {
   clientConfig: Pick<S3StorageOptions, 'region' | 'endpoint' | 'forcePathStyle' | 'credentials' | 'checksums'>;
   pollIntervalMs: number;
   fullListIntervalMs: number;
+  maxManifestBytes: number;
   maxKeys: number;
   onError: ((error: StorageError) => void) | undefined;
 }
@@ -23,6 +27,7 @@ const CLIENT_OPTIONS = ['region', 'endpoint', 'forcePathStyle', 'credentials', '
 export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   if (!options || typeof options !== 'object') fail('invalid-type', '', 'must be an object, e.g. s3Storage({ bucket: "skills" })');
   const { bucket, prefix = '', client, pollIntervalMs = 30_000, fullListIntervalMs = 300_000, maxKeys = 1000, onError } = options;
+  const { maxManifestBytes = DEFAULT_MAX_MANIFEST_BYTES } = options;
 
   // Bucket names are 3–63 characters on AWS, but other S3-protocol servers are looser: only refuse what can never work.
   if (bucket === undefined) fail('missing-option', 'bucket', 'must be a non-empty string, e.g. s3Storage({ bucket: "skills" }); none was given');
@@ -84,6 +89,9 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
       `must be a number of milliseconds from 0 (list on every reload) to Infinity (only when the manifest changes) (got ${JSON.stringify(fullListIntervalMs)})`,
     );
   }
+  if (typeof maxManifestBytes !== 'number' || !Number.isSafeInteger(maxManifestBytes) || maxManifestBytes < 1) {
+    fail(numberProblem(maxManifestBytes), 'maxManifestBytes', `must be a whole number of bytes, 1 or more (got ${JSON.stringify(maxManifestBytes)})`);
+  }
   if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 1000)
     fail(numberProblem(maxKeys), 'maxKeys', `must be an integer from 1 to 1000 (got ${JSON.stringify(maxKeys)})`);
   if (onError !== undefined && typeof onError !== 'function') fail('invalid-type', 'onError', 'must be a function');
@@ -91,7 +99,7 @@ export function normalizeOptions(options: S3StorageOptions): NormalizedOptions {
   const clientConfig: NormalizedOptions['clientConfig'] = {};
   for (const key of CLIENT_OPTIONS) if (options[key] !== undefined) (clientConfig as Record<string, unknown>)[key] = options[key];
 
-  return { bucket, prefix: folder === '' ? '' : `${folder}/`, client, clientConfig, pollIntervalMs, fullListIntervalMs, maxKeys, onError };
+  return { bucket, prefix: folder === '' ? '' : `${folder}/`, client, clientConfig, pollIntervalMs, fullListIntervalMs, maxManifestBytes, maxKeys, onError };
 }
 
 const numberProblem = (value: unknown): OptionErrorCode => (typeof value === 'number' ? 'invalid-value' : 'invalid-type');

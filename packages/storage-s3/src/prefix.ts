@@ -24,9 +24,9 @@ export interface PrefixListing {
   etags: Map<string, string | undefined>;
 }
 
-/** One object's bytes and the ETag that goes with exactly these bytes; with `ifNoneMatch`, a 304 while it still has that ETag. Errors are the SDK's own. */
-export async function getObject({ client, bucket }: Prefix, key: string, ifNoneMatch?: string): Promise<{ bytes: Uint8Array; etag: string | undefined }> {
-  const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(ifNoneMatch === undefined ? {} : { IfNoneMatch: ifNoneMatch }) }));
+/** One object's bytes and the ETag that goes with exactly these bytes. Errors are the SDK's own. */
+export async function getObject({ client, bucket }: Prefix, key: string): Promise<{ bytes: Uint8Array; etag: string | undefined }> {
+  const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   if (!result.Body) throw new Error('the response had no body');
   return { bytes: await result.Body.transformToByteArray(), etag: result.ETag };
 }

@@ -32,7 +32,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
   // Messages quote keys, which may hold control characters: escaped before they reach a terminal or log.
   const report = settings.onError ?? ((error: StorageError) => console.warn(escapeControls(`@skillmount/storage-s3: ${error.message}`)));
   const at: Prefix = { client, bucket, prefix, maxKeys, report };
-  const feed = manifestFeed(at, settings.fullListIntervalMs);
+  const feed = manifestFeed(at, settings);
 
   // `token`: the tree token handed out before this listing began, which it is current as of.
   let snapshot: { at: number; listing: SkillFileListing[]; folders: FolderIndex; token: string | undefined } | undefined;

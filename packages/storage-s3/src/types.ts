@@ -45,6 +45,12 @@ export interface S3StorageOptions {
    * reload lists. Default 300000 (5 minutes).
    */
   fullListIntervalMs?: number;
+  /**
+   * The largest manifest read, in bytes. A larger one is not fetched past its headers (anyone who
+   * can write to the bucket could plant one of any size): `onError` hears why, and the files are
+   * read without it. Default 268435456 (256 MiB).
+   */
+  maxManifestBytes?: number;
   /** Keys per `ListObjectsV2` page, 1–1000. Default 1000 (the most S3 returns). */
   maxKeys?: number;
   /**
