@@ -258,7 +258,7 @@ try {
     print('## Over HTTP (127.0.0.1)');
     print();
     print(
-      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless (a server per POST) and with sessions, default catalog options unless the storage column says otherwise (the verified-bytes cache, `cacheBytes`, is on by default; `cacheBytes 0` rows read storage on every request). One untimed pass first. Server CPU per read: the user + system CPU time of the server process (`process.cpuUsage()`, asked over IPC before and after each pass) divided by the files read; its ratio is theirs ÷ ours. It moves far less with the load on the machine than the rates.',
+      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless and with sessions (both answer the skills requests from the catalog, with no SDK server or transport per request), default catalog options unless the storage column says otherwise (the verified-bytes cache, `cacheBytes`, is on by default; `cacheBytes 0` rows read storage on every request). One untimed pass first. Server CPU per read: the user + system CPU time of the server process (`process.cpuUsage()`, asked over IPC before and after each pass) divided by the files read; its ratio is theirs ÷ ours. It moves far less with the load on the machine than the rates.',
     );
     print();
     const rows: string[][] = [];
@@ -314,7 +314,7 @@ try {
     print('## Over HTTP, protocol 2026-07-28');
     print();
     print(
-      'Verified reads of every file with 8 requests in flight, folder storage, by the same lean client speaking 2026-07-28 (`_meta` envelope and headers on every request, no session). SDK v2: `createMcpHandler` with a fresh `McpServer` per request. Ours: `@skillmount/fastify` stateless, whose 2026-07-28 path answers skills methods from the catalog with no server per request; its 2025-11-25 stateless figure (a server per POST) beside them.',
+      'Verified reads of every file with 8 requests in flight, folder storage, by the same lean client speaking 2026-07-28 (`_meta` envelope and headers on every request, no session). SDK v2: `createMcpHandler` with a fresh `McpServer` per request. Ours: `@skillmount/fastify` stateless, which answers skills methods from the catalog with no server per request on both eras; its 2025-11-25 stateless figure beside them.',
     );
     print();
     const v2 = modern.sides.find((s) => s.kind === 'sdk-v2')!;
