@@ -24,8 +24,9 @@ export interface Era2025 {
 }
 
 /**
- * Protocol 2025-11-25 without sessions: a server (a pooled one, or a fresh one from the app's
- * factory) and a fresh transport per POST, closed with the response.
+ * Protocol 2025-11-25 without sessions: a skills request answered from the source; any other POST
+ * gets a server (a pooled one, or a fresh one from the app's factory) and a fresh transport,
+ * closed with the response.
  */
 export async function stateless(
   { newServer, connect, transportLimits, pool, direct }: Era2025,
@@ -40,21 +41,16 @@ export async function stateless(
   const call = direct.match(req, body);
   if (call) return direct.answer(call, req, res);
   holdHeaders(res);
-  if (pool) {
-    return pool.serve(res, async (server) => {
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
-      await connect(server, transport);
-      await transport.handleRequest(req, res, body);
-    });
-  }
+  const answer = async (server: McpServer | Server) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
+    await connect(server, transport);
+    await transport.handleRequest(req, res, body);
+  };
+  if (pool) return pool.serve(res, answer);
   const server = await newServer();
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
-  res.on('close', () => {
-    void transport.close();
-    void server.close();
-  });
-  await connect(server, transport);
-  await transport.handleRequest(req, res, body);
+  // Closing the server closes its transport too.
+  res.on('close', () => void server.close());
+  await answer(server);
 }
 
 /** Protocol 2025-11-25 with sessions: an initialize request opens one (within the table's limits), later requests name it. */
