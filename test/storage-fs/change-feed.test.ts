@@ -247,6 +247,43 @@ for (const mode of modes) {
       assert.ok(w.warnings.some((x) => x.code === 'unsupported' && x.path?.startsWith('a/ref')));
     });
 
+    test('events naming no path of the storage (a backslash, bytes that are not UTF-8) are served as a full walk serves them', async (t) => {
+      const dir = tempTree(t, TREE);
+      const w = await watched(t, dir, mode.options);
+      const raw = (rel: string) => Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(rel, 'latin1')]);
+      const plant = () => {
+        writeFileSync(path.join(dir, 'tools/lint/references/back\\slash.md'), 'backslash\n');
+        writeFileSync(raw('docs/guide/\xfe.md'), 'not utf-8\n');
+        mkdirSync(raw('tools/fmt/\xff-dir'));
+        writeFileSync(raw('tools/fmt/\xff-dir/in.md'), 'inside\n');
+        writeFileSync(path.join(dir, 'docs/guide/intro.md'), 'intro, edited\n');
+      };
+      // Each skill holding such a name is skipped, and the warning says why.
+      await w.change('files with hostile names beside an edit', plant, async () => uris(w.catalog).length === 0);
+      const whole = await fresh(dir);
+      await waitFor(async () => isDeepStrictEqual(shape(await w.storage.listAll()), whole), "a full walk's listing", PATIENCE);
+      const said = (code: string, at: string) => w.warnings.find((x) => x.code === code && x.path === at)?.message ?? '';
+      assert.match(said('bad-name', 'tools/lint/references/back\\slash.md'), /cannot be a skill URI segment \(a backslash\); rename it/);
+      assert.match(said('unsupported', 'docs/guide/\uFFFD.md'), /its name is not valid UTF-8 \(shown with U\+FFFD\).*rename it/);
+      assert.match(said('unsupported', 'tools/fmt/\uFFFD-dir'), /its name is not valid UTF-8/);
+      // The names go away: the skills are served again, and the feed still follows changes.
+      const mended = () => {
+        unlinkSync(path.join(dir, 'tools/lint/references/back\\slash.md'));
+        unlinkSync(raw('docs/guide/\xfe.md'));
+        rmSync(raw('tools/fmt/\xff-dir'), { recursive: true });
+      };
+      await w.change(
+        'the hostile names removed',
+        mended,
+        async () => uris(w.catalog).length === 3 && (await text(w.catalog, 'skill://docs/guide/intro.md')) === 'intro, edited\n',
+      );
+      await w.change(
+        'a later edit',
+        () => writeFileSync(path.join(dir, 'tools/fmt/scripts/run.py'), 'print(3)\n'),
+        async () => (await text(w.catalog, 'skill://tools/fmt/scripts/run.py')) === 'print(3)\n',
+      );
+    });
+
     test('the root re-pointed: no token, and the reload walks the new folder', async (t) => {
       const tmp = tempDir();
       t.after(tmp.remove);

@@ -86,7 +86,7 @@ function subtreeCollector(tree: StorageTree, listedFiles: Map<string, SkillFileE
       if (problem) {
         result.problems.push({ code: 'bad-name', path, message: `"${escapeControls(child.name)}" cannot be a skill URI segment (${problem}); rename it` });
       } else if (child.kind === 'unsupported') {
-        result.problems.push({ code: 'unsupported', path, message: 'symlinks and special files are not served; replace it with a regular file or folder' });
+        result.problems.push({ code: 'unsupported', path, message: unsupportedMessage(child.name) });
       } else if (child.kind === 'file') {
         result.files.push(path);
         listedFiles.set(path, child);
@@ -124,4 +124,18 @@ function unsupportedOutside(tree: StorageTree, candidateDirs: ReadonlySet<string
     }
   }
   return warnings;
+}
+
+/**
+ * Why an `unsupported` entry is not served. A name that is not valid UTF-8 reaches the catalog
+ * with U+FFFD in place of its bytes (the folder storage lists it as unsupported: no URI can name it).
+ */
+function unsupportedMessage(name: string): string {
+  if (name.includes('\uFFFD')) {
+    return (
+      'not served: its name is not valid UTF-8 (shown with U+FFFD), or it is a symlink or special file; ' +
+      'rename it to a UTF-8 name, as a regular file or folder'
+    );
+  }
+  return 'symlinks and special files are not served; replace it with a regular file or folder';
 }
