@@ -211,3 +211,50 @@ test("2025-11-25 skills requests: the source gets the request's context (auth, h
     await served.close();
   }
 });
+
+test('2025-11-25 session: notifications/cancelled stops a skills request answered from the source, and no answer is sent for it', async () => {
+  const catalog = await SkillCatalog.load(memoryStorage(FILES));
+  let entered!: (signal: AbortSignal) => void;
+  const reading = new Promise<AbortSignal>((resolve) => (entered = resolve));
+  const source: SkillSource = {
+    list: (params, ctx) => catalog.list(params, ctx),
+    get: (uri, ctx) => catalog.get(uri, ctx),
+    read: async (uri, ctx) => {
+      if (!uri.endsWith('/a.md')) return catalog.read(uri, ctx);
+      entered(ctx!.signal!);
+      // A source that honours the signal: it gives up when the request is cancelled.
+      await new Promise<void>((_, reject) => ctx!.signal!.addEventListener('abort', () => reject(new Error('aborted'))));
+      throw new Error('unreachable');
+    },
+  };
+  const served = await ours(source, { sessions: true });
+  try {
+    const init = await post(served.url, request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    const headers = { ...HEADERS, 'mcp-session-id': init.sessionId! };
+    const slow = fetch(served.url, { method: 'POST', headers, body: JSON.stringify(request(41, 'resources/read', { uri: 'skill://demo/references/a.md' })) });
+    const signal = await reading;
+    assert.equal(signal.aborted, false);
+    // Another id does not stop it.
+    const other = await fetch(served.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 40 } }),
+    });
+    assert.equal(other.status, 202);
+    assert.equal(signal.aborted, false);
+    const cancel = await fetch(served.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41 } }),
+    });
+    assert.equal(cancel.status, 202);
+    assert.equal(signal.aborted, true);
+    const answer = await slow;
+    assert.equal(answer.status, 200);
+    assert.ok(!(await answer.text()).includes('data:'), 'no answer for a cancelled request');
+    const after = await post(served.url, request(42, 'resources/read', { uri: 'skill://demo/SKILL.md' }), headers);
+    assert.equal((after.message as { result: { contents: { text: string }[] } }).result.contents[0]!.text, SKILL);
+  } finally {
+    await served.close();
+  }
+});

@@ -60,6 +60,8 @@ export class DirectAnswers {
   readonly #directoryRead: boolean;
   readonly #warn: (warning: SkillWarning) => void;
   readonly #countRead: DirectAnswersOptions['countRead'];
+  /** Requests being answered in each session, so a `notifications/cancelled` there can stop one. */
+  readonly #running = new Map<string, Map<string | number, AbortController>>();
 
   constructor(options: DirectAnswersOptions) {
     this.#handlers = new SkillHandlers(options.source, options.warn, { strict: options.strict });
@@ -95,6 +97,17 @@ export class DirectAnswers {
     return parseUri(uri).ok && isResolvedUrl(uri);
   }
 
+  /**
+   * Stop the request a session's `notifications/cancelled` names, if this module is answering it
+   * (its source call sees `ctx.signal` abort, and no answer is sent, as the SDK does). The
+   * notification still goes on to the session's transport, which answers it.
+   */
+  cancel(sessionId: string, body: unknown): void {
+    if (!isPlainObject(body) || body.method !== 'notifications/cancelled' || !isPlainObject(body.params)) return;
+    const requestId = body.params.requestId;
+    if (isRequestId(requestId)) this.#running.get(sessionId)?.get(requestId)?.abort();
+  }
+
   /** Answer `call` on `res` as the SDK would: one `message` event; the session's id when there is one. */
   async answer(call: DirectCall, req: IncomingMessage & { auth?: unknown }, res: ServerResponse, sessionId?: string): Promise<void> {
     const aborted = new AbortController();
@@ -102,21 +115,47 @@ export class DirectAnswers {
       if (!res.writableFinished) aborted.abort();
     };
     res.on('close', onClose);
+    const untrack = sessionId === undefined ? undefined : this.#track(sessionId, call.id, aborted);
     const ctx = contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal, sessionId });
-    let message: Result;
+    let message: Result | undefined;
     try {
       message = { result: await this.#result(call, ctx), jsonrpc: '2.0', id: call.id };
     } catch (error) {
-      const safe = clientSafe(error, call.method, this.#warn) as { code: number; message: string; data?: unknown };
-      message = { jsonrpc: '2.0', id: call.id, error: { code: safe.code, message: safe.message, ...(safe.data !== undefined ? { data: safe.data } : {}) } };
+      // A request stopped by its client failed because it was stopped: nothing to report or answer.
+      if (!aborted.signal.aborted) {
+        const safe = clientSafe(error, call.method, this.#warn) as { code: number; message: string; data?: unknown };
+        message = { jsonrpc: '2.0', id: call.id, error: { code: safe.code, message: safe.message, ...(safe.data !== undefined ? { data: safe.data } : {}) } };
+      }
     } finally {
       res.off('close', onClose);
+      untrack?.();
     }
     if (res.destroyed) return;
+    const sessionHeader = sessionId !== undefined ? { 'mcp-session-id': sessionId } : {};
+    if (aborted.signal.aborted || message === undefined) {
+      res.writeHead(200, { ...STREAM_HEADERS, ...sessionHeader }).end();
+      return;
+    }
     const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
     // The whole stream is this one event, so its length is known: no chunked framing.
-    const headers = { ...STREAM_HEADERS, 'content-length': Buffer.byteLength(event), ...(sessionId !== undefined ? { 'mcp-session-id': sessionId } : {}) };
+    const headers = { ...STREAM_HEADERS, 'content-length': Buffer.byteLength(event), ...sessionHeader };
     res.writeHead(200, headers).end(event);
+  }
+
+  /** Remember `controller` as the one for `id` in the session until the returned function is called. */
+  #track(sessionId: string, id: string | number, controller: AbortController): () => void {
+    let running = this.#running.get(sessionId);
+    if (!running) {
+      running = new Map();
+      this.#running.set(sessionId, running);
+    }
+    // A client reusing an id in flight: the later request is the one a cancel names.
+    running.set(id, controller);
+    const inSession = running;
+    return () => {
+      if (inSession.get(id) === controller) inSession.delete(id);
+      if (inSession.size === 0 && this.#running.get(sessionId) === inSession) this.#running.delete(sessionId);
+    };
   }
 
   /** The result, with the attached handlers' own checks of the params (and so their errors). */

@@ -67,6 +67,7 @@ export async function stateful(
     sessions.track(session, res);
     const call = direct.match(req, body);
     if (call) return direct.answer(call, req, res, id);
+    if (req.method === 'POST') direct.cancel(id, body);
     // A GET opens the session's event stream: its headers go out at once.
     if (req.method === 'POST') holdHeaders(res);
     return session.transport.handleRequest(req, res, body);
