@@ -6,7 +6,7 @@ import type { S3StorageOptions } from './types.js';
 const NAME = '@skillmount/storage-s3';
 
 /** 256 MiB: far above what publish writes for tens of thousands of files, far below what would exhaust a server. */
-export const DEFAULT_MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 
 /** Options checked once, with defaults applied. */
 export interface NormalizedOptions {
