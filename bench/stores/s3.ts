@@ -1,7 +1,7 @@
 import { PutObjectCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
 import { sha256Digest } from '@skillmount/core';
 import { encodeManifest, MANIFEST_PATH, s3Storage, type ManifestFile } from '@skillmount/storage-s3';
-import { startS3Server, type S3TestServer } from '../../test/support/s3-server.js';
+import { s3Env, startS3Server, type S3TestServer } from '../../test/support/s3-server.js';
 import { fileBytes, type CorpusFile, type CorpusSize } from '../corpus.js';
 import type { SeededStore, StoreKind } from './store.js';
 
@@ -69,17 +69,7 @@ export async function s3Stores(options: { manifest?: boolean } = {}): Promise<St
         cli: {
           location: `s3://${bucket}`,
           args: [],
-          env: {
-            AWS_ENDPOINT_URL_S3: server.endpoint,
-            AWS_REGION: server.region,
-            AWS_ACCESS_KEY_ID: server.accessKeyId,
-            AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
-            // The loopback server does not understand the AWS SDK's default checksum trailers.
-            AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
-            AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
-            AWS_EC2_METADATA_DISABLED: 'true',
-            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          },
+          env: { ...s3Env(server), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
         },
         async rewrite(changed, version) {
           await put(bucket, size, changed, version);

@@ -12,10 +12,10 @@ import { once } from 'node:events';
 import { after, before, test } from 'node:test';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { connectClient } from '../support/client.js';
-import { startS3Server, type S3TestServer } from '../support/s3-server.js';
+import { s3Env, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { waitFor } from '../support/wait.js';
-import { BIN, runCli, s3Env, sha256 } from '../live/helpers.js';
+import { BIN, runCli, sha256 } from '../live/helpers.js';
 
 const SKILL = 'skill://pdf-processing/SKILL.md';
 const FILE = 'skill://pdf-processing/templates/invoice.md';

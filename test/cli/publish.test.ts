@@ -13,9 +13,9 @@ import { SkillCatalog, type StorageError } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
 import pg from 'pg';
 import { dropMigrated, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
-import { startS3Server, type S3TestServer } from '../support/s3-server.js';
+import { s3Env, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
-import { runCli, s3Env, startServe, verifyWithSdkV2, type CliResult } from '../live/helpers.js';
+import { runCli, startServe, verifyWithSdkV2, type CliResult } from '../live/helpers.js';
 import { countRequests } from '../storage-s3/helpers.js';
 
 const FILES = exampleFiles();

@@ -14,7 +14,6 @@ import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectClient } from '../support/client.js';
 import { exampleFiles } from '../support/skills-suite.js';
-import type { S3TestServer } from '../support/s3-server.js';
 import { waitFor } from '../support/wait.js';
 
 export const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
@@ -103,20 +102,6 @@ export async function startServe(location: string, args: string[] = [], env: Nod
       return stderr.slice(from);
     },
     stop,
-  };
-}
-
-/** The environment that points the CLI's AWS SDK at the test S3 server, as a user would for MinIO. */
-export function s3Env(server: S3TestServer): NodeJS.ProcessEnv {
-  return {
-    AWS_ENDPOINT_URL_S3: server.endpoint,
-    AWS_REGION: server.region,
-    AWS_ACCESS_KEY_ID: server.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
-    // The embedded s3rver does not understand the SDK's default checksum trailers.
-    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
-    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
-    AWS_EC2_METADATA_DISABLED: 'true',
   };
 }
 

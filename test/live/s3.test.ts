@@ -15,9 +15,9 @@ import { skillsPlugin } from '@skillmount/fastify';
 import { s3Storage } from '@skillmount/storage-s3';
 import Fastify from 'fastify';
 import { expectedWarnings } from '../support/expected.js';
-import { startS3Server, type S3TestServer } from '../support/s3-server.js';
+import { s3Env, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { runCli, s3Env, sha256, startServe, tcpRelay, watchingClient, type Serving, type TcpRelay } from './helpers.js';
+import { runCli, sha256, startServe, tcpRelay, watchingClient, type Serving, type TcpRelay } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
 const SKILL = 'skill://pdf-processing/SKILL.md';

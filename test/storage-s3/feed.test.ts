@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SkillCatalog, type StorageError } from '@skillmount/core';
 import { encodeManifest, s3Storage, type ManifestFile, type S3StorageOptions } from '@skillmount/storage-s3';
-import { startS3Server, type S3TestServer } from '../support/s3-server.js';
+import type { S3TestServer } from '../support/s3-server.js';
 import { waitFor } from '../support/wait.js';
-import { countRequests, freshPrefix, type RequestCounts, upload } from './helpers.js';
+import { countRequests, freshPrefix, type RequestCounts, s3ForFile, upload } from './helpers.js';
 
 const MANIFEST = '.skillmount/manifest.json';
 const text = (s: string) => new TextEncoder().encode(s);
@@ -33,13 +33,9 @@ let server: S3TestServer;
 let bucket: string;
 let admin: S3Client;
 
-before(async () => {
-  server = await startS3Server();
-  bucket = server.defaultBucket;
-  await server.bucket(bucket);
-  admin = server.client();
+s3ForFile((s3) => {
+  ({ server, bucket, client: admin } = s3);
 });
-after(() => server?.stop());
 
 interface Setup {
   prefix: string;

@@ -1,6 +1,19 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { s3Storage, type S3StorageOptions } from '@skillmount/storage-s3';
-import type { S3TestServer } from '../support/s3-server.js';
+import { after, before } from 'node:test';
+import { s3ForTest, type S3TestServer } from '../support/s3-server.js';
+
+/**
+ * One S3 server, with its default bucket and a client, for every test of a file: handed to `use`
+ * before the first test, stopped after the last.
+ */
+export function s3ForFile(use: (s3: { server: S3TestServer; bucket: string; client: S3Client }) => void): void {
+  const cleanups: (() => unknown)[] = [];
+  before(async () => use(await s3ForTest({ after: (cleanup) => void cleanups.push(cleanup) })));
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+}
 
 let counter = 0;
 /** A prefix no other test (or earlier run against a shared S3_ENDPOINT bucket) uses. */

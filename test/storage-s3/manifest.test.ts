@@ -5,15 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createSkillsEndpoint, SkillCatalog, type StorageError } from '@skillmount/core';
 import { s3Storage, type S3StorageOptions } from '@skillmount/storage-s3';
 import { connectClient, errorCode } from '../support/client.js';
-import { startS3Server, type S3TestServer } from '../support/s3-server.js';
+import type { S3TestServer } from '../support/s3-server.js';
 import { readJsonBody } from '../core/helpers.js';
 import { listenHttp } from '../support/apps.js';
-import { countRequests, freshPrefix, seed, type RequestCounts } from './helpers.js';
+import { countRequests, freshPrefix, s3ForFile, seed, type RequestCounts } from './helpers.js';
 
 const MANIFEST = '.skillmount/manifest.json';
 const sha256 = (bytes: Uint8Array | string) => 'sha256:' + createHash('sha256').update(bytes).digest('hex');
@@ -36,13 +36,9 @@ let server: S3TestServer;
 let bucket: string;
 let admin: S3Client;
 
-before(async () => {
-  server = await startS3Server();
-  bucket = server.defaultBucket;
-  await server.bucket(bucket);
-  admin = server.client();
+s3ForFile((s3) => {
+  ({ server, bucket, client: admin } = s3);
 });
-after(() => server?.stop());
 
 interface Setup {
   prefix: string;

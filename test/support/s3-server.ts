@@ -279,7 +279,7 @@ async function startEmbedded(): Promise<S3TestServer> {
   });
 }
 
-/** An S3 server with its default bucket and a client, for one test: both stopped after it. */
+/** An S3 server with its default bucket and a client, for one test: both stopped after it (given node:test's `after` in a `before` hook, after the file). */
 export async function s3ForTest(t: { after(fn: () => unknown): void }): Promise<{ server: S3TestServer; bucket: string; client: S3Client }> {
   const server = await startS3Server();
   t.after(() => server.stop());
@@ -288,4 +288,18 @@ export async function s3ForTest(t: { after(fn: () => unknown): void }): Promise<
   const client = server.client();
   t.after(() => client.destroy());
   return { server, bucket, client };
+}
+
+/** The environment that points a child process's AWS SDK (the CLI's) at `server`, as a user would for MinIO. */
+export function s3Env(server: S3TestServer): NodeJS.ProcessEnv {
+  return {
+    AWS_ENDPOINT_URL_S3: server.endpoint,
+    AWS_REGION: server.region,
+    AWS_ACCESS_KEY_ID: server.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: server.secretAccessKey,
+    // The embedded s3rver does not understand the SDK's default checksum trailers.
+    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
 }
