@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { TableNames } from './table.js';
+import { missingColumns, type TableNames } from './table.js';
 
 /** The statement-level triggers that keep the generation table, by the event each one handles. */
 export const GENERATION_TRIGGERS = {
@@ -88,11 +88,7 @@ export async function migrateGenerations(client: pg.PoolClient, names: TableName
   const sql = generationStatements(names, gen);
   const { rows: existing } = await client.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [gen.table]);
   await client.query(sql.table);
-  const { rows: columns } = await client.query<{ attname: string }>(
-    'SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped',
-    [gen.table],
-  );
-  const missing = GENERATION_COLUMNS.filter((c) => !columns.some((row) => row.attname === c));
+  const missing = await missingColumns(client, gen.table, GENERATION_COLUMNS);
   if (missing.length > 0) {
     throw new Error(
       `the generation table ${gen.table} exists but lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}; drop it (migrate() recreates it)`,

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { StorageError } from '@skillmount/core/storage-kit';
 import { migrateGenerations } from './generations.js';
-import { PACKAGE, type TableNames } from './table.js';
+import { missingColumns, PACKAGE, type TableNames } from './table.js';
 
 const COLUMNS = ['namespace', 'path', 'content', 'size', 'sha256', 'updated_at'];
 const ROW_TRIGGER = 'skillmount_notify';
@@ -71,11 +71,7 @@ export async function runMigration(pool: pg.Pool, names: TableNames): Promise<vo
       if (rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(names.schema)}`);
     }
     await client.query(sql.table);
-    const { rows: columns } = await client.query<{ attname: string }>(
-      'SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped',
-      [names.table],
-    );
-    const missing = COLUMNS.filter((c) => !columns.some((row) => row.attname === c));
+    const missing = await missingColumns(client, names.table, COLUMNS);
     if (missing.length > 0) {
       throw new Error(`the table exists but lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}; use another table name or add them`);
     }

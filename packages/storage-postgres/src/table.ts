@@ -67,3 +67,12 @@ export function tableNames(option: unknown, packageName = PACKAGE): TableNames {
     channelIdentifier: pg.escapeIdentifier(channel),
   };
 }
+
+/** Which of `expected` the table `table` (a quoted name, as in `TableNames`) has no column for. */
+export async function missingColumns(client: pg.PoolClient, table: string, expected: readonly string[]): Promise<string[]> {
+  const { rows } = await client.query<{ attname: string }>(
+    'SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped',
+    [table],
+  );
+  return expected.filter((column) => !rows.some((row) => row.attname === column));
+}

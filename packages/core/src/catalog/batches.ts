@@ -1,11 +1,10 @@
 import { sha256Digest } from '../bytes/digest.js';
-import { StorageError } from '../errors.js';
 import { isSkillMdPath } from '../storage-kit/skill-folders.js';
 import type { SkillFileListing, SkillFiles } from '../types.js';
 import { frontmatterOf } from './records.js';
 import type { ListedEntry } from './reuse.js';
 import type { FileRecord, ListedState } from './snapshot.js';
-import { entryOf, joinPath, TreeBuilder, type StorageTree } from './walk.js';
+import { entryOf, joinPath, rootCallError, TreeBuilder, type StorageTree } from './walk.js';
 
 /**
  * What a batched listing held besides its tree, until the records say which files are served:
@@ -37,8 +36,7 @@ export async function treeFromBatches(files: SkillFiles): Promise<{ tree: Storag
       }
     }
   } catch (error) {
-    if (error instanceof StorageError) throw error;
-    throw new StorageError(`cannot list the storage: ${(error as Error)?.message ?? error}`, '', { cause: error });
+    throw rootCallError(error, 'cannot list the storage');
   }
   return { tree: builder.done(), listed };
 }

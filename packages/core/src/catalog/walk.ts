@@ -17,9 +17,14 @@ export async function listAllOf(files: SkillFiles, options?: ListAllOptions): Pr
     if (batched) return await collectBatches(files, options);
     return await (options ? files.listAll!(options) : files.listAll!());
   } catch (error) {
-    if (error instanceof StorageError) throw error;
-    throw new StorageError(`cannot list the storage: ${(error as Error)?.message ?? error}`, '', { cause: error });
+    throw rootCallError(error, 'cannot list the storage');
   }
+}
+
+/** A failed call on the whole storage as a StorageError of the root saying `<attempt>: <why>` (a storage's own StorageError as it is). */
+export function rootCallError(error: unknown, attempt: string): StorageError {
+  if (error instanceof StorageError) return error;
+  return new StorageError(`${attempt}: ${(error as Error)?.message ?? error}`, '', { cause: error });
 }
 
 async function collectBatches(files: SkillFiles, options?: ListAllOptions): Promise<SkillFileListing[]> {
@@ -35,8 +40,7 @@ export async function treeTokenOf(files: SkillFiles): Promise<string | undefined
   try {
     token = await files.treeToken();
   } catch (error) {
-    if (error instanceof StorageError) throw error;
-    throw new StorageError(`cannot ask the storage whether it changed (treeToken): ${(error as Error)?.message ?? error}`, '', { cause: error });
+    throw rootCallError(error, 'cannot ask the storage whether it changed (treeToken)');
   }
   return typeof token === 'string' && token !== '' ? token : undefined;
 }
