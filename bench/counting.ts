@@ -30,5 +30,11 @@ export function counting(files: SkillFiles, listingReadsBodies = false): Counted
       return listing;
     };
   }
-  return { files: wrapped, bodies: () => bodies, reset: () => void (bodies = 0) };
+  return {
+    files: wrapped,
+    bodies: () => bodies,
+    reset: () => {
+      bodies = 0;
+    },
+  };
 }

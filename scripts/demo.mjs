@@ -29,8 +29,7 @@ serve.stdout.setEncoding('utf8');
 let pending = '';
 serve.stdout.on('data', (chunk) => {
   pending += chunk;
-  let newline;
-  while ((newline = pending.indexOf('\n')) >= 0) {
+  for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
     const line = pending.slice(0, newline);
     pending = pending.slice(newline + 1);
     // The CLI's start line names the mode and the folder; the demo says what to do next instead.

@@ -77,7 +77,12 @@ function countRequests(client: S3Client): { counts: Record<string, number>; rese
     },
     { step: 'deserialize', name: 'storageRequestsCounter' },
   );
-  return { counts, reset: () => Object.keys(counts).forEach((k) => delete counts[k]) };
+  return {
+    counts,
+    reset: () => {
+      for (const k of Object.keys(counts)) delete counts[k];
+    },
+  };
 }
 
 async function seedS3(server: S3TestServer, client: S3Client, bucket: string, prefix: string, files: Map<string, string>): Promise<void> {
@@ -117,9 +122,19 @@ async function s3Run(files: Map<string, string>): Promise<void> {
     const rows: Row[] = [];
     const counts = () => ({ ...counter.counts });
     rows.push(await measure('catalog build', counts, counter.reset, async () => (catalog = await SkillCatalog.load(storage, { onWarning: () => {} }))));
-    rows.push(await measure('reload, nothing changed', counts, counter.reset, async () => (await catalog.reload(), catalog)));
+    rows.push(
+      await measure('reload, nothing changed', counts, counter.reset, async () => {
+        await catalog.reload();
+        return catalog;
+      }),
+    );
     await server.client().send(new PutObjectCommand({ Bucket: bucket, Key: prefix + CHANGED, Body: 'changed\n' }));
-    rows.push(await measure('reload, one file changed', counts, counter.reset, async () => (await catalog.reload(), catalog)));
+    rows.push(
+      await measure('reload, one file changed', counts, counter.reset, async () => {
+        await catalog.reload();
+        return catalog;
+      }),
+    );
     counter.reset();
     started = performance.now();
     await storage.listAll();
@@ -148,7 +163,7 @@ async function postgresRun(files: Map<string, string>): Promise<void> {
   pool.on('error', () => {});
   try {
     await migrate(pool, { table });
-    let started = performance.now();
+    const started = performance.now();
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -170,17 +185,34 @@ async function postgresRun(files: Map<string, string>): Promise<void> {
       if (/^\s*SELECT content\b/i.test(String(args[0]))) counts['body reads'] = (counts['body reads'] ?? 0) + 1;
       return query(...args);
     };
-    const reset = () => Object.keys(counts).forEach((k) => delete counts[k]);
+    const reset = () => {
+      for (const k of Object.keys(counts)) delete counts[k];
+    };
     const storage = postgresStorage({ pool, table });
     let catalog!: SkillCatalog;
     const rows: Row[] = [];
     const snapshot = () => ({ ...counts });
     rows.push(await measure('catalog build', snapshot, reset, async () => (catalog = await SkillCatalog.load(storage, { onWarning: () => {} }))));
-    rows.push(await measure('reload, nothing changed', snapshot, reset, async () => (await catalog.reload(), catalog)));
+    rows.push(
+      await measure('reload, nothing changed', snapshot, reset, async () => {
+        await catalog.reload();
+        return catalog;
+      }),
+    );
     await storage.put(CHANGED, 'changed\n');
-    rows.push(await measure('reload, one file changed', snapshot, reset, async () => (await catalog.reload(), catalog)));
+    rows.push(
+      await measure('reload, one file changed', snapshot, reset, async () => {
+        await catalog.reload();
+        return catalog;
+      }),
+    );
     await storage.put('skill-00007/SKILL.md', `---\nname: skill-00007\ndescription: Changed.\n---\n`);
-    rows.push(await measure('reload, one SKILL.md changed', snapshot, reset, async () => (await catalog.reload(), catalog)));
+    rows.push(
+      await measure('reload, one SKILL.md changed', snapshot, reset, async () => {
+        await catalog.reload();
+        return catalog;
+      }),
+    );
     print(
       `PostgreSQL (table ${table}; seeded in one transaction in ${(seeded / 1000).toFixed(1)} s, ${catalog.entries.length} skills served)`,
       ['queries', 'body reads'],

@@ -9,7 +9,7 @@
  *            or {"s3": {"endpoint": "…", "bucket": "…", …}},
  *            optionally with "cacheBytes" for our catalogs
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';

@@ -123,7 +123,7 @@ test('serve from a PostgreSQL table that does not exist says to publish first', 
     r,
     1,
     new RegExp(
-      `cannot load skills from ${escape(shown.href)}: PostgreSQL table ${table} does not exist; run "skillmount publish <folder> ${escape(shown.href)} --table ${table}" first`,
+      `cannot load skills from ${escapeRegExp(shown.href)}: PostgreSQL table ${table} does not exist; run "skillmount publish <folder> ${escapeRegExp(shown.href)} --table ${table}" first`,
     ),
     'missing table',
   );
@@ -151,9 +151,9 @@ test('options that do not fit the location, and publish sources that are not fol
     [['publish', EXAMPLES], /expected <folder> <location>, got 1 argument/],
   ];
   const results = await Promise.all(cases.map(([args]) => runCli(args)));
-  cases.forEach(([args, pattern], i) => expectFailure(results[i]!, 2, pattern, args.join(' ')));
+  for (const [i, [args, pattern]] of cases.entries()) expectFailure(results[i]!, 2, pattern, args.join(' '));
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

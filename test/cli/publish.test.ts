@@ -248,7 +248,7 @@ describe('skillmount publish', { concurrency: true }, () => {
 
         const server = await startServe(dest.location, [...dest.args, '--no-watch'], dest.env);
         try {
-          assert.match(server.stdout(), new RegExp(`serving 3 skills at http://\\S+ \\(fastify, sessions\\) from ${escape(dest.label)}`));
+          assert.match(server.stdout(), new RegExp(`serving 3 skills at http://\\S+ \\(fastify, sessions\\) from ${escapeRegExp(dest.label)}`));
           assert.equal(await verifyWithSdkV2(server.url, EXAMPLES), FILES.length);
         } finally {
           assert.equal(await server.stop(), 0, server.stderr());
@@ -291,7 +291,7 @@ function scopeOf(dest: Destination): string {
   return dest.location.startsWith('s3://') ? dest.location.split('/')[3]! : dest.location.slice(dest.location.indexOf('#') + 1);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -396,7 +396,10 @@ describe('attach() onto servers the app builds itself', { timeout: 20_000 }, () 
     const contexts: SkillContext[] = [];
     const entry = buildSkillEntry('ctx', { 'SKILL.md': skillMd('ctx') });
     const source: SkillSource = {
-      list: async (_p, ctx) => (contexts.push(ctx), { skills: [entry] }),
+      list: async (_p, ctx) => {
+        contexts.push(ctx);
+        return { skills: [entry] };
+      },
       get: async () => entry,
       read: async (uri) => {
         throw new SkillNotFoundError('none', uri);

@@ -15,9 +15,18 @@ async function observedSource() {
   const catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { onWarning: () => undefined });
   const seen: SkillContext[] = [];
   const source: SkillSource = {
-    list: async (params, ctx) => (seen.push(ctx), catalog.list(params)),
-    get: async (uri, ctx) => (seen.push(ctx), catalog.get(uri)),
-    read: async (uri, ctx) => (seen.push(ctx), catalog.read(uri)),
+    list: async (params, ctx) => {
+      seen.push(ctx);
+      return catalog.list(params);
+    },
+    get: async (uri, ctx) => {
+      seen.push(ctx);
+      return catalog.get(uri);
+    },
+    read: async (uri, ctx) => {
+      seen.push(ctx);
+      return catalog.read(uri);
+    },
   };
   return { source, seen };
 }

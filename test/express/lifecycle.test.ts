@@ -82,14 +82,23 @@ test('a failed load: 500 with a JSON-RPC body, ready rejects naming the path, re
 
 test('requests that arrive while the catalog loads wait for it', async (t) => {
   const inner = fsStorage(EXAMPLES);
-  let release = () => undefined as void;
+  let release: () => void = () => {};
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const storage: SkillFiles = { list: async (dir) => (await gate, inner.list(dir)), read: (path) => inner.read(path) };
+  const storage: SkillFiles = {
+    list: async (dir) => {
+      await gate;
+      return inner.list(dir);
+    },
+    read: (path) => inner.read(path),
+  };
   const skills = skillsMiddleware({ storage });
   const url = await mount(skills, t);
 
   let answered = false;
-  const pending = post(url, INITIALIZE).then((res) => ((answered = true), res));
+  const pending = post(url, INITIALIZE).then((res) => {
+    answered = true;
+    return res;
+  });
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(answered, false, 'no answer before the catalog is loaded');
   assert.deepEqual(skills.entries, []);
@@ -104,9 +113,12 @@ test('attach() before the load finishes: calls wait for it, or fail with -32603 
   const { storage, state } = flakyStorage();
   state.broken = false;
   const inner = storage.list;
-  let release = () => undefined as void;
+  let release: () => void = () => {};
   const gate = new Promise<void>((resolve) => (release = resolve));
-  storage.list = async (dir) => (await gate, inner(dir));
+  storage.list = async (dir) => {
+    await gate;
+    return inner(dir);
+  };
   const skills = skillsMiddleware({ storage, onWarning: () => undefined });
   const broken = flakyStorage();
   const failed = skillsMiddleware({ storage: broken.storage, onWarning: () => undefined });

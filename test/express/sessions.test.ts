@@ -20,7 +20,7 @@ async function serve(t: { after: (fn: () => Promise<void>) => void }, options: S
   const gets: (() => void)[] = [];
   // Lets a test wait until the client has opened its GET stream for server-sent notifications.
   app.use('/mcp', (req, _res, next) => {
-    if (req.method === 'GET') gets.splice(0).forEach((resolve) => resolve());
+    if (req.method === 'GET') for (const resolve of gets.splice(0)) resolve();
     next();
   });
   if (withJsonParser) app.use(express.json());
@@ -58,7 +58,7 @@ test('sessions: a reload that changes the catalog sends list_changed, and skills
     const before = await call('skills/get', { uri: 'skill://greet/SKILL.md' });
     assert.equal(before.skill.resources[0].digest, sha(greetMd('Say hello.')));
     let notified = 0;
-    let wake = () => undefined as void;
+    let wake: () => void = () => {};
     client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
       notified++;
       wake();

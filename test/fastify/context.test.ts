@@ -10,9 +10,18 @@ import { startApp } from './app.js';
 function recordingSource(catalog: SkillCatalog) {
   const seen: SkillContext[] = [];
   const source: SkillSource = {
-    list: async (params, ctx) => (seen.push(ctx), catalog.list(params)),
-    get: async (uri, ctx) => (seen.push(ctx), catalog.get(uri)),
-    read: async (uri, ctx) => (seen.push(ctx), catalog.read(uri)),
+    list: async (params, ctx) => {
+      seen.push(ctx);
+      return catalog.list(params);
+    },
+    get: async (uri, ctx) => {
+      seen.push(ctx);
+      return catalog.get(uri);
+    },
+    read: async (uri, ctx) => {
+      seen.push(ctx);
+      return catalog.read(uri);
+    },
   };
   return { source, seen };
 }

@@ -52,9 +52,18 @@ test('app.skills.run applies the context option and request.auth in the app’s 
   const catalog = await SkillCatalog.load(fsStorage(EXAMPLES));
   const seen: SkillContext[] = [];
   const source: SkillSource = {
-    list: async (params, ctx) => (seen.push(ctx), catalog.list(params)),
-    get: async (uri, ctx) => (seen.push(ctx), catalog.get(uri)),
-    read: async (uri, ctx) => (seen.push(ctx), catalog.read(uri)),
+    list: async (params, ctx) => {
+      seen.push(ctx);
+      return catalog.list(params);
+    },
+    get: async (uri, ctx) => {
+      seen.push(ctx);
+      return catalog.get(uri);
+    },
+    read: async (uri, ctx) => {
+      seen.push(ctx);
+      return catalog.read(uri);
+    },
   };
   const { app, url } = await appWithOwnRoute({ source, context: async (request) => ({ region: request.headers['x-region'] ?? 'none' }) });
   try {

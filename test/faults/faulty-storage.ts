@@ -56,7 +56,9 @@ export function faultyStorage(inner: SkillFiles, label: string): FaultyStorage {
         path,
         'open',
       ),
-    release: () => [...hung].forEach((settle) => settle()),
+    release: () => {
+      for (const settle of [...hung]) settle();
+    },
   };
   return storage;
 }

@@ -138,7 +138,9 @@ test('a client whose sessions are all busy is refused with 429, and others still
   t.after(() => served.close());
   // Two sessions with an open GET stream each: busy, so neither may be replaced.
   const streams: AbortController[] = [];
-  t.after(() => streams.forEach((s) => s.abort()));
+  t.after(() => {
+    for (const s of streams) s.abort();
+  });
   for (const id of (await initializeBurst(served.url, 2, { 'x-client': 'mallory' })).ids) {
     const abort = new AbortController();
     streams.push(abort);

@@ -180,8 +180,7 @@ export async function listen(
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+        for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = block.split('\n').find((line) => line.startsWith('data: '));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { SkillCatalog, StorageError } from '@skillmount/core';
+import { SkillCatalog, type StorageError } from '@skillmount/core';
 import { postgresStorage } from '@skillmount/storage-postgres';
 import { dropMigrated, uniqueName } from '../support/postgres.js';
 import { setup } from './helpers.js';

@@ -27,7 +27,7 @@ function watchGets(client: S3Client) {
 const GIANT = 8 * 1024 * 1024;
 
 test('an object replaced by a much larger one is refused after a ranged GET of size + 1 bytes', async (t) => {
-  const { server, bucket, client } = await s3ForTest(t);
+  const { bucket, client } = await s3ForTest(t);
   const prefix = freshPrefix('bounded');
   const data = 'twelve bytes';
   await upload(client, bucket, prefix, { 'big/SKILL.md': '---\nname: big\ndescription: Grows.\n---\n', 'big/data.txt': data, 'big/empty.txt': '' });

@@ -183,7 +183,9 @@ describe('the manifest', { timeout: 60_000 }, () => {
     assert.equal(s.errors.length, 1, 'one report per listing');
     assert.match(
       s.errors[0]!.message,
-      new RegExp(`${escape(`s3://${bucket}/${s.prefix}${MANIFEST}`)} is out of date: 1 file was rewritten .*"${escape(path)}".*run skillmount publish again`),
+      new RegExp(
+        `${escapeRegExp(`s3://${bucket}/${s.prefix}${MANIFEST}`)} is out of date: 1 file was rewritten .*"${escapeRegExp(path)}".*run skillmount publish again`,
+      ),
     );
   });
 
@@ -304,6 +306,6 @@ describe('the manifest', { timeout: 60_000 }, () => {
   });
 });
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

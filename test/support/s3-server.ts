@@ -92,7 +92,7 @@ function withClients(base: Base): S3TestServer {
 // to paths with path.join, which folds "a//b", "a/./b" and "a/../b" into other keys. The store
 // below keeps objects in memory instead, under their keys exactly as S3 does, which also makes
 // the thousands of requests the tests send cheap. Buckets stay s3rver's own.
-const CHILD = String.raw`
+const CHILD = `
 const crypto = require('node:crypto');
 const path = require('node:path');
 const { Readable } = require('node:stream');

@@ -318,7 +318,12 @@ export function runOptionalContract(name: string, target: BatteryTarget): void {
         }
         // All tokens held: every file still listed, with its token; what is given is still right.
         const asked: string[] = [];
-        const held = await storage.listAll!({ known: (path) => (asked.push(path), tokens.get(path)) });
+        const held = await storage.listAll!({
+          known: (path) => {
+            asked.push(path);
+            return tokens.get(path);
+          },
+        });
         const heldByPath = byPath(held);
         assert.deepEqual([...heldByPath.keys()].sort(), [...plain.keys()].sort());
         for (const [path, item] of heldByPath) assert.equal(item.token, plain.get(path)!.token, path);

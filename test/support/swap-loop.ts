@@ -79,7 +79,13 @@ export async function swapLoop(pairs: readonly (readonly [string, string])[], se
       worker.once('error', reject);
     });
     await Promise.race([started, done]);
-    return { how, stop: () => (worker.postMessage('stop'), done) };
+    return {
+      how,
+      stop: () => {
+        worker.postMessage('stop');
+        return done;
+      },
+    };
   }
   const child = spawn('python3', ['-c', EXCHANGE, String(seconds), ...pairs.flat()]);
   let out = '';

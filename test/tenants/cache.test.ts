@@ -53,7 +53,7 @@ test('50 concurrent first requests for a tenant load its catalog once', async (t
   await tenants.evict('a');
   waiting = 0;
   const mixed = await Promise.all(Array.from({ length: 50 }, (_, i) => list(served.url, i % 2 ? 'a' : 'b', i)));
-  mixed.forEach((answer, i) => assert.deepEqual(uris(answer), SKILLS_OF[i % 2 ? 'a' : 'b']));
+  for (const [i, answer] of mixed.entries()) assert.deepEqual(uris(answer), SKILLS_OF[i % 2 ? 'a' : 'b']);
   assert.deepEqual([log.of('a').length, log.of('b').length], [2, 1]);
   assert.deepEqual([log.of('a')[1]!.roots, log.of('b')[0]!.roots], [1, 1]);
 });

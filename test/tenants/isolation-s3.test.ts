@@ -7,7 +7,7 @@ import { freshPrefix, upload } from '../storage-s3/helpers.js';
 import { ADAPTERS, TREES, checkIsolation, counting, type CountingStorage, type Via } from './helpers.js';
 
 test('prefix per tenant in S3: isolation on Fastify and Express, stateless, with sessions and on an existing route', async (t) => {
-  const { server, bucket, client } = await s3ForTest(t);
+  const { bucket, client } = await s3ForTest(t);
   // Tenants live side by side under one base prefix: <base>a/…, <base>b/…
   const base = freshPrefix('tenants');
   for (const [tenant, files] of Object.entries(TREES)) await upload(client, bucket, `${base}${tenant}/`, files);

@@ -137,7 +137,9 @@ for (const [adapter, via] of [
     const a = await listen(served.url, { resourcesListChanged: true }, tenantHeaders(via, 'a'));
     const b = await listen(served.url, { resourcesListChanged: true }, tenantHeaders(via, 'b'));
     const none = await listen(served.url, { resourcesListChanged: true });
-    t.after(() => [a, b, none].forEach((s) => s.close()));
+    t.after(() => {
+      for (const s of [a, b, none]) s.close();
+    });
     for (const stream of [a, b, none]) assert.equal((await stream.frame(1)).method, 'notifications/subscriptions/acknowledged');
     // A listing loads the tenant (and starts watching its folder), as a client does before it listens for changes.
     for (const tenant of ['a', 'b']) assert.equal((await modern(served.url, 'skills/list', {}, { headers: tenantHeaders(via, tenant) })).status, 200);

@@ -165,7 +165,13 @@ test('the key function: a throw is -32603 and reported; a SkillProtocolError it 
 
 test('after close(), requests get -32603 and nothing is loaded', async (t) => {
   const loads: string[] = [];
-  const tenants = tenantCatalogs({ key: (ctx) => ctx.tenant as string | undefined, load: async (key) => (loads.push(key), builtSource(key, [])) });
+  const tenants = tenantCatalogs({
+    key: (ctx) => ctx.tenant as string | undefined,
+    load: async (key) => {
+      loads.push(key);
+      return builtSource(key, []);
+    },
+  });
   const served = await serveFastify(tenants, { via: 'header' });
   t.after(() => served.close());
   assert.deepEqual(await listed(served.url, 'a'), ['skill://greet/SKILL.md']);

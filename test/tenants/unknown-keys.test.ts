@@ -113,7 +113,7 @@ test('a tenant whose folder holds nothing is served empty each time, and is seen
 });
 
 test('S3: random keys (prefixes with no object) evict no loaded tenant', async (t) => {
-  const { server, bucket, client } = await s3ForTest(t);
+  const { bucket, client } = await s3ForTest(t);
   const base = freshPrefix('unknown-keys');
   await upload(client, bucket, `${base}a/`, TREES.a);
   const log = storageLog((key) => s3Storage({ client, bucket, prefix: `${base}${key}/` }));

@@ -1,5 +1,5 @@
 /** Servers and clients for the skills client tests: ours, the official SDK v2 one, and both clients. */
-import http from 'node:http';
+import type http from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,7 +38,14 @@ export async function serveOurs(source: SkillSource): Promise<Served> {
     const body = req.method === 'POST' ? await readJsonBody(req, methods) : undefined;
     await endpoint.handle(req, res, body).catch(() => undefined);
   });
-  return { url: web.url, methods, close: async () => (await endpoint.close(), await web.close()) };
+  return {
+    url: web.url,
+    methods,
+    close: async () => {
+      await endpoint.close();
+      await web.close();
+    },
+  };
 }
 
 /** Our catalog of a folder, served. */
