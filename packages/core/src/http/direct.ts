@@ -180,7 +180,8 @@ export class DirectAnswers {
 
 /** The SDK's transport refuses a POST whose Accept header does not name both types (406). */
 function acceptsBoth(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes('application/json') && accept.includes('text/event-stream');
+  if (accept === undefined) return false;
+  return accept.includes('application/json') && accept.includes('text/event-stream');
 }
 
 function isRequestId(id: unknown): id is string | number {
