@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { SkillCatalog, StorageError, type SkillFiles } from '@skillmount/core';
 import { postgresStorage, type PostgresStorage } from '@skillmount/storage-postgres';
-import { dropMigrated, uniqueName } from '../support/postgres.js';
+import { createLoginRole, dropMigrated, uniqueName, type TestRole } from '../support/postgres.js';
 import { countingPool, putTree, setup, type CountingPool } from './helpers.js';
 import { skillMd } from '../support/skill-md.js';
 
@@ -291,20 +291,19 @@ describe('roles', () => {
   test('a writer without a grant on the generation table still bumps it; a reader without one gets undefined and one warning', async () => {
     const table = uniqueName('roles');
     extraTables.push(table);
-    const writerRole = uniqueName('writer');
-    const readerRole = uniqueName('reader');
     const owner = open(undefined, table);
     await owner.migrate();
     const id = pg.escapeIdentifier(table);
-    await env.admin.query(`CREATE ROLE ${writerRole} LOGIN; CREATE ROLE ${readerRole} LOGIN`);
+    const roles: TestRole[] = [];
     const pools: pg.Pool[] = [];
     try {
-      await env.admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${id} TO ${writerRole}; GRANT SELECT ON ${id} TO ${readerRole}`);
-      const as = (role: string) => {
-        const url = new URL(env.db.connectionString);
-        url.username = role;
-        url.password = '';
-        const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+      const writerRole = await createLoginRole(env.admin, env.db.connectionString, 'writer');
+      roles.push(writerRole);
+      const readerRole = await createLoginRole(env.admin, env.db.connectionString, 'reader');
+      roles.push(readerRole);
+      await env.admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${id} TO ${writerRole.name}; GRANT SELECT ON ${id} TO ${readerRole.name}`);
+      const as = (role: TestRole) => {
+        const pool = new pg.Pool({ connectionString: role.connectionString, max: 1 });
         pools.push(pool);
         return pool;
       };
@@ -324,7 +323,7 @@ describe('roles', () => {
       );
     } finally {
       await Promise.all(pools.map((p) => p.end()));
-      await env.admin.query(`DROP OWNED BY ${writerRole}, ${readerRole}; DROP ROLE ${writerRole}; DROP ROLE ${readerRole}`);
+      for (const role of roles) await role.drop();
     }
   });
 });

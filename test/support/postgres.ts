@@ -94,6 +94,37 @@ export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 
+export interface TestRole {
+  /** The role's name, safe to use unquoted in SQL. */
+  name: string;
+  /** `connectionString` with this role's name and password in it. */
+  connectionString: string;
+  /** Drop what the role owns and the role itself. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A LOGIN role of the test's own (`<prefix>_…`), with a random password in its connection string:
+ * the embedded server asks every role for a password (scram-sha-256), and a server with trust
+ * authentication ignores it, so the same test logs in on both.
+ */
+export async function createLoginRole(admin: pg.Pool, connectionString: string, prefix: string): Promise<TestRole> {
+  const name = uniqueName(prefix);
+  const password = randomBytes(12).toString('hex');
+  await admin.query(`CREATE ROLE ${pg.escapeIdentifier(name)} LOGIN PASSWORD ${pg.escapeLiteral(password)}`);
+  const url = new URL(connectionString);
+  url.username = name;
+  url.password = password;
+  return {
+    name,
+    connectionString: url.toString(),
+    async drop() {
+      await admin.query(`DROP OWNED BY ${pg.escapeIdentifier(name)}`);
+      await admin.query(`DROP ROLE ${pg.escapeIdentifier(name)}`);
+    },
+  };
+}
+
 /** Drop a table `migrate()` made and what it made beside it (functions, the generation table). */
 export async function dropMigrated(pool: pg.Pool, table: string): Promise<void> {
   const id = (suffix = '') => pg.escapeIdentifier(`${table}${suffix}`);
