@@ -68,15 +68,16 @@ test('stateless: every POST, initialize included, is answered as on a server of 
 
 test('stateless: a client that goes away mid-request leaves the next POSTs answered', async () => {
   let release!: () => void;
-  let entered = false;
+  let enter!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
+  const entered = new Promise<void>((resolve) => (enter = resolve));
   const catalog = await SkillCatalog.load(memoryStorage({ 'demo/SKILL.md': SKILL, 'demo/references/slow.md': 'Slow.\n' }));
   const slowOnce = {
     list: (params: never, ctx: never) => catalog.list(params, ctx),
     get: (uri: string, ctx: never) => catalog.get(uri, ctx),
     read: async (uri: string, ctx: never) => {
       if (uri.endsWith('/slow.md')) {
-        entered = true;
+        enter();
         await held;
       }
       return catalog.read(uri, ctx);
@@ -91,8 +92,15 @@ test('stateless: a client that goes away mid-request leaves the next POSTs answe
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'skill://demo/references/slow.md' } }),
       signal: gone.signal,
     }).then((r) => r.text());
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(entered, 'the abandoned read reached the source');
+    // However long a loaded machine takes to get there; an answer first means it never will.
+    const reached = await Promise.race([
+      entered.then(() => 'reached'),
+      abandoned.then(
+        (text) => `answered first: ${text}`,
+        (error) => `failed first: ${error}`,
+      ),
+    ]);
+    assert.equal(reached, 'reached', 'the abandoned read reached the source');
     gone.abort();
     await abandoned.catch(() => undefined);
     release();
