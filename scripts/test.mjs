@@ -2,9 +2,13 @@
 // Runs every test file under test/ with Node's own test runner (TypeScript through tsx).
 // Usage: node scripts/test.mjs [filter...]  — a filter keeps files whose path contains it.
 // SKILLMOUNT_TEST_VERBOSE=1 also prints the warnings the tests cause on purpose.
+// Prints `spec` output, a progress line on stderr at least every 15 s (scripts/test-progress.mjs),
+// and ends with the runner's closing lines as its `tap` reporter prints them (`# tests N`, `# pass N`, …).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const found = [];
@@ -57,9 +61,23 @@ console.log(
 console.log(verbose ? 'Expected warnings: shown (SKILLMOUNT_TEST_VERBOSE=1)' : 'Expected warnings: hidden (SKILLMOUNT_TEST_VERBOSE=1 shows them)');
 console.log('');
 
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+// `spec` for people, and scripts/test-progress.mjs on stderr: a progress line at least every 15 s
+// (`spec` holds a file's results until every file before it has reported), and the closing lines of
+// Node's `tap` reporter (`# tests N`, `# pass N`, …), which are printed last for tools that read them.
+const closingDir = mkdtempSync(path.join(tmpdir(), 'skillmount-test-'));
+env.SKILLMOUNT_TEST_CLOSING_LINES = path.join(closingDir, 'closing.txt');
+const progress = pathToFileURL(path.join(root, 'scripts/test-progress.mjs')).href;
+const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${progress}`, '--test-reporter-destination=stderr'];
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files], {
   cwd: root,
   stdio: 'inherit',
   env,
 });
+try {
+  const closing = readFileSync(env.SKILLMOUNT_TEST_CLOSING_LINES, 'utf8');
+  if (closing) console.log(`\n${closing}`);
+} catch {
+  // The runner did not get as far as its closing lines; its own output says why.
+}
+rmSync(closingDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
