@@ -9,6 +9,7 @@ import {
   type SkillEntry,
   type SkillSource,
   type SkillsEndpoint,
+  type SkillWarning,
 } from '@skillmount/core';
 import { contextOfRequest } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
@@ -16,6 +17,8 @@ import fp from 'fastify-plugin';
 import { requestContext } from './context.js';
 import { NAME, normalizeOptions, type SkillsOrigin } from './options.js';
 import { mountEndpoint } from './route.js';
+import { refuseRoutesOnEndpoint } from './route-conflict.js';
+import { watchForMissedModern } from './modern-missed.js';
 import type { SkillsDecoration, SkillsPluginOptions } from './types.js';
 
 const NO_ENTRIES: readonly SkillEntry[] = Object.freeze([]);
@@ -64,6 +67,13 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       bodyTimeout: options.guard.bodyTimeout,
       packageName: NAME,
     }));
+  const warn = (warning: SkillWarning) => {
+    if (options.onWarning) options.onWarning(warning);
+    else if (source.warn) source.warn(warning);
+    else consoleWarning(warning);
+  };
+  // With path: false, a 2026-07-28 request the app's route answers without handleModern is reported once.
+  const modernWatch = options.path === false ? watchForMissedModern(app, warn) : undefined;
   // On the app's own route the context option applies only inside app.skills.run: say once when it was left out.
   let contextWarned = false;
   const contextNotApplied = () => {
@@ -76,9 +86,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
         'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
         'await app.skills.run(request, () => transport.handleRequest(request.raw, reply.raw, request.body)). Reported once.',
     };
-    if (options.onWarning) options.onWarning(warning);
-    else if (source.warn) source.warn(warning);
-    else consoleWarning(warning);
+    warn(warning);
   };
   const decoration: SkillsDecoration = {
     source,
@@ -100,6 +108,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     },
     async handleModern(request, reply) {
       if (!isModernRequest(request.raw, request.body)) return false;
+      modernWatch?.answered(request);
       const fields = await requestContext(request, options.context);
       reply.hijack();
       return endpointOf().handleModern(request.raw, reply.raw, request.body, fields);
@@ -108,6 +117,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   app.decorate('skills', decoration);
 
   if (options.path !== false) {
+    refuseRoutesOnEndpoint(app);
     mountEndpoint(app, options.path, endpointOf(), options);
     if (app.server.requestTimeout === 0) {
       app.log.warn(

@@ -5,6 +5,7 @@ import { BODY_TIMEOUT, limitBodyTime } from './body-timeout.js';
 import { requestContext } from './context.js';
 import { MalformedBody, useJsonRpcBodyParser } from './json-body.js';
 import { NAME, type NormalizedOptions } from './options.js';
+import { addEndpointRoute } from './route-conflict.js';
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -61,7 +62,7 @@ export function mountEndpoint(app: FastifyInstance, path: string, endpoint: Skil
       else discardBody(request.raw);
       return refuse(reply, refusal);
     });
-    scope.route({
+    addEndpointRoute(scope, {
       method: ['GET', 'POST', 'DELETE'],
       url: path,
       exposeHeadRoute: false,
