@@ -12,6 +12,7 @@ import {
 import { checkAdapterOptions, contextOfRequest, discardBody, sendError } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
 import { describe, type ServedSkills, serveSkills } from './served.js';
+import { watchForMissedModern } from './modern-missed.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
 /**
@@ -115,11 +116,15 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     return endpointFor(source).handleModern(req, res, body, await contextOf(req));
   };
   const contextNotApplied = contextNotAppliedOnce(skills, checked.onWarning);
+  // A 2026-07-28 request that reaches an attached server's transport skipped handleModern: reported once.
+  const watchModern = watchForMissedModern((warning) => deliver(skills, checked.onWarning, warning));
   const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern'> = {
     handleModern,
     reload: () => skills.reload(),
-    attach: (server) =>
-      attach(server, skills.loaded ?? skills.pending, checked.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions),
+    attach: (server) => {
+      watchModern(server);
+      return attach(server, skills.loaded ?? skills.pending, checked.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions);
+    },
     run,
     close: () =>
       (closing ??= (async () => {
@@ -155,9 +160,14 @@ function contextNotAppliedOnce(skills: ServedSkills, onWarning: ((warning: Skill
         'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
         'await skills.run(req, () => transport.handleRequest(req, res, req.body)). Reported once.',
     };
-    const served = skills.loaded ?? skills.pending;
-    if (onWarning) onWarning(warning);
-    else if (served.warn) served.warn(warning);
-    else consoleWarning(warning);
+    deliver(skills, onWarning, warning);
   };
+}
+
+/** A warning about the app's own route: to onWarning, else to the source's own warnings, else the console. */
+function deliver(skills: ServedSkills, onWarning: ((warning: SkillWarning) => void) | undefined, warning: SkillWarning): void {
+  const served = skills.loaded ?? skills.pending;
+  if (onWarning) onWarning(warning);
+  else if (served.warn) served.warn(warning);
+  else consoleWarning(warning);
 }
