@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SkillsClient, type SkillsClientOptions } from '@skillmount/core/client';
 import { VERSION } from '@skillmount/core';
+import { connectFailure } from './http-failure.js';
 import { UsageError } from './usage.js';
 
 /** Connect to a Streamable HTTP MCP endpoint and wrap the client for skills. */
@@ -21,7 +22,7 @@ export async function connectSkills(
   try {
     await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
   } catch (error) {
-    throw new Error(`cannot connect to ${url}: ${(error as Error).message}`);
+    throw new Error(`cannot connect to ${url}: ${connectFailure(endpoint, error)}`, { cause: error });
   }
   return { skills: new SkillsClient(client, options), close: () => client.close() };
 }
