@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { OptionError } from '@skillmount/core';
 import { hideSecret, redact, withoutPassword } from './redact.js';
+import { configuredEndpoint, isUnansweredManifestNote, s3Setup } from './s3-problems.js';
 import { complain } from './terminal/print.js';
 import type { Location, OpenedStorage, OpenStorageOptions } from './types.js';
 import { UsageError } from './usage.js';
@@ -87,7 +88,7 @@ export async function openStorage(location: string | Location, options: OpenStor
   }
 
   if (where.kind === 's3') {
-    const { s3Storage } = await import('@skillmount/storage-s3');
+    const { s3Storage, MANIFEST_PATH } = await import('@skillmount/storage-s3');
     let storage;
     let label = where.label;
     try {
@@ -96,15 +97,29 @@ export async function openStorage(location: string | Location, options: OpenStor
         prefix: where.prefix,
         ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
         ...(options.fullListIntervalMs !== undefined ? { fullListIntervalMs: options.fullListIntervalMs } : {}),
-        // Only a failed watch poll reaches onError.
-        onError: (error) =>
-          onError(redact(`watching ${label} (polling every ${options.pollIntervalMs ?? 30_000} ms) failed, will try again: ${error.message}`)),
+        // Notes about the manifest come from any load; anything else from a failed watch poll.
+        onError: (error) => {
+          if (isUnansweredManifestNote(error, MANIFEST_PATH)) return;
+          const polling = `watching ${label} (polling every ${options.pollIntervalMs ?? 30_000} ms) failed, will try again: `;
+          onError(redact(`${error.path === MANIFEST_PATH ? '' : polling}${error.message}`));
+        },
       });
     } catch (error) {
       throw new UsageError(`${where.label}: ${optionMessage(error)}`);
     }
     label = `s3://${storage.bucket}/${storage.prefix}`;
-    return { kind: 's3', storage, label, close: () => storage.close(), explain: (error, action) => explain(label, error, action) };
+    const endpoint = await configuredEndpoint(storage.client);
+    const s3 = storage;
+    return {
+      kind: 's3',
+      storage: s3,
+      label,
+      close: () => s3.close(),
+      explain(error, action = 'cannot load skills from') {
+        const setup = s3Setup(error, endpoint);
+        return setup === undefined ? explain(label, error, action) : new Error(redact(`${action} ${label}: ${setup}`), { cause: error });
+      },
+    };
   }
 
   const { postgresStorage } = await import('@skillmount/storage-postgres');
