@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
+import { FLAGS } from '../flags.js';
+import { checkReachable } from '../reachable.js';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
 import { complain, say } from '../terminal/print.js';
@@ -15,28 +17,7 @@ const warn = (w: SkillWarning) => complain(`skillmount: warning: ${warningText(w
  * `--no-watch`): the folder through fs.watch, PostgreSQL through LISTEN/NOTIFY, S3 by polling.
  */
 export async function serve(argv: string[]): Promise<undefined> {
-  const { values, location } = parseCommand(
-    argv,
-    {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      path: { type: 'string' },
-      framework: { type: 'string' },
-      prefix: { type: 'string' },
-      'page-size': { type: 'string' },
-      stateless: { type: 'boolean' },
-      watch: { type: 'boolean' },
-      strict: { type: 'boolean' },
-      table: { type: 'string' },
-      'poll-interval': { type: 'string' },
-      'full-list-interval': { type: 'string' },
-      'tenant-header': { type: 'string' },
-      'max-tenants': { type: 'string' },
-      'allowed-hosts': { type: 'string' },
-      'request-timeout': { type: 'string' },
-    },
-    'location',
-  );
+  const { values, location } = parseCommand(argv, FLAGS.serve, 'location');
   const port = integerOption(values.port, 'port', 3000);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const host = values.host ?? '127.0.0.1';
@@ -63,6 +44,14 @@ export async function serve(argv: string[]): Promise<undefined> {
     ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
     ...(fullListIntervalMs !== undefined ? { fullListIntervalMs } : {}),
   });
+  if (tenantHeader !== undefined) {
+    try {
+      await checkReachable(opened);
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  }
   const catalogOptions: CatalogOptions = {
     pageSize,
     strict: values.strict === true,
