@@ -40,6 +40,11 @@ serve options:
                         a non-loopback --host serves any Host, and a warning says so
   --request-timeout <ms>
                         longest a request may take to arrive, headers and body (default 30000)
+  --tenant-header <name>
+                        one catalog per tenant, named by this request header: <folder>/<tenant>,
+                        the S3 prefix <prefix><tenant>/ or the PostgreSQL namespace <tenant>.
+                        Only behind a proxy that sets the header itself: the server believes it
+  --max-tenants <n>     with --tenant-header: tenants' catalogs kept in memory (default 50)
 
 check options:
   --prefix <segments>   as for serve

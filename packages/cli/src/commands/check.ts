@@ -1,4 +1,5 @@
 import { CatalogError, SkillCatalog, type SkillWarning } from '@skillmount/core';
+import { FLAGS } from '../flags.js';
 import { openStorage, parseLocation } from '../location.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
@@ -9,7 +10,7 @@ import { formatBytes, plural, warningText } from '../terminal/words.js';
  * as a server would and print every problem. Exit 1 when there is one.
  */
 export async function check(argv: string[]): Promise<number> {
-  const { values, location } = parseCommand(argv, { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } }, 'location');
+  const { values, location } = parseCommand(argv, FLAGS.check, 'location');
   const opened = await openStorage(parseLocation(location), values.table !== undefined ? { table: values.table } : {});
   const problems: SkillWarning[] = [];
   try {

@@ -1,6 +1,7 @@
 import { buildSkillUri, parseUri } from '@skillmount/core';
 import { SkillVerificationError, type SkillEntry, type SkillsClient } from '@skillmount/core/client';
 import { connectSkills, headerOptions } from '../connect.js';
+import { FLAGS } from '../flags.js';
 import { findSkill, isUriRef, refSegments, skillPathOf } from '../skill-ref.js';
 import { complain, field, sayContent } from '../terminal/print.js';
 import { plural } from '../terminal/words.js';
@@ -16,7 +17,7 @@ import { parseArgs } from 'node:util';
 export async function get(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { header: { type: 'string', multiple: true } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: FLAGS.get, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

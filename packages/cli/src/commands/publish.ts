@@ -1,3 +1,4 @@
+import { FLAGS } from '../flags.js';
 import { openStorage, parseLocation } from '../location.js';
 import { progress } from '../progress.js';
 import { complain, field, say } from '../terminal/print.js';
@@ -14,17 +15,7 @@ import { plural, warningText } from '../terminal/words.js';
  * success, 1 when the folder has problems (without `--force`) or a request fails, 2 for a usage mistake.
  */
 export async function publish(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithPositionals(
-    argv,
-    {
-      delete: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      force: { type: 'boolean' },
-      table: { type: 'string' },
-      concurrency: { type: 'string' },
-    },
-    ['folder', 'location'],
-  );
+  const { values, positionals } = parseWithPositionals(argv, FLAGS.publish, ['folder', 'location']);
   const [from, to] = positionals as [string, string];
   const source = parseLocation(from);
   if (source.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${source.label}" is not a folder path`);

@@ -1,0 +1,36 @@
+import type { ParseArgsConfig } from 'node:util';
+
+/**
+ * The options each command's parser accepts, in one place so the help text can be checked against
+ * them (a boolean `x` is also accepted as `--no-x`).
+ */
+export const FLAGS = {
+  serve: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    path: { type: 'string' },
+    framework: { type: 'string' },
+    prefix: { type: 'string' },
+    'page-size': { type: 'string' },
+    stateless: { type: 'boolean' },
+    watch: { type: 'boolean' },
+    strict: { type: 'boolean' },
+    table: { type: 'string' },
+    'poll-interval': { type: 'string' },
+    'full-list-interval': { type: 'string' },
+    'tenant-header': { type: 'string' },
+    'max-tenants': { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'request-timeout': { type: 'string' },
+  },
+  check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } },
+  publish: {
+    delete: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    force: { type: 'boolean' },
+    table: { type: 'string' },
+    concurrency: { type: 'string' },
+  },
+  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true } },
+  get: { header: { type: 'string', multiple: true } },
+} as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>;
