@@ -46,7 +46,7 @@ interface Seen {
 export async function buildSnapshot(files: SkillFiles, options: BuildOptions, previous?: CatalogSnapshot): Promise<CatalogSnapshot> {
   const seen = await walk(files, options, previous);
   if (!('tree' in seen)) return { ...seen.previous, bodiesRead: 0, reload: withTreeToken(seen.previous.reload, seen.treeToken) };
-  const walked = findCandidates(seen.tree);
+  const walked = findCandidates(seen.tree, files.label);
   if (walked.candidates.length === 0 && !walked.warnings.some((w) => w.code === 'root-skill')) walked.warnings.push(noSkills(files.label));
   const uris = new UriTable(options.prefix, options.scheme);
   const records = await fileRecords(files, walked.candidates, walked.listedFiles, uris, options.concurrency, previous);

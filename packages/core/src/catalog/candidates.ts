@@ -29,8 +29,11 @@ export interface Walked {
   warnings: SkillWarning[];
 }
 
-/** Find the candidate skills of a tree: every visible folder that holds a SKILL.md file. */
-export function findCandidates(tree: StorageTree): Walked {
+/**
+ * Find the candidate skills of a tree: every visible folder that holds a SKILL.md file. `label`
+ * names the storage (a folder path, `s3://bucket/prefix/`) in the message for a root SKILL.md.
+ */
+export function findCandidates(tree: StorageTree, label?: string): Walked {
   const listedFiles = new Map<string, SkillFileEntry>();
   const collect = subtreeCollector(tree, listedFiles);
   const candidates: Candidate[] = [];
@@ -38,11 +41,7 @@ export function findCandidates(tree: StorageTree): Walked {
   for (const [dir, children] of tree) {
     if (!children.some((c) => c.kind === 'file' && c.name === SKILL_MD)) continue;
     if (dir === '') {
-      warnings.push({
-        code: 'root-skill',
-        path: SKILL_MD,
-        message: 'a SKILL.md at the storage root has no skill path; move it into a folder named after the skill',
-      });
+      warnings.push(rootSkill(label));
       continue;
     }
     if (!canBeSkillFolder(dir)) continue;
@@ -54,6 +53,35 @@ export function findCandidates(tree: StorageTree): Walked {
   for (const w of misnamedSkillMds(tree, isHiddenName)) warnings.push(w);
   for (const w of unsupportedOutside(tree, new Set(candidates.map((c) => c.dir)))) warnings.push(w);
   return { candidates, listedFiles, warnings };
+}
+
+/**
+ * The warning for a SKILL.md at the storage root: most often the storage was pointed at one skill's
+ * folder instead of the folder that holds the skill folders, so the fix is the path.
+ */
+function rootSkill(label: string | undefined): SkillWarning {
+  const named = label !== undefined && label !== '' ? escapeControls(label) : undefined;
+  const parent = named === undefined ? undefined : parentOf(named);
+  const container = parent === undefined ? "the folder that contains the skill's folder" : `the folder that contains it, ${parent}`;
+  return {
+    code: 'root-skill',
+    path: SKILL_MD,
+    message:
+      `a SKILL.md at the storage root has no skill path: ${named ?? 'the storage'} is one skill's folder, not a folder of skills. ` +
+      `Point the storage at ${container} (skills are served from <folder>/<skill-name>/SKILL.md); ` +
+      'or, to serve from here, move this SKILL.md into a folder named after the skill',
+  };
+}
+
+/** The folder above a path-like label (`/srv/skills/pdf` → `/srv/skills`, `s3://b/p/pdf/` → `s3://b/p/`); undefined when there is none. */
+function parentOf(label: string): string | undefined {
+  // A label with spaces that is not an absolute path is a description (a PostgreSQL table and namespace).
+  if (/\s/.test(label) && !/^(\/|[A-Za-z]:[\\/])/.test(label)) return undefined;
+  const trimmed = label.replace(/[/\\]+$/, '');
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  if (cut <= 0 || trimmed.slice(0, cut).endsWith(':/')) return cut === 0 ? '/' : undefined;
+  // An S3 label keeps its trailing slash: it is a prefix.
+  return trimmed.slice(0, cut + (label.startsWith('s3://') ? 1 : 0));
 }
 
 /** A `bad-name` problem for every segment of a skill folder's path that cannot be a URI segment. */
