@@ -1,6 +1,7 @@
 import { Composer, isMap, isScalar, LineCounter, type Document, type Pair } from 'yaml';
 import { findDuplicateKey } from './duplicates.js';
 import { boundedTokens } from './tokens.js';
+import { escapeControls } from '../text/escape.js';
 
 export type YamlDocumentResult = { ok: true; doc: Document.Parsed } | { ok: false; code: 'frontmatter' | 'limit'; error: string };
 
@@ -26,7 +27,8 @@ export function parseYamlDocument(source: string, firstLine = 1): YamlDocumentRe
   if (error) {
     const key = keyPathAt(doc, error.pos[0]);
     const where = key ? ` (in ${show(key)})` : '';
-    return { ok: false, code: 'frontmatter', error: `invalid YAML frontmatter at ${at(error.pos[0])}${where}: ${error.message.split('\n')[0]}` };
+    const hint = error.code === 'BLOCK_AS_IMPLICIT_KEY' && key !== undefined ? quoteHint(key, source, error.pos[0]) : '';
+    return { ok: false, code: 'frontmatter', error: `invalid YAML frontmatter at ${at(error.pos[0])}${where}: ${error.message.split('\n')[0]}${hint}` };
   }
   if (another) {
     return {
@@ -51,6 +53,24 @@ export function parseYamlDocument(source: string, firstLine = 1): YamlDocumentRe
     };
   }
   return { ok: true, doc };
+}
+
+/** Longest value the quoting hint spells out in full. */
+const MAX_HINT_VALUE = 100;
+
+/**
+ * `description: Use when: …` reads to YAML as a mapping inside a value ("Nested mappings are not
+ * allowed in compact mappings"): the fix is quoting the value, shown with the line's own text.
+ */
+function quoteHint(keyPath: string, source: string, offset: number): string {
+  const key = keyPath.slice(keyPath.lastIndexOf('.') + 1);
+  const end = source.indexOf('\n', offset);
+  const value = source.slice(offset, end === -1 ? undefined : end).trimEnd();
+  // A plain value may go on over more indented lines: the quotes go around all of it.
+  const continued = end !== -1 && /^[ \t]+\S/.test(source.slice(end + 1));
+  const shown = value === '' || value.length > MAX_HINT_VALUE ? '"…"' : JSON.stringify(continued ? `${value} …` : value);
+  const example = `${key}: ${shown}`;
+  return `. A value holding ": " must be quoted: ${escapeControls(example)}`;
 }
 
 /** A key as a message shows it: quoted, control characters escaped, cut short when long. */
