@@ -21,9 +21,12 @@ if (build.status !== 0) {
   process.exit(build.status || 1);
 }
 
+// The server gets signals from the demo only (its own process group), so each reaches it once:
+// Ctrl-C in a terminal reaches the demo, which passes it on.
 const serve = spawn(process.execPath, [path.join(root, 'packages/cli/dist/bin.js'), 'serve', path.join(root, 'examples/skills'), ...process.argv.slice(2)], {
   cwd: root,
-  stdio: ['inherit', 'pipe', 'inherit'],
+  stdio: ['ignore', 'pipe', 'inherit'],
+  detached: process.platform !== 'win32',
 });
 serve.stdout.setEncoding('utf8');
 let pending = '';
@@ -42,8 +45,52 @@ serve.stdout.on('data', (chunk) => {
     }
   }
 });
-// Ctrl-C reaches the server too (same process group): wait for it to stop. A SIGTERM sent to the
-// demo alone is passed on.
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => serve.kill('SIGTERM'));
+
+let stopping = false;
+/** Stop the server (SIGTERM: it closes its connections and exits), and kill it if it hangs. */
+const stop = (signal, why) => {
+  if (stopping || serve.exitCode !== null || serve.signalCode !== null) return;
+  stopping = true;
+  if (why) process.stderr.write(`${why}; stopping the server\n`);
+  serve.kill(signal);
+  setTimeout(() => serve.kill('SIGKILL'), 10_000).unref();
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal === 'SIGHUP' ? 'SIGTERM' : signal));
 serve.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+
+// Killing the process that started the demo (`npx`, which does not pass the signal on) must not
+// leave the server holding its port: the demo watches the processes that launched it and stops
+// when one of them is gone.
+const launchers = launchedBy();
+const firstParent = process.ppid;
+setInterval(() => {
+  const gone = process.ppid !== firstParent ? firstParent : launchers.find((pid) => !alive(pid));
+  if (gone !== undefined) stop('SIGTERM', `the process that started the demo (pid ${gone}) has ended`);
+}, 1000).unref();
+
+/**
+ * The demo's ancestors within its process group (npx, pnpm, the shells between): what a terminal
+ * or a task runner started as one job. Read once with ps; none where ps is not available.
+ */
+function launchedBy() {
+  const ps = spawnSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid=', '-o', 'pgid='], { encoding: 'utf8' });
+  if (ps.status !== 0 || typeof ps.stdout !== 'string') return [];
+  const table = new Map();
+  for (const line of ps.stdout.split('\n')) {
+    const [pid, ppid, pgid] = line.trim().split(/\s+/).map(Number);
+    if (Number.isInteger(pid)) table.set(pid, { ppid, pgid });
+  }
+  const group = table.get(process.pid)?.pgid;
+  const found = [];
+  for (let pid = process.ppid; pid > 1 && table.get(pid)?.pgid === group && !found.includes(pid); pid = table.get(pid).ppid) found.push(pid);
+  return found;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
