@@ -133,7 +133,10 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
     ['PostgreSQL', 'S3'],
   );
   for (const row of publishes) {
-    for (const i of [2, 3, 4]) assert.match(row[i]!, TIME);
+    for (const i of [2, 3]) assert.match(row[i]!, TIME);
+    // On a loaded machine every replica can serve the change while the publish process is still ending.
+    if (row[4] === 'before it exits') assert.ok(Number.parseFloat(row[3]!) <= Number.parseFloat(row[2]!), `served before the exit: ${row.join(' | ')}`);
+    else assert.match(row[4]!, TIME);
     assert.equal(row[5]!.split(', ').length, 3, 'a time for each of the three replicas');
   }
 
