@@ -9,7 +9,9 @@ import {
   type TenantCatalogsOptions,
   tenantCatalogs,
 } from '@skillmount/core';
+import { setClientAddress } from '@skillmount/core/adapter';
 import { fsStorage } from '@skillmount/storage-fs';
+import type { IncomingMessage } from 'node:http';
 
 // tenantCatalogs: `storage` or `load`, never both; `key` always.
 const key: TenantCatalogsOptions['key'] = async () => 'acme';
@@ -93,3 +95,10 @@ const unsure: SkillFiles = { ...tokened, treeToken: async () => undefined };
 const numbered: SkillFiles = { ...tokened, treeToken: async () => 7 };
 void unsure;
 void numbered;
+
+// setClientAddress (for adapters): the framework's address of a node:http request, or nothing.
+declare const incoming: IncomingMessage;
+setClientAddress(incoming, '203.0.113.7');
+setClientAddress(incoming, undefined);
+// @ts-expect-error the address is a string, as the framework reports it
+setClientAddress(incoming, 7);

@@ -13,4 +13,5 @@ export { LOCALHOST_NAMES } from '../http/hosts.js';
 export { hideInternalErrors } from '../http/internal-errors.js';
 export { sendError } from '../http/reply.js';
 export { contextOfRequest } from '../context/store.js';
+export { setClientAddress } from '../http/client-key.js';
 export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } from '../http/types.js';

@@ -1,6 +1,7 @@
 import { SkillCatalog } from '../catalog/catalog.js';
 import { normalizeCatalogOptions } from '../catalog/options.js';
 import { createRequestGuard } from '../http/guard.js';
+import { MAX_TIMER_MS } from '../modern/listen.js';
 import { describeValue, isPositiveInteger, numberProblem, optionFail, type OptionFail } from '../option-checks.js';
 import type { CatalogOptions } from '../types.js';
 import type { CheckedAdapterOptions, SkillsAdapterOptions, SkillsOrigin } from './types.js';
@@ -45,6 +46,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
       fail(numberProblem(value), name, `must be a positive integer${name === 'sessionIdleMs' ? ' (milliseconds)' : ''}, got ${describeValue(value)}`);
     if (options.sessions !== true) fail('conflicting-options', name, 'applies only with sessions: true');
   }
+  checkListenOptions(options, fail);
   const watch = options.watch === true;
   if (watch) checkWatchable(origin, fail);
   const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, packageName);
@@ -57,6 +59,9 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     maxSessionsPerClient: options.maxSessionsPerClient,
+    maxListenStreams: options.maxListenStreams,
+    maxListenStreamsPerClient: options.maxListenStreamsPerClient,
+    listenLifetimeMs: options.listenLifetimeMs,
     watch,
     onWarning: options.onWarning,
     strict: origin.kind === 'source' ? options.strict : undefined,
@@ -127,6 +132,20 @@ function checkCatalogOptions(options: CatalogOptions, packageName: string): Cata
     if (options[name] !== undefined) (catalogOptions as Record<string, unknown>)[name] = options[name];
   }
   return catalogOptions;
+}
+
+/** The `subscriptions/listen` caps and lifetime: positive integers, the lifetime within what a timer can wait. */
+function checkListenOptions<Request>(options: SkillsAdapterOptions<Request>, fail: OptionFail): void {
+  for (const name of ['maxListenStreams', 'maxListenStreamsPerClient', 'listenLifetimeMs'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!isPositiveInteger(value))
+      fail(numberProblem(value), name, `must be a positive integer${name === 'listenLifetimeMs' ? ' (milliseconds)' : ''}, got ${describeValue(value)}`);
+  }
+  const lifetime = options.listenLifetimeMs;
+  if (lifetime !== undefined && lifetime > MAX_TIMER_MS) {
+    fail('invalid-value', 'listenLifetimeMs', `must be at most ${MAX_TIMER_MS} (about 24 days), got ${lifetime}`);
+  }
 }
 
 function checkWatchable(origin: SkillsOrigin, fail: OptionFail): void {

@@ -55,18 +55,40 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
   sessionIdleMs?: number;
   /**
    * With `sessions: true`: sessions open at once. At the cap a new session replaces the least
-   * recently used idle one (no request in flight, no open GET stream); only when every session is
-   * busy is it refused (503). Default 1000.
+   * recently used idle session (no request in flight, no open GET stream) of the client holding
+   * the most sessions, never one of a client holding fewer than the newcomer would, so clients
+   * from many addresses take slots from each other, not from a client with a few established
+   * sessions. When all sessions of the biggest holder are busy, the next biggest gives way, then
+   * the newcomer's own idle sessions; when none is idle, the new session is refused (503).
+   * Default 1000.
    */
   maxSessions?: number;
   /**
    * With `sessions: true`: sessions one client holds at once. The client is `auth.clientId` when
-   * the app's auth sets one on the request, else the remote address (behind a proxy, every client
-   * shares the proxy's: raise this or authenticate). At the cap a new session of that client
-   * replaces its least recently used idle one; only when all of them are busy is it refused (429).
-   * Default 100.
+   * the app's auth sets one on the request, else the client's address as the framework reports it
+   * (Fastify's `request.ip`, Express's `req.ip`), which honours the framework's trusted-proxy
+   * setting (`trustProxy`, `trust proxy`); behind a proxy without that setting every client shares
+   * the proxy's address. At the cap a new session of that client replaces its least recently used
+   * idle one; only when all of them are busy is it refused (429). Default 100.
    */
   maxSessionsPerClient?: number;
+  /**
+   * Protocol 2026-07-28: `subscriptions/listen` streams open at once, across all clients. Past it a
+   * new stream is refused with JSON-RPC error -32603 (HTTP 200). Default 1024.
+   */
+  maxListenStreams?: number;
+  /**
+   * Protocol 2026-07-28: `subscriptions/listen` streams one client (the same client as for
+   * `maxSessionsPerClient`) holds at once, so one client cannot take every stream. Past it the
+   * client's new stream is refused with JSON-RPC error -32603 (HTTP 200) saying so. Default 32.
+   */
+  maxListenStreamsPerClient?: number;
+  /**
+   * Protocol 2026-07-28: a `subscriptions/listen` stream ends with its closing result after this
+   * many milliseconds (less up to a tenth, so streams opened together do not end together), and
+   * the client listens again. At most 2147483647. Default 3600000 (1 hour).
+   */
+  listenLifetimeMs?: number;
   /**
    * With `storage` or `catalog` whose storage has a `watch()` hook: reload the catalog whenever the
    * storage reports a change. Default `false`.
@@ -106,6 +128,9 @@ export interface CheckedAdapterOptions<Request> {
   sessionIdleMs: number | undefined;
   maxSessions: number | undefined;
   maxSessionsPerClient: number | undefined;
+  maxListenStreams: number | undefined;
+  maxListenStreamsPerClient: number | undefined;
+  listenLifetimeMs: number | undefined;
   watch: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;

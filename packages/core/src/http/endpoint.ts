@@ -43,17 +43,25 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   sessionIdleMs?: number;
   /**
    * Session mode: sessions open at once. At the cap a new session replaces the least recently
-   * used idle one (no request in flight, no open GET stream); only when all are busy is it
-   * refused (503). Default 1000.
+   * used idle one (no request in flight, no open GET stream) of the client holding the most
+   * sessions, never one of a client holding fewer than the newcomer would; only when none is
+   * idle is it refused (503). Default 1000.
    */
   maxSessions?: number;
   /**
    * Session mode: sessions one client holds at once — the authenticated client (`auth.clientId`)
-   * when the request carries auth info, else the remote address. At the cap a new session of that
+   * when the request carries auth info, else the client's address (see `setClientAddress` in
+   * `@skillmount/core/adapter`; without it, the connection's). At the cap a new session of that
    * client replaces its least recently used idle one; only when all of them are busy is it
    * refused (429). Default 100.
    */
   maxSessionsPerClient?: number;
+  /** Protocol 2026-07-28: `subscriptions/listen` streams open at once, across all clients; more are refused. Default 1024. */
+  maxListenStreams?: number;
+  /** Protocol 2026-07-28: `subscriptions/listen` streams one client (as for `maxSessionsPerClient`) holds at once. Default 32. */
+  maxListenStreamsPerClient?: number;
+  /** Protocol 2026-07-28: a `subscriptions/listen` stream ends with its closing result after this many milliseconds. Default 1 hour. */
+  listenLifetimeMs?: number;
   /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
   /**
@@ -129,6 +137,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     warn,
     strict: options.attach?.strict,
     countRead: (uri, read) => budget.count(uri, read),
+    listen: { max: options.maxListenStreams, maxPerClient: options.maxListenStreamsPerClient, lifetimeMs: options.listenLifetimeMs },
   });
 
   // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).

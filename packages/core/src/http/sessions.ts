@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -9,7 +9,7 @@ export interface SessionLimits {
   idleMs: number;
   /** Sessions open at once, across all clients. */
   max: number;
-  /** Sessions one client (see `sessionOwner`) may hold at once. */
+  /** Sessions one client (see `clientKey`) may hold at once. */
   maxPerClient: number;
 }
 
@@ -31,22 +31,15 @@ export interface SessionSlot {
 }
 
 /**
- * Who a session belongs to, for the per-client cap: the authenticated client (`auth.clientId`,
- * as the app's auth middleware set it) when there is one, else the remote address. Never a
- * header the client chooses freely.
- */
-export function sessionOwner(req: IncomingMessage & { auth?: unknown }): string {
-  const clientId = (req.auth as { clientId?: unknown } | undefined)?.clientId;
-  if (typeof clientId === 'string' && clientId !== '') return `client:${clientId}`;
-  return `address:${req.socket?.remoteAddress ?? 'unknown'}`;
-}
-
-/**
- * The open MCP sessions of an endpoint. At a cap, a new session takes the place of the least
- * recently used *idle* one (no request in flight, no open event stream) — of the same client at
- * the per-client cap, of anyone at the global cap — so a burst of initialize requests from one
- * client churns only its own sessions and never locks others out. Only when every session in
- * the way is busy is the new one refused: 429 at the per-client cap, 503 at the global one.
+ * The open MCP sessions of an endpoint. At a cap, a new session takes the place of an *idle* one
+ * (no request in flight, no open event stream), least recently used first:
+ * - at the per-client cap, one of the same client's, so a burst from one client churns only its own;
+ * - at the global cap, one of the client holding the most sessions, and never one of a client
+ *   holding fewer than the newcomer would: clients from many addresses (or many client ids) can
+ *   only take slots from each other, not from a client with a few established sessions. When every
+ *   session of the biggest holder is busy, the next biggest that still holds at least as many as
+ *   the newcomer would gives way, then the newcomer's own idle sessions.
+ * Only when no such idle session is left is the new one refused: 429 at the per-client cap, 503 at the global one.
  */
 export class SessionTable {
   readonly #limits: SessionLimits;
@@ -89,8 +82,12 @@ export class SessionTable {
         message: `Too many sessions: this client already has ${maxPerClient} sessions, all busy; close one (DELETE with its Mcp-Session-Id) or try again later`,
       };
     }
-    if (this.#sessions.size + this.#pending >= max && !this.#evictIdle(undefined)) {
-      return { status: 503, code: -32000, message: `Too many open sessions: all ${max} are busy; try again later` };
+    if (this.#sessions.size + this.#pending >= max && !this.#evictForNewcomer(owner)) {
+      return {
+        status: 503,
+        code: -32000,
+        message: `Too many open sessions: all ${max} are busy or held by clients with no more sessions than this one; try again later`,
+      };
     }
     this.#pending++;
     this.#perOwner.set(owner, this.#count(owner) + 1);
@@ -141,14 +138,45 @@ export class SessionTable {
     else this.#perOwner.delete(owner);
   }
 
-  /** Close the least recently used idle session (of `owner`, when given); false when there is none. */
-  #evictIdle(owner: string | undefined): boolean {
+  /** Close the least recently used idle session of `owner`; false when it has none. */
+  #evictIdle(owner: string): boolean {
     for (const [id, session] of this.#sessions) {
-      if (session.open > 0 || (owner !== undefined && session.owner !== owner)) continue;
+      if (session.open > 0 || session.owner !== owner) continue;
       this.#close(id, session);
       return true;
     }
     return false;
+  }
+
+  /**
+   * At the global cap, make room for a session of `owner`: close the least recently used idle
+   * session of the client holding the most sessions, among clients holding at least as many as
+   * `owner` would with the new one; failing that, `owner`'s own least recently used idle session.
+   * False when there is none.
+   */
+  #evictForNewcomer(owner: string): boolean {
+    const wouldHold = this.#count(owner) + 1;
+    let victim: [string, Session] | undefined;
+    let most = 0;
+    let own: [string, Session] | undefined;
+    // Least recently used first, so among equal holders the oldest idle session goes.
+    for (const entry of this.#sessions) {
+      const session = entry[1];
+      if (session.open > 0) continue;
+      if (session.owner === owner) {
+        own ??= entry;
+        continue;
+      }
+      const held = this.#count(session.owner);
+      if (held >= wouldHold && held > most) {
+        victim = entry;
+        most = held;
+      }
+    }
+    const chosen = victim ?? own;
+    if (!chosen) return false;
+    this.#close(...chosen);
+    return true;
   }
 
   #close(id: string, session: Session): void {

@@ -9,7 +9,8 @@ import type { DirectAnswers } from './direct.js';
 import { holdHeaders } from './hold-headers.js';
 import { sendError, sendRefusal } from './reply.js';
 import type { ServerPool } from './server-pool.js';
-import { type SessionTable, sessionOwner } from './sessions.js';
+import { clientKey } from './client-key.js';
+import type { SessionTable } from './sessions.js';
 
 /** What the 2025-11-25 paths share with the endpoint: its servers, its connect, its session table and body limit. */
 export interface Era2025 {
@@ -76,7 +77,7 @@ export async function stateful(
   if (req.method !== 'POST' || (body !== undefined && !isInitializeRequest(body))) {
     return sendError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
   }
-  const slot = sessions.reserve(sessionOwner(req));
+  const slot = sessions.reserve(clientKey(req));
   if ('status' in slot) return sendRefusal(res, slot);
   try {
     const server = await newServer();

@@ -8,8 +8,18 @@ import type { RequestId } from './envelope.js';
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID, ModernError } from './protocol.js';
 import { SSE_HEADERS, sseFrame } from './reply.js';
 
-/** Streams beyond this many are refused, so idle listeners cannot pile up without bound. */
-export const MAX_LISTEN_STREAMS = 1024;
+export interface ListenLimits {
+  /** Streams open at once across all clients; more are refused, so idle listeners cannot pile up without bound. */
+  max: number;
+  /** Streams one client (see `clientKey`) holds at once, so one client cannot take every slot. */
+  maxPerClient: number;
+  /** A stream ends with its closing result after this long (less up to a tenth, so streams opened together do not all end together). */
+  lifetimeMs: number;
+}
+
+export const LISTEN_DEFAULTS: ListenLimits = { max: 1024, maxPerClient: 32, lifetimeMs: 3_600_000 };
+/** The longest delay a Node.js timer takes; a longer one would fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
 const KEEPALIVE_MS = 15_000;
 
 interface Stream {
@@ -18,16 +28,28 @@ interface Stream {
 
 export class Listeners {
   readonly #open = new Set<Stream>();
+  readonly #perClient = new Map<string, number>();
+  readonly #limits: ListenLimits;
   #closed = false;
 
-  constructor(private readonly source: SkillSource) {}
+  constructor(
+    private readonly source: SkillSource,
+    limits: Partial<ListenLimits> = {},
+  ) {
+    this.#limits = {
+      max: limits.max ?? LISTEN_DEFAULTS.max,
+      maxPerClient: limits.maxPerClient ?? LISTEN_DEFAULTS.maxPerClient,
+      lifetimeMs: limits.lifetimeMs ?? LISTEN_DEFAULTS.lifetimeMs,
+    };
+  }
 
   /**
    * Answer a listen request on `res`: the acknowledgement with what is honoured (only
    * `resourcesListChanged`, when the source reports changes), then one
-   * `notifications/resources/list_changed` per change, until the client leaves or `closeAll`.
+   * `notifications/resources/list_changed` per change, until the client leaves, the stream's
+   * lifetime is up, or `closeAll`. `client` is the key of the client's share (`clientKey`).
    */
-  open(res: ServerResponse, id: RequestId, params: Record<string, unknown>, ctx: SkillContext, serverInfo: unknown): void {
+  open(res: ServerResponse, id: RequestId, params: Record<string, unknown>, ctx: SkillContext, serverInfo: unknown, client: string): void {
     const asked = params.notifications;
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
       throw new ModernError(
@@ -37,10 +59,8 @@ export class Listeners {
       );
     }
     if (this.#closed) throw new ModernError(503, -32000, 'Service unavailable: this endpoint is shutting down; connect again later');
-    if (this.#open.size >= MAX_LISTEN_STREAMS) {
-      throw new ModernError(200, -32603, `Internal error: this server already holds ${MAX_LISTEN_STREAMS} subscription streams; try again later`);
-    }
     const follow = (asked as Record<string, unknown>).resourcesListChanged === true && typeof this.source.onListChanged === 'function';
+    if (follow) this.#admit(client);
     const tag = { [META_SUBSCRIPTION_ID]: id };
     // The connection ends with the stream: a stream the client walked away from must not hold the server's shutdown.
     res.writeHead(200, { ...SSE_HEADERS, connection: 'close' });
@@ -55,6 +75,7 @@ export class Listeners {
 
     let unsubscribe = () => {};
     let keepalive: NodeJS.Timeout | undefined;
+    let lifetime: NodeJS.Timeout | undefined;
     const stream: Stream = {
       end: () => {
         cleanup();
@@ -63,8 +84,9 @@ export class Listeners {
       },
     };
     const cleanup = () => {
-      this.#open.delete(stream);
+      if (this.#open.delete(stream)) this.#uncount(client);
       if (keepalive) clearInterval(keepalive);
+      if (lifetime) clearTimeout(lifetime);
       unsubscribe();
     };
     if (!follow) {
@@ -72,11 +94,42 @@ export class Listeners {
       return;
     }
     this.#open.add(stream);
+    this.#perClient.set(client, this.#count(client) + 1);
     unsubscribe = this.source.onListChanged!(() => {
       if (!res.writableEnded && !res.destroyed) res.write(sseFrame({ jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: { _meta: tag } }));
     }, ctx);
+    // Neither timer keeps the process alive: an app that closes its server is not held up by them.
     keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS).unref();
+    // The closing result tells the client to listen again; the spread keeps a burst of streams from ending at one moment.
+    const { lifetimeMs } = this.#limits;
+    lifetime = setTimeout(stream.end, Math.min(MAX_TIMER_MS, lifetimeMs - Math.floor(Math.random() * (lifetimeMs / 10)))).unref();
     res.on('close', cleanup);
+  }
+
+  /** Throw the refusal when the endpoint or `client`'s share is full. */
+  #admit(client: string): void {
+    const { max, maxPerClient } = this.#limits;
+    if (this.#count(client) >= maxPerClient) {
+      throw new ModernError(
+        200,
+        -32603,
+        `Too many subscription streams: this client already holds ${maxPerClient} subscriptions/listen streams, ` +
+          'the most one client may hold; close one it no longer needs (end its HTTP response) and try again, or listen once for every change',
+      );
+    }
+    if (this.#open.size >= max) {
+      throw new ModernError(200, -32603, `Internal error: this server already holds ${max} subscription streams, its limit; try again later`);
+    }
+  }
+
+  #count(client: string): number {
+    return this.#perClient.get(client) ?? 0;
+  }
+
+  #uncount(client: string): void {
+    const left = this.#count(client) - 1;
+    if (left > 0) this.#perClient.set(client, left);
+    else this.#perClient.delete(client);
   }
 
   /** End every stream with its closing result, and refuse new ones. */

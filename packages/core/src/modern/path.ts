@@ -9,12 +9,13 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { contextFromExtra } from '../context/store.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
 import { SkillHandlers } from '../server/handlers.js';
+import { clientKey } from '../http/client-key.js';
 import { clientSafe } from '../http/internal-errors.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { AppBridge, type BridgeCall } from './bridge.js';
 import { dispatch, type DispatchTools } from './dispatch.js';
 import { checkModernRequest, isNotification, type ModernRequest } from './envelope.js';
-import { Listeners } from './listen.js';
+import { type ListenLimits, Listeners } from './listen.js';
 import { CACHEABLE_METHODS, META_SERVER_INFO, METHOD_LISTEN, METHOD_NOT_FOUND, ModernError } from './protocol.js';
 import { ModernReply, type JsonRpcError } from './reply.js';
 
@@ -27,6 +28,8 @@ export interface ModernPathOptions {
   warn: (warning: SkillWarning) => void;
   /** As `attach`'s `strict`: an invalid entry fails its `skills/list` page. */
   strict?: boolean;
+  /** `subscriptions/listen` caps and lifetime; unset ones take their defaults. */
+  listen?: Partial<ListenLimits>;
   /** Runs a skill file read under the endpoint's bound on response bytes in flight. */
   countRead: DispatchTools['countRead'];
 }
@@ -44,7 +47,7 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
   const { source, warn } = options;
   const handlers = new SkillHandlers(source, warn, { strict: options.strict });
   const bridge = new AppBridge(options.buildServer, options.beforeConnect);
-  const listeners = new Listeners(source);
+  const listeners = new Listeners(source, options.listen);
 
   const handle = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown) => {
     const reply = new ModernReply(res);
@@ -80,7 +83,7 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
     try {
       const identity = await bridge.identity();
       if (request.method === METHOD_LISTEN) {
-        listeners.open(res, request.id, request.params, ctx, identity.serverInfo);
+        listeners.open(res, request.id, request.params, ctx, identity.serverInfo, clientKey(req));
         return;
       }
       const tools: DispatchTools = {
