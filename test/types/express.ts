@@ -25,6 +25,9 @@ const attached: ReturnType<SkillsRouter['attach']> = skills.attach(null as unkno
 skillsMiddleware({ storage: fsStorage('./skills'), stroage: 1 });
 // @ts-expect-error a wrong type for an option is refused
 skillsMiddleware({ storage: fsStorage('./skills'), sessions: 'yes' });
+skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreams: 256, maxListenStreamsPerClient: 8, listenLifetimeMs: 600_000 });
+// @ts-expect-error the per-client listen share is a number
+skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreamsPerClient: '8' });
 // @ts-expect-error ready is read-only
 skills.ready = Promise.reject();
 

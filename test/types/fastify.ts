@@ -12,6 +12,7 @@ await app.register(skillsPlugin, { storage });
 await app.register(skillsPluginDefault, { storage, prefix: '/mcp', watch: true });
 const options = { storage, sessions: true } satisfies SkillsPluginOptions;
 await app.register(skillsPlugin, options);
+await app.register(skillsPlugin, { storage, maxListenStreams: 256, maxListenStreamsPerClient: 8, listenLifetimeMs: 600_000 });
 
 // @ts-expect-error an option that does not exist is refused
 await app.register(skillsPlugin, { storage, stroage: storage });
@@ -19,6 +20,8 @@ await app.register(skillsPlugin, { storage, stroage: storage });
 await app.register(skillsPlugin, { storage, watch: 'yes' });
 // @ts-expect-error storage must be a SkillFiles
 await app.register(skillsPlugin, { storage: './skills' });
+// @ts-expect-error the listen lifetime is a number of milliseconds
+await app.register(skillsPlugin, { storage, listenLifetimeMs: '1h' });
 
 // The decoration is typed.
 const skills: SkillsDecoration = app.skills;

@@ -9,7 +9,7 @@ import {
   type SkillSource,
   type SkillWarning,
 } from '@skillmount/core';
-import { checkAdapterOptions, contextOfRequest, discardBody, sendError } from '@skillmount/core/adapter';
+import { checkAdapterOptions, contextOfRequest, discardBody, sendError, setClientAddress } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
 import { describe, type ServedSkills, serveSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
@@ -43,6 +43,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       sessionIdleMs: checked.sessionIdleMs,
       maxSessions: checked.maxSessions,
       maxSessionsPerClient: checked.maxSessionsPerClient,
+      maxListenStreams: checked.maxListenStreams,
+      maxListenStreamsPerClient: checked.maxListenStreamsPerClient,
+      listenLifetimeMs: checked.listenLifetimeMs,
       attach: attachOptions,
       allowedHosts: checked.allowedHosts,
       bodyLimit: checked.guard.bodyLimit,
@@ -77,6 +80,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     const body = parsedBody(req);
     // The transport hands req.url to handlers as requestInfo.url; inside a router it lacks the mount path.
     req.url = req.originalUrl;
+    // Per-client shares count Express's address, which honours the app's trust proxy setting.
+    setClientAddress(req, req.ip);
     try {
       await endpointFor(source).handle(req, res, body, context);
     } catch (error) {
@@ -113,7 +118,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       sendError(res, 503, -32000, 'Service unavailable: this skills endpoint is closed');
       return true;
     }
-    return endpointFor(source).handleModern(req, res, body, await contextOf(req));
+    const context = await contextOf(req);
+    setClientAddress(req, req.ip);
+    return endpointFor(source).handleModern(req, res, body, context);
   };
   const contextNotApplied = contextNotAppliedOnce(skills, checked.onWarning);
   // A 2026-07-28 request that reaches an attached server's transport skipped handleModern: reported once.

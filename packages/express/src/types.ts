@@ -19,9 +19,10 @@ import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
 export interface SkillsMiddlewareOptions extends SkillsAdapterOptions<Request> {
   /**
    * Session mode: sessions one client holds at once. The client is `req.auth.clientId` when your
-   * auth middleware sets one, else the remote address (behind a proxy, every client shares the
-   * proxy's: raise this or authenticate). At the cap a new session of that client replaces its
-   * least recently used idle one; only when all of them are busy is it refused (429). Default 100.
+   * auth middleware sets one, else `req.ip`, which honours the app's `trust proxy` setting (behind
+   * a proxy without it, every client shares the proxy's address). At the cap a new session of that
+   * client replaces its least recently used idle one; only when all of them are busy is it refused
+   * (429). Default 100.
    */
   maxSessionsPerClient?: number;
   /**

@@ -11,7 +11,7 @@ import {
   type SkillsEndpoint,
   type SkillWarning,
 } from '@skillmount/core';
-import { contextOfRequest } from '@skillmount/core/adapter';
+import { contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestContext } from './context.js';
@@ -61,6 +61,9 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       sessionIdleMs: options.sessionIdleMs,
       maxSessions: options.maxSessions,
       maxSessionsPerClient: options.maxSessionsPerClient,
+      maxListenStreams: options.maxListenStreams,
+      maxListenStreamsPerClient: options.maxListenStreamsPerClient,
+      listenLifetimeMs: options.listenLifetimeMs,
       attach: attachOptions,
       allowedHosts: options.allowedHosts,
       bodyLimit: options.guard.bodyLimit,
@@ -111,6 +114,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       modernWatch?.answered(request);
       const fields = await requestContext(request, options.context);
       reply.hijack();
+      setClientAddress(request.raw, request.ip);
       return endpointOf().handleModern(request.raw, reply.raw, request.body, fields);
     },
   };

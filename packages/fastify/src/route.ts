@@ -1,5 +1,5 @@
 import type { SkillsEndpoint } from '@skillmount/core';
-import { bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal } from '@skillmount/core/adapter';
+import { bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { BODY_TIMEOUT, limitBodyTime } from './body-timeout.js';
 import { requestContext } from './context.js';
@@ -77,6 +77,8 @@ export function mountEndpoint(app: FastifyInstance, path: string, endpoint: Skil
         // Before the hijack, so an error from the app's context function gets Fastify's error handling.
         const fields = await requestContext(request, context);
         reply.hijack();
+        // Per-client shares count Fastify's address, which honours the app's trustProxy.
+        setClientAddress(request.raw, request.ip);
         try {
           await endpoint.handle(request.raw, reply.raw, request.body, fields);
         } catch (error) {

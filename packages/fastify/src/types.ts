@@ -31,9 +31,10 @@ export interface SkillsPluginOptions extends SkillsAdapterOptions<FastifyRequest
   context?: (request: FastifyRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /**
    * With `sessions: true`: sessions one client holds at once. The client is `request.auth.clientId`
-   * when your auth hook sets one, else the remote address (behind a proxy, every client shares the
-   * proxy's: raise this or authenticate). At the cap a new session of that client replaces its
-   * least recently used idle one; only when all of them are busy is it refused (429). Default 100.
+   * when your auth hook sets one, else `request.ip`, which honours Fastify's `trustProxy` (behind a
+   * proxy without it, every client shares the proxy's address). At the cap a new session of that
+   * client replaces its least recently used idle one; only when all of them are busy is it refused
+   * (429). Default 100.
    */
   maxSessionsPerClient?: number;
   /**
