@@ -8,9 +8,17 @@ export type BoundedBody = ({ bytes: Uint8Array } | { tooLarge: number | undefine
  * cut off after `maxBytes + 1` bytes for a server that ignores the range. An object of zero
  * expected bytes is asked for whole (S3 answers 416 to any range over an empty object) and cut
  * off the same way. An object whose headers already say it is larger is refused before any of its
- * body is read. With `ifNoneMatch`, a 304 is the SDK's error, as for a whole GET. Errors are the SDK's own.
+ * body is read. With `ifNoneMatch`, a 304 is the SDK's error, as for a whole GET. `beforeBody` runs
+ * once the headers allowed the body, before it is read (it may wait). Errors are the SDK's own.
  */
-export async function getBounded(client: S3Client, bucket: string, key: string, maxBytes: number, ifNoneMatch?: string): Promise<BoundedBody> {
+export async function getBounded(
+  client: S3Client,
+  bucket: string,
+  key: string,
+  maxBytes: number,
+  ifNoneMatch?: string,
+  beforeBody?: (size: number | undefined) => Promise<void>,
+): Promise<BoundedBody> {
   const range = maxBytes > 0 ? { Range: `bytes=0-${maxBytes}` } : {};
   const condition = ifNoneMatch === undefined ? {} : { IfNoneMatch: ifNoneMatch };
   const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...range, ...condition }));
@@ -22,6 +30,18 @@ export async function getBounded(client: S3Client, bucket: string, key: string, 
     body.destroy?.();
     return { tooLarge: size, etag };
   }
+  if (beforeBody) {
+    try {
+      await beforeBody(size);
+    } catch (error) {
+      body.destroy?.();
+      throw error;
+    }
+  }
+  return readBody(body, maxBytes, size, etag);
+}
+
+async function readBody(body: AsyncIterable<Uint8Array> & { destroy?(): void }, maxBytes: number, size: number | undefined, etag: string | undefined) {
   const chunks: Uint8Array[] = [];
   let received = 0;
   for await (const chunk of body) {

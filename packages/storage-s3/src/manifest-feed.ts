@@ -1,7 +1,8 @@
 import { StorageError } from '@skillmount/core/storage-kit';
-import { describeS3Error, isMissingKey, s3Url } from './errors.js';
-import { bareEtag, decodeManifest, describesListing, MANIFEST_PATH, type ManifestEntry } from './manifest.js';
-import { getBounded } from './bounded.js';
+import { describeS3Error, s3Url } from './errors.js';
+import { bareEtag, describesListing, MANIFEST_PATH } from './manifest.js';
+import { type ManifestEntry, MAX_MANIFEST_ENTRIES } from './manifest-decode.js';
+import { getManifest } from './manifest-read.js';
 import type { Prefix, PrefixListing } from './prefix.js';
 
 export const manifestUrl = (at: Prefix) => s3Url(at.bucket, at.prefix + MANIFEST_PATH);
@@ -76,7 +77,7 @@ export function manifestFeed(at: Prefix, { fullListIntervalMs, maxManifestBytes 
 
   /** One GET of the manifest, conditional on the held ETag: a 304 keeps the held copy and carries no body. */
   const fetch = async (): Promise<Fetched> => {
-    const got = await getManifest(at, maxManifestBytes, held?.etag);
+    const got = await getManifest(at, maxManifestBytes, MAX_MANIFEST_ENTRIES, held?.etag);
     if ('notModified' in got) return held ? { held } : { failed: true };
     if ('missing' in got || 'error' in got) {
       forget();
@@ -91,15 +92,14 @@ export function manifestFeed(at: Prefix, { fullListIntervalMs, maxManifestBytes 
     }
     present = true;
     let entries: ManifestEntries;
-    try {
-      if (!('bytes' in got)) throw new Error(tooLargeProblem(got.tooLarge, maxManifestBytes));
-      entries = decodeManifest(got.bytes);
+    if ('entries' in got) {
+      entries = got.entries;
       reported = undefined;
-    } catch (error) {
-      // Held as unusable under its ETag, so it is not fetched again until it changes.
+    } else {
+      // Held as unusable under its ETag (nothing of its body is kept), so it is not fetched again until it changes.
       entries = 'unusable';
       epochEtag = undefined;
-      report(`${got.etag}:${(error as Error).message}`, ignoredManifest(at, (error as Error).message));
+      report(`${got.etag}:${got.problem}`, ignoredManifest(at, got.problem));
     }
     // Without an ETag the copy cannot be matched to a listing or asked about again: used once, not held.
     if (got.etag === undefined) return { held: { etag: '', entries } };
@@ -157,32 +157,4 @@ export function manifestFeed(at: Prefix, { fullListIntervalMs, maxManifestBytes 
   }
 
   return feed;
-}
-
-type Got =
-  | (({ bytes: Uint8Array } | { tooLarge: number | undefined }) & { etag: string | undefined })
-  | { notModified: true }
-  | { missing: true }
-  | { error: unknown };
-
-/**
- * The manifest's bytes and ETag (no more than `maxBytes` of them, else its size), unless it still
- * has the ETag `ifNoneMatch` (a 304: no body), is missing, or the GET fails.
- */
-async function getManifest(at: Prefix, maxBytes: number, ifNoneMatch: string | undefined): Promise<Got> {
-  try {
-    return await getBounded(at.client, at.bucket, at.prefix + MANIFEST_PATH, maxBytes, ifNoneMatch);
-  } catch (error) {
-    if (ifNoneMatch !== undefined && statusOf(error) === 304) return { notModified: true };
-    return isMissingKey(error) ? { missing: true } : { error };
-  }
-}
-
-function statusOf(error: unknown): number | undefined {
-  return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
-}
-
-function tooLargeProblem(size: number | undefined, maxBytes: number): string {
-  const seen = size === undefined ? `more than ${maxBytes}` : String(size);
-  return `it is ${seen} bytes, more than maxManifestBytes (${maxBytes}), so it was not read; if the bucket's manifest is that large, raise maxManifestBytes`;
 }

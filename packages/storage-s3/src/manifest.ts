@@ -1,5 +1,5 @@
 import { isSkillFile, isSkillMdPath, skillFoldersIn, type SkillFileListing } from '@skillmount/core/storage-kit';
-import { z } from 'zod';
+import { MANIFEST_VERSION, type ManifestEntry } from './manifest-decode.js';
 
 /**
  * The manifest: one JSON object under the prefix that records, for each object, the ETag and size
@@ -7,22 +7,7 @@ import { z } from 'zod';
  * listing and one GET instead of one GET per file. The leading "." keeps it out of every catalog.
  */
 export const MANIFEST_PATH = '.skillmount/manifest.json';
-export const MANIFEST_VERSION = 1;
-
-const entrySchema = z.object({
-  etag: z.string().min(1),
-  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 lowercase hex digits'),
-  content: z.string().optional(),
-});
-
-const manifestSchema = z.object({
-  version: z.literal(MANIFEST_VERSION),
-  files: z.record(z.string(), entrySchema),
-});
-
-/** What the manifest says about one object, as written. */
-export type ManifestEntry = z.infer<typeof entrySchema>;
+export { MANIFEST_VERSION, type ManifestEntry } from './manifest-decode.js';
 
 /** One file to record: the ETag exactly as a listing reports it, and the bytes' size and digest. */
 export interface ManifestFile {
@@ -45,27 +30,6 @@ export function encodeManifest(files: Iterable<ManifestFile>): Uint8Array {
     entries[file.path] = entry;
   }
   return new TextEncoder().encode(JSON.stringify({ version: MANIFEST_VERSION, files: entries }));
-}
-
-/** The entries of a manifest, by path; throws an Error saying what is wrong with the bytes. */
-export function decodeManifest(bytes: Uint8Array): Map<string, ManifestEntry> {
-  let json: unknown;
-  try {
-    json = JSON.parse(Buffer.from(bytes).toString('utf8'));
-  } catch (error) {
-    throw new Error(`it is not valid JSON (${(error as Error).message})`);
-  }
-  const version = (json as { version?: unknown } | null)?.version;
-  if (version !== undefined && version !== MANIFEST_VERSION) {
-    throw new Error(`it has version ${JSON.stringify(version)}, and this @skillmount/storage-s3 reads version ${MANIFEST_VERSION} only`);
-  }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length > 0 ? ` at ${issue.path.map((p) => JSON.stringify(p)).join('.')}` : '';
-    throw new Error(`it does not have the manifest's shape${where}: ${issue.message}`);
-  }
-  return new Map(Object.entries(parsed.data.files));
 }
 
 /** ETags compare without their surrounding quotes, which some servers leave off in one response or another. */

@@ -1,12 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { OptionError, type OptionErrorCode, type StorageError } from '@skillmount/core';
 import { isPlainSegment } from '@skillmount/core/storage-kit';
+import { DEFAULT_MAX_MANIFEST_BYTES } from './manifest-decode.js';
 import type { S3StorageOptions } from './types.js';
 
 const NAME = '@skillmount/storage-s3';
-
-/** 256 MiB: far above what publish writes for tens of thousands of files, far below what would exhaust a server. */
-const DEFAULT_MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 
 /** Options checked once, with defaults applied. */
 export interface NormalizedOptions {

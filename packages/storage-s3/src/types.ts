@@ -48,7 +48,8 @@ export interface S3StorageOptions {
   /**
    * The largest manifest read, in bytes. A larger one is not fetched past its headers (anyone who
    * can write to the bucket could plant one of any size): `onError` hears why, and the files are
-   * read without it. Default 268435456 (256 MiB).
+   * read without it. Default 67108864 (64 MiB): 100 000 entries, the most a manifest may hold,
+   * × 671 bytes, the largest plausible entry (see the README).
    */
   maxManifestBytes?: number;
   /** Keys per `ListObjectsV2` page, 1–1000. Default 1000 (the most S3 returns). */

@@ -1,0 +1,269 @@
+/**
+ * A planted manifest: anyone who can write the prefix (a bucket writer, a tenant on its own
+ * prefix) puts a large, valid-looking `.skillmount/manifest.json` there. It must not freeze the
+ * serving process for other clients, hold its memory, or cost a full parse again on each rewrite:
+ * it is parsed on a thread of its own, refused past the entry bound before any map is built,
+ * and the skills are served from the listing as without a manifest.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, test } from 'node:test';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { createSkillsEndpoint, SkillCatalog, type StorageError } from '@skillmount/core';
+import { s3Storage, type S3StorageOptions } from '@skillmount/storage-s3';
+import { connectClient } from '../support/client.js';
+import type { S3TestServer } from '../support/s3-server.js';
+import { readJsonBody } from '../core/helpers.js';
+import { listenHttp } from '../support/apps.js';
+import { countRequests, freshPrefix, s3ForFile, upload } from './helpers.js';
+
+const MANIFEST = '.skillmount/manifest.json';
+const MiB = 1024 * 1024;
+/** The most entries a manifest may hold (MAX_MANIFEST_ENTRIES in the package). */
+const MAX_ENTRIES = 100_000;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Heap and buffers in use after a full collection: what the process holds on to. */
+function held(): number {
+  gc();
+  gc();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** A valid-looking manifest: every entry well formed (quoted ETag, size, digest), of about `bytes` bytes or `entries` entries. */
+function plantedManifest(limit: { bytes?: number; entries?: number }, salt = ''): Uint8Array {
+  const parts: string[] = [];
+  let size = 22;
+  for (let i = 0; (limit.entries === undefined || i < limit.entries) && (limit.bytes === undefined || size < limit.bytes); i++) {
+    const path = `group-${i % 20}/skill-${String(i >> 4).padStart(6, '0')}/references/file-${String(i & 15).padStart(2, '0')}.md`;
+    const part = `"${path}":{"etag":"\\"${md5(salt + i)}\\"","size":${4096 + (i % 100)},"sha256":"sha256:${sha256(salt + i)}"}`;
+    parts.push(part);
+    size += part.length + 1;
+  }
+  return new TextEncoder().encode(`{"version":1,"files":{${parts.join(',')}}}`);
+}
+
+function tree(skills: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let s = 0; s < skills; s++) {
+    const name = `skill-${s}`;
+    files[`${name}/SKILL.md`] = `---\nname: ${name}\ndescription: Skill number ${s}.\n---\n# ${name}\n`;
+    files[`${name}/refs/notes.md`] = `${name} notes\n`;
+  }
+  return files;
+}
+
+let server: S3TestServer;
+let bucket: string;
+let admin: S3Client;
+
+s3ForFile((s3) => {
+  ({ server, bucket, client: admin } = s3);
+});
+
+/** Sample the process's RSS every few milliseconds (and its high-water mark from the kernel) until stopped. */
+function rssPeak() {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, process.memoryUsage().rss);
+  };
+}
+
+/** Another client: skills/list over and over through the endpoint until `done` settles; its slowest answer. */
+async function listWhile(call: (method: string, params?: unknown) => Promise<Record<string, any>>, done: Promise<unknown>) {
+  let finished = false;
+  void done.finally(() => {
+    finished = true;
+  });
+  let worst = 0;
+  let calls = 0;
+  while (!finished) {
+    const start = performance.now();
+    const page = await call('skills/list', {});
+    worst = Math.max(worst, performance.now() - start);
+    calls++;
+    assert.equal(page.skills.length, 4, 'every skill listed while the manifest is read');
+  }
+  await done;
+  return { worst: Math.round(worst), calls };
+}
+
+async function serving(label: string, extra: Partial<S3StorageOptions> = {}) {
+  const prefix = freshPrefix(label);
+  await upload(admin, bucket, prefix, tree(4));
+  // Served with a good manifest, which the writer then replaces: each reload asks whether it changed.
+  await s3Storage({ client: admin, bucket, prefix }).writeManifest();
+  const client = server.client();
+  const counts = countRequests(client);
+  const errors: StorageError[] = [];
+  const storage = s3Storage({ client, bucket, prefix, onError: (e) => errors.push(e), ...extra });
+  const catalog = await SkillCatalog.load(storage, { onWarning: () => {} });
+  const endpoint = createSkillsEndpoint({ source: catalog });
+  const http = await listenHttp(async (req, res) => endpoint.handle(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined));
+  const other = await connectClient(http.url);
+  const plant = (body: Uint8Array) => admin.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST, Body: body, ContentType: 'application/json' }));
+  const close = async () => {
+    await other.close();
+    await endpoint.close();
+    await http.close();
+    catalog.close();
+    await storage.close();
+  };
+  return { prefix, counts, errors, catalog, other, plant, close, url: `s3://${bucket}/${prefix}${MANIFEST}` };
+}
+
+/** Reload with the planted manifest while another client lists; what it cost the process. */
+async function reloadUnderLoad(s: Awaited<ReturnType<typeof serving>>) {
+  const before = held();
+  const rssBefore = process.memoryUsage().rss;
+  const stopPeak = rssPeak();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const start = performance.now();
+  const reload = s.catalog.reload();
+  const { worst, calls } = await listWhile(s.other.call, reload);
+  const ms = Math.round(performance.now() - start);
+  delay.disable();
+  const peak = stopPeak();
+  const report = await reload;
+  const blocked = Math.round(delay.max / 1e6);
+  return { report, worst, calls, ms, blocked, peakGrowth: peak - rssBefore, heldGrowth: held() - before, rssAfter: process.memoryUsage().rss - rssBefore };
+}
+
+const mib = (n: number) => `${(n / MiB).toFixed(0)} MiB`;
+
+describe('a planted manifest', { timeout: 240_000 }, () => {
+  test('a large valid-looking manifest (tens of MiB, past the entry bound) does not freeze other clients or hold memory; a rewrite is refused again cheaply', async (t) => {
+    const s = await serving('planted-large');
+    try {
+      // The attack: about 48 MiB of well-formed entries, under the default maxManifestBytes (64 MiB).
+      const planted = plantedManifest({ bytes: 48 * MiB });
+      // What the machine gives without any manifest to read: the same client, the same seconds.
+      const idle = monitorEventLoopDelay({ resolution: 10 });
+      idle.enable();
+      const baseline = await listWhile(s.other.call, new Promise((resolve) => setTimeout(resolve, 3000)));
+      idle.disable();
+      t.diagnostic(
+        `baseline, nothing read: slowest skills/list ${baseline.worst} ms over ${baseline.calls} calls; event loop blocked at most ${Math.round(idle.max / 1e6)} ms`,
+      );
+      await s.plant(planted);
+      const first = await reloadUnderLoad(s);
+      t.diagnostic(
+        `planted ${mib(planted.byteLength)}: reload ${first.ms} ms; another client's slowest skills/list ${first.worst} ms over ${first.calls} calls; event loop blocked at most ${first.blocked} ms; ` +
+          `RSS peak +${mib(first.peakGrowth)}, RSS after +${mib(first.rssAfter)}, heap and buffers held after GC +${mib(first.heldGrowth)}`,
+      );
+      assert.ok(first.worst < 5000, `another client waited ${first.worst} ms for skills/list while the manifest was read`);
+      assert.ok(first.peakGrowth < 400 * MiB, `RSS grew by ${mib(first.peakGrowth)} while the manifest was read`);
+      assert.ok(first.heldGrowth < 24 * MiB, `${mib(first.heldGrowth)} of heap and buffers still held after the manifest was refused`);
+
+      // Refused, with what was wrong, where, and what to do; the skills are served from the listing.
+      assert.equal(s.errors.length, 1, s.errors.map((e) => e.message).join('\n'));
+      const message = s.errors[0]!.message;
+      assert.ok(message.includes(`ignoring the manifest ${s.url}: it has more than`), message);
+      assert.match(message, new RegExp(`more than the ${MAX_ENTRIES} entries a manifest may hold.*the files are read without it`));
+      assert.equal(s.catalog.entries.length, 4);
+      assert.equal(first.report.listChanged, false);
+      const page = await s.other.call('skills/list', {});
+      assert.deepEqual(
+        page.skills.map((e: { uri: string }) => e.uri).sort(),
+        [0, 1, 2, 3].map((i) => `skill://skill-${i}/SKILL.md`),
+      );
+
+      // Unchanged: known unusable under its ETag, a 304 and nothing parsed.
+      s.counts.reset();
+      await s.catalog.reload();
+      assert.equal(s.counts.notModified, 1);
+      assert.equal(s.errors.length, 1, 'told once');
+
+      // Rewritten with a new ETag, still past the bound: refused again by a count of bytes on the parsing thread.
+      await s.plant(plantedManifest({ bytes: 48 * MiB }, 'rewrite'));
+      const again = await reloadUnderLoad(s);
+      t.diagnostic(
+        `rewritten (new ETag): reload ${again.ms} ms; slowest skills/list ${again.worst} ms; blocked ${again.blocked} ms; RSS peak +${mib(again.peakGrowth)}; held after GC +${mib(again.heldGrowth)}`,
+      );
+      assert.ok(again.worst < 5000, `another client waited ${again.worst} ms`);
+      assert.ok(again.heldGrowth < 24 * MiB, `${mib(again.heldGrowth)} held`);
+      assert.equal(s.errors.length, 2);
+      assert.match(s.errors[1]!.message, /JSON values \(counted before parsing\)/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test(`a manifest of ${MAX_ENTRIES} + 1 entries is refused after parsing on its thread, before any entry is kept`, async (t) => {
+    const s = await serving('planted-bound');
+    try {
+      const planted = plantedManifest({ entries: MAX_ENTRIES + 1 });
+      await s.plant(planted);
+      const cost = await reloadUnderLoad(s);
+      t.diagnostic(
+        `${MAX_ENTRIES + 1} entries (${mib(planted.byteLength)}): reload ${cost.ms} ms; slowest skills/list ${cost.worst} ms; blocked ${cost.blocked} ms; ` +
+          `RSS peak +${mib(cost.peakGrowth)}; held after GC +${mib(cost.heldGrowth)}`,
+      );
+      assert.ok(cost.worst < 5000, `another client waited ${cost.worst} ms`);
+      assert.ok(cost.peakGrowth < 400 * MiB, `RSS grew by ${mib(cost.peakGrowth)}`);
+      assert.ok(cost.heldGrowth < 24 * MiB, `${mib(cost.heldGrowth)} held`);
+      assert.equal(s.errors.length, 1, s.errors.map((e) => e.message).join('\n'));
+      assert.ok(s.errors[0]!.message.includes(`ignoring the manifest ${s.url}: it has ${MAX_ENTRIES + 1} entries, more than the ${MAX_ENTRIES}`));
+      assert.equal(s.catalog.entries.length, 4);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a rewrite past maxManifestBytes is refused from its headers: no body read, nothing parsed', async () => {
+    const s = await serving('planted-headers', { maxManifestBytes: 8 * MiB });
+    try {
+      await s.plant(plantedManifest({ bytes: 12 * MiB }));
+      const cost = await reloadUnderLoad(s);
+      assert.ok(cost.heldGrowth < 4 * MiB, `${mib(cost.heldGrowth)} held`);
+      await s.plant(plantedManifest({ bytes: 12 * MiB }, 'rewrite'));
+      const buffers = process.memoryUsage().arrayBuffers;
+      s.counts.reset();
+      await s.catalog.reload();
+      assert.ok(process.memoryUsage().arrayBuffers - buffers < 4 * MiB, 'the rewritten body was not read');
+      assert.equal(s.errors.length, 2, s.errors.map((e) => e.message).join('\n'));
+      for (const error of s.errors) assert.match(error.message, /bytes, more than maxManifestBytes \(8388608\), so it was not read; .*raise maxManifestBytes/);
+      assert.equal(s.catalog.entries.length, 4);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a good manifest over 1 MiB, decoded on its thread, vouches exactly as a small one does', async () => {
+    const prefix = freshPrefix('planted-good');
+    await upload(admin, bucket, prefix, tree(4));
+    const writer = s3Storage({ client: admin, bucket, prefix });
+    await writer.writeManifest();
+    const reference = await SkillCatalog.load(s3Storage({ client: admin, bucket, prefix }), { onWarning: () => {} });
+    // The written entries, plus entries for objects written since and not listed yet: over 1 MiB in all.
+    const got = await admin.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST }));
+    const written = JSON.parse(await got.Body!.transformToString());
+    const extra = JSON.parse(Buffer.from(plantedManifest({ bytes: 2 * MiB })).toString()).files;
+    const body = new TextEncoder().encode(JSON.stringify({ version: 1, files: { ...extra, ...written.files } }));
+    assert.ok(body.byteLength > 1.5 * MiB);
+    await admin.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST, Body: body }));
+
+    const client = server.client();
+    const counts = countRequests(client);
+    const errors: StorageError[] = [];
+    const catalog = await SkillCatalog.load(s3Storage({ client, bucket, prefix, onError: (e) => errors.push(e) }), { onWarning: () => {} });
+    assert.deepEqual({ list: counts.list, get: counts.get }, { list: 1, get: 1 }, 'every file vouched for by the manifest: no file read');
+    assert.deepEqual(catalog.entries, reference.entries);
+    assert.deepEqual(errors, []);
+    catalog.close();
+  });
+});
