@@ -113,7 +113,7 @@ test('stateless: a client that goes away mid-request leaves the next POSTs answe
   }
 });
 
-test("stateless: the app's server factory is called for every POST the SDK answers, and not for skills requests", async () => {
+test("stateless: the app's server factory is called once for every POST, skills requests included (its checks hold for them)", async () => {
   const catalog = await SkillCatalog.load(memoryStorage({ 'demo/SKILL.md': SKILL }));
   let built = 0;
   const server = () => {
@@ -126,9 +126,9 @@ test("stateless: the app's server factory is called for every POST the SDK answe
       const listed = await post(served.url, { jsonrpc: '2.0', id: i, method: 'skills/list', params: {} });
       assert.equal(listed.message.result.skills[0].uri, 'skill://demo/SKILL.md');
     }
-    assert.equal(built, 0, 'skills requests are answered from the source');
+    assert.equal(built, 4, "each skills request ran the app's factory once (and was answered from the source)");
     for (let i = 0; i < 4; i++) assert.ok((await post(served.url, { jsonrpc: '2.0', id: i, method: 'tools/list', params: {} })).message.error);
-    assert.equal(built, 4, 'every other POST gets a server of its own');
+    assert.equal(built, 8, 'every other POST gets a server of its own');
   } finally {
     await served.close();
   }

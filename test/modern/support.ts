@@ -6,6 +6,7 @@ import express from 'express';
 import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { fsStorage } from '@skillmount/storage-fs';
+import type { SkillWarning } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import Fastify from 'fastify';
@@ -119,16 +120,17 @@ export interface RunningApp {
 /** The test app behind the Fastify plugin or the Express middleware, on a free loopback port. */
 export async function startTestApp(
   framework: 'fastify' | 'express',
-  options: { sessions?: boolean; storage?: ReturnType<typeof fsStorage> } = {},
+  options: { sessions?: boolean; storage?: ReturnType<typeof fsStorage>; onWarning?: (warning: SkillWarning) => void } = {},
 ): Promise<RunningApp> {
   const storage = options.storage ?? fsStorage(EXAMPLES);
+  const warnings = options.onWarning ? { onWarning: options.onWarning } : {};
   if (framework === 'fastify') {
     const app = Fastify();
-    await app.register(skillsPlugin, { storage, server: appServer, sessions: options.sessions ?? true });
+    await app.register(skillsPlugin, { storage, server: appServer, sessions: options.sessions ?? true, ...warnings });
     return { ...(await listenFastify(app)), reload: () => app.skills.reload() };
   }
   const app = express();
-  const skills = skillsMiddleware({ storage, server: appServer, sessions: options.sessions ?? true });
+  const skills = skillsMiddleware({ storage, server: appServer, sessions: options.sessions ?? true, ...warnings });
   app.use('/mcp', skills);
   const http = await listenExpress(app);
   await skills.ready;

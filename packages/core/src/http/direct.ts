@@ -9,7 +9,7 @@
  * every refusal and every other method keep the SDK's own behaviour.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { contextFromExtra } from '../context/store.js';
 import { parseUri } from '../uri/canonical.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
@@ -32,8 +32,8 @@ export interface DirectAnswersOptions {
   source: SkillSource;
   warn: (warning: SkillWarning) => void;
   strict?: boolean;
-  /** Runs a skill file read under the endpoint's bound on response bytes in flight. */
-  countRead(uri: string, read: () => Promise<Result>): Promise<Result>;
+  /** Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a URI or the method). */
+  count(subject: string, work: () => Promise<Result>): Promise<Result>;
 }
 
 /** The params each method may carry besides `_meta`; any other field sends the request to the SDK. */
@@ -59,7 +59,7 @@ export class DirectAnswers {
   readonly #handlers: SkillHandlers;
   readonly #directoryRead: boolean;
   readonly #warn: (warning: SkillWarning) => void;
-  readonly #countRead: DirectAnswersOptions['countRead'];
+  readonly #count: DirectAnswersOptions['count'];
   /** Requests being answered in each session, so a `notifications/cancelled` there can stop one. */
   readonly #running = new Map<string, Map<string | number, AbortController>>();
 
@@ -67,7 +67,7 @@ export class DirectAnswers {
     this.#handlers = new SkillHandlers(options.source, options.warn, { strict: options.strict });
     this.#directoryRead = typeof options.source.readDirectory === 'function';
     this.#warn = options.warn;
-    this.#countRead = options.countRead;
+    this.#count = options.count;
   }
 
   /** The call, when this POST is exactly a skills request the SDK's transport would take; else undefined. */
@@ -82,7 +82,8 @@ export class DirectAnswers {
     const allowed = PARAMS.get(method);
     if (!allowed || (method === METHOD_DIRECTORY_READ && !this.#directoryRead)) return undefined;
     if (!Object.keys(params).every((key) => key === '_meta' || allowed.includes(key))) return undefined;
-    if (params._meta !== undefined && !isPlainObject(params._meta)) return undefined;
+    // The SDK's transport refuses a `_meta` its schema does not take (a progressToken of {} or 1.5) with 400.
+    if (params._meta !== undefined && !(isPlainObject(params._meta) && JSONRPCMessageSchema.safeParse(body).success)) return undefined;
     if (method === 'resources/read' && !this.#isPlainSkillUri(params.uri)) return undefined;
     return { id, method, params };
   }
@@ -119,7 +120,7 @@ export class DirectAnswers {
     const ctx = contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal, sessionId });
     let message: Result | undefined;
     try {
-      message = { result: await this.#result(call, ctx), jsonrpc: '2.0', id: call.id };
+      message = { result: await this.#count(subjectOf(call), () => this.#result(call, ctx)), jsonrpc: '2.0', id: call.id };
     } catch (error) {
       // A request stopped by its client failed because it was stopped: nothing to report or answer.
       if (!aborted.signal.aborted) {
@@ -170,12 +171,15 @@ export class DirectAnswers {
         const uri = requiredUri(params, method, 'a directory URI without a trailing slash');
         return (await handlers.readDirectory(uri, optionalCursor(params, method), ctx)) as Result;
       }
-      default: {
-        const uri = params.uri as string;
-        return this.#countRead(uri, async () => (await handlers.read(uri, ctx)) as Result);
-      }
+      default:
+        return (await handlers.read(params.uri as string, ctx)) as Result;
     }
   }
+}
+
+/** What a budget refusal names: a read's URI, else the method. */
+function subjectOf({ method, params }: DirectCall): string {
+  return method === 'resources/read' ? (params.uri as string) : method;
 }
 
 /** The SDK's transport refuses a POST whose Accept header does not name both types (406). */

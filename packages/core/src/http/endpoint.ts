@@ -28,8 +28,13 @@ export { sendError } from './reply.js';
 export interface SkillsEndpointOptions extends RequestGuardOptions {
   source: SkillSource;
   /**
-   * Builds the app's own MCP server; skills are attached to each one. Skills requests are answered
-   * from the source without one, on both eras. Default: an empty McpServer.
+   * Builds the app's own MCP server; skills are attached to each one. It runs for every request
+   * that needs a server, skills requests included (so checks the app makes in it hold for them):
+   * per POST when stateless, per session with `sessions`, per request on 2026-07-28. A skills
+   * request is then answered from the source without a transport, unless the server answers
+   * that method with a handler of the app's own (its `resources/read` with `attach.resources:
+   * 'manual'`, or one it set after attach), which then answers it. Default: an empty McpServer,
+   * which is never asked: skills requests are answered from the source.
    */
   server?: () => McpServer | Server | Promise<McpServer | Server>;
   /**
@@ -117,7 +122,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     const server = await buildServer();
     attachSkills(server, source, options.attach ?? {}, false);
     if (!hideInternalErrors(server, warn)) unhidden.add(server);
-    budget.limitReads(server, warn);
+    budget.limitAnswers(server, warn);
     return server;
   };
   const beforeConnect = (server: McpServer | Server, transport: Transport) => {
@@ -136,14 +141,15 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     beforeConnect,
     warn,
     strict: options.attach?.strict,
-    countRead: (uri, read) => budget.count(uri, read),
+    appServers: options.server !== undefined,
+    count: (subject, work) => budget.count(subject, work),
     listen: { max: options.maxListenStreams, maxPerClient: options.maxListenStreamsPerClient, lifetimeMs: options.listenLifetimeMs },
   });
 
   // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).
   const pool = options.sessions || options.server ? undefined : new ServerPool(newServer);
   // Skills requests of 2025-11-25 answered from the source, as the 2026-07-28 path answers them.
-  const direct = new DirectAnswers({ source, warn, strict: options.attach?.strict, countRead: (uri, read) => budget.count(uri, read) });
+  const direct = new DirectAnswers({ source, warn, strict: options.attach?.strict, count: (subject, work) => budget.count(subject, work) });
   const era2025 = { newServer, connect, sessions, transportLimits, direct, ...(pool ? { pool } : {}) };
 
   /**

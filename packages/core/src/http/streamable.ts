@@ -5,6 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { answersAsAttached } from '../server/attach.js';
 import type { DirectAnswers } from './direct.js';
 import { holdHeaders } from './hold-headers.js';
 import { sendError, sendRefusal } from './reply.js';
@@ -25,9 +26,11 @@ export interface Era2025 {
 }
 
 /**
- * Protocol 2025-11-25 without sessions: a skills request answered from the source; any other POST
- * gets a server (a pooled one, or a fresh one from the app's factory) and a fresh transport,
- * closed with the response.
+ * Protocol 2025-11-25 without sessions: any POST gets a server (a pooled default one, or a fresh
+ * one from the app's factory) and a fresh transport, closed with the response — except a skills
+ * request that server would answer with the handlers `attach` installed: that one is answered
+ * from the source, without a transport. The app's factory still runs for it, so its checks do;
+ * a method the app answers itself (its own `resources/read`) goes through the app's handler.
  */
 export async function stateless(
   { newServer, connect, transportLimits, pool, direct }: Era2025,
@@ -40,7 +43,10 @@ export async function stateless(
     return sendError(res, 405, -32000, 'Method not allowed: this stateless MCP endpoint takes POST only');
   }
   const call = direct.match(req, body);
-  if (call) return direct.answer(call, req, res);
+  // The default server has no handlers of the app's: nothing to build or ask.
+  if (call && pool) return direct.answer(call, req, res);
+  const built = call ? await newServer() : undefined;
+  if (call && built && answersAsAttached(built, call.method)) return direct.answer(call, req, res);
   holdHeaders(res);
   const answer = async (server: McpServer | Server) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, ...transportLimits });
@@ -48,7 +54,7 @@ export async function stateless(
     await transport.handleRequest(req, res, body);
   };
   if (pool) return pool.serve(res, answer);
-  const server = await newServer();
+  const server = built ?? (await newServer());
   // Closing the server closes its transport too.
   res.on('close', () => void server.close());
   await answer(server);
@@ -67,7 +73,7 @@ export async function stateful(
     if (!session) return sendError(res, 404, -32001, 'Session not found: start a new session with an initialize request');
     sessions.track(session, res);
     const call = direct.match(req, body);
-    if (call) return direct.answer(call, req, res, id);
+    if (call && answersAsAttached(session.server, call.method)) return direct.answer(call, req, res, id);
     if (req.method === 'POST') direct.cancel(id, body);
     // A GET opens the session's event stream: its headers go out at once.
     if (req.method === 'POST') holdHeaders(res);

@@ -116,14 +116,15 @@ export class AppBridge {
     if (this.#identity) return this.#identity;
     await this.#session(
       { clientCapabilities: {}, transportInfo: {}, onNotification: () => undefined, signal: new AbortController().signal },
+      undefined,
       async () => undefined,
     );
     return this.#identity!;
   }
 
-  /** Answer one request with the app's handlers. */
-  async call(call: BridgeCall): Promise<BridgeOutcome> {
-    return this.#session(call, async (transport) => {
+  /** Answer one request with the app's handlers: on `server` when one was built for it already, else on a new one. */
+  async call(call: BridgeCall, server?: AnyServer): Promise<BridgeOutcome> {
+    return this.#session(call, server, async (transport) => {
       const answer = await transport.exchange(
         { jsonrpc: '2.0', id: CALL_ID, method: call.method, params: call.params } as JSONRPCMessage & { id: string },
         call.transportInfo,
@@ -134,8 +135,8 @@ export class AppBridge {
     });
   }
 
-  async #session<T>(call: Omit<BridgeCall, 'method' | 'params'>, work: (transport: RequestTransport) => Promise<T>): Promise<T> {
-    const server = await this.buildServer();
+  async #session<T>(call: Omit<BridgeCall, 'method' | 'params'>, built: AnyServer | undefined, work: (transport: RequestTransport) => Promise<T>): Promise<T> {
+    const server = built ?? (await this.buildServer());
     const transport = new RequestTransport(call.onNotification);
     const abort = () => void transport.close();
     try {

@@ -19,8 +19,12 @@ export interface DispatchTools {
   identity(): Promise<ServerIdentity>;
   /** Answer through the app's own handlers. */
   bridge(request: ModernRequest): Promise<Result>;
-  /** Run a skill file read under the endpoint's bound on response bytes in flight. */
-  countRead(uri: string, read: () => Promise<Result>): Promise<Result>;
+  /**
+   * The app's answer when its server answers this skills method with a handler of its own (its
+   * own `resources/read`); undefined when the handlers `attach` installed would answer, so the
+   * source answers directly.
+   */
+  appAnswer(request: ModernRequest): Promise<Result | undefined>;
 }
 
 type MethodHandler = (request: ModernRequest, ctx: SkillContext, tools: DispatchTools) => Promise<Result>;
@@ -37,17 +41,22 @@ const skillsMethods = new Map<string, MethodHandler>(
         ...(instructions !== undefined ? { instructions } : {}),
       };
     },
-    [METHOD_SKILLS_LIST]: (request, ctx, { handlers }) => handlers.list(optionalCursor(request.params, METHOD_SKILLS_LIST), ctx),
-    [METHOD_SKILLS_GET]: (request, ctx, { handlers }) => handlers.get(requiredUri(request.params, METHOD_SKILLS_GET, "the skill's SKILL.md URI"), ctx),
+    [METHOD_SKILLS_LIST]: async (request, ctx, tools) =>
+      (await tools.appAnswer(request)) ?? tools.handlers.list(optionalCursor(request.params, METHOD_SKILLS_LIST), ctx),
+    [METHOD_SKILLS_GET]: async (request, ctx, tools) =>
+      (await tools.appAnswer(request)) ?? tools.handlers.get(requiredUri(request.params, METHOD_SKILLS_GET, "the skill's SKILL.md URI"), ctx),
     [METHOD_DIRECTORY_READ]: async (request, ctx, tools) => {
       if (!tools.directoryRead) throw methodNotFound(request.method);
+      const answer = await tools.appAnswer(request);
+      if (answer) return answer;
       const uri = requiredUri(request.params, METHOD_DIRECTORY_READ, 'a directory URI without a trailing slash');
       return tools.handlers.readDirectory(uri, optionalCursor(request.params, METHOD_DIRECTORY_READ), ctx);
     },
     'resources/read': async (request, ctx, tools) => {
       const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
       // Files under the source's base URI (skill:// by default) come from the source itself; other URIs are the app's.
-      return tools.handlers.serves(uri) ? tools.countRead(uri, async () => (await tools.handlers.read(uri, ctx)) as Result) : tools.bridge(request);
+      if (!tools.handlers.serves(uri)) return tools.bridge(request);
+      return (await tools.appAnswer(request)) ?? ((await tools.handlers.read(uri, ctx)) as Result);
     },
   } satisfies Record<string, MethodHandler>),
 );

@@ -3,6 +3,7 @@
  * HTTP headers that mirror the body.
  */
 import type { IncomingMessage } from 'node:http';
+import { ClientCapabilitiesSchema, ImplementationSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   HEADER_MISMATCH,
   INVALID_REQUEST,
@@ -92,10 +93,15 @@ export function checkModernRequest(req: IncomingMessage, body: unknown): ModernR
   if (typeof version !== 'string') throw envelopeProblem(META_PROTOCOL_VERSION, version === undefined ? 'missing' : 'not a string');
   const capabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isObject(capabilities)) throw envelopeProblem(META_CLIENT_CAPABILITIES, capabilities === undefined ? 'missing' : 'not an object');
+  // The app's handlers receive these through an initialize, whose schema would refuse them later as an internal error.
+  const badCapability = schemaProblem(ClientCapabilitiesSchema, capabilities);
+  if (badCapability) throw envelopeProblem(META_CLIENT_CAPABILITIES, badCapability);
   const clientInfo = meta[META_CLIENT_INFO];
   if (clientInfo !== undefined && !(isObject(clientInfo) && typeof clientInfo.name === 'string' && typeof clientInfo.version === 'string')) {
     throw envelopeProblem(META_CLIENT_INFO, 'not an object with string name and version');
   }
+  const badInfo = clientInfo === undefined ? undefined : schemaProblem(ImplementationSchema, clientInfo);
+  if (badInfo) throw envelopeProblem(META_CLIENT_INFO, badInfo);
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined && typeof logLevel !== 'string') throw envelopeProblem(META_LOG_LEVEL, 'not a string');
 
@@ -155,6 +161,14 @@ function header(req: IncomingMessage, name: string): string | undefined {
   // A sentinel whose payload is not canonical base64 of UTF-8 cannot agree with any body value.
   if (bytes.toString('base64') !== encoded[1]) return `(undecodable ${name})`;
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+/** The first thing `schema` refuses in `value` ("roots.listChanged: expected boolean"), or undefined. */
+function schemaProblem(schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return undefined;
+  const issue = parsed.error?.issues[0];
+  return issue ? `${issue.path.map(String).join('.') || '(value)'}: ${issue.message.slice(0, 120)}` : 'not valid';
 }
 
 function envelopeProblem(key: string, problem: string): ModernError {

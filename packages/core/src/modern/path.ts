@@ -11,6 +11,7 @@ import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
 import { SkillHandlers } from '../server/handlers.js';
 import { clientKey } from '../http/client-key.js';
 import { clientSafe } from '../http/internal-errors.js';
+import { answersAsAttached } from '../server/attach.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { AppBridge, type BridgeCall } from './bridge.js';
 import { dispatch, type DispatchTools } from './dispatch.js';
@@ -23,6 +24,11 @@ export interface ModernPathOptions {
   source: SkillSource;
   /** The app's server factory with skills attached: the same servers the legacy path uses. */
   buildServer: () => Promise<McpServer | Server>;
+  /**
+   * Whether `buildServer` runs the app's own factory. Then a skills request builds a server too
+   * (the factory's checks run), and goes to it when it answers the method with its own handler.
+   */
+  appServers: boolean;
   /** Called with each server and the in-process transport it is about to be connected to. */
   beforeConnect?: (server: McpServer | Server, transport: Transport) => void;
   warn: (warning: SkillWarning) => void;
@@ -30,8 +36,8 @@ export interface ModernPathOptions {
   strict?: boolean;
   /** `subscriptions/listen` caps and lifetime; unset ones take their defaults. */
   listen?: Partial<ListenLimits>;
-  /** Runs a skill file read under the endpoint's bound on response bytes in flight. */
-  countRead: DispatchTools['countRead'];
+  /** Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a URI or the method). */
+  count(subject: string, work: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
 }
 
 export interface ModernPath {
@@ -91,10 +97,14 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
         directoryRead: typeof source.readDirectory === 'function',
         identity: () => bridge.identity(),
         bridge: (r) => callApp(r, req, reply, aborted.signal),
-        countRead: options.countRead,
+        appAnswer: async (r) => {
+          if (!options.appServers) return undefined;
+          const server = await options.buildServer();
+          return answersAsAttached(server, r.method) ? undefined : callApp(r, req, reply, aborted.signal, server);
+        },
       };
-      const result = await dispatch(request, ctx, tools);
-      reply.result(request.id, finish(request.method, result, identity.serverInfo));
+      const result = await options.count(subjectOf(request), async () => finish(request.method, await dispatch(request, ctx, tools), identity.serverInfo));
+      reply.result(request.id, result);
     } catch (error) {
       const { status, ...answer } = asError(error, request.method, warn);
       reply.error(request.id, answer, status);
@@ -104,7 +114,13 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
   };
 
   /** Run the request through the app's handlers; progress and asked-for logs go out on this answer. */
-  const callApp = async (request: ModernRequest, req: IncomingMessage & { auth?: unknown }, reply: ModernReply, signal: AbortSignal) => {
+  const callApp = async (
+    request: ModernRequest,
+    req: IncomingMessage & { auth?: unknown },
+    reply: ModernReply,
+    signal: AbortSignal,
+    server?: McpServer | Server,
+  ) => {
     const threshold = request.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(request.logLevel);
     const call: BridgeCall = {
       method: request.method,
@@ -125,7 +141,7 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
         // Anything else (list_changed and the like) belongs on subscriptions/listen, not on a request's answer.
       },
     };
-    const outcome = await bridge.call(call);
+    const outcome = await bridge.call(call, server);
     if ('error' in outcome) {
       const status = outcome.error.code === METHOD_NOT_FOUND ? 404 : 200;
       throw new ModernError(status, outcome.error.code, outcome.error.message, outcome.error.data);
@@ -149,6 +165,11 @@ function asError(error: unknown, method: string, warn: (warning: SkillWarning) =
     return { status: error.status, code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
   const safe = clientSafe(error, method, warn) as { code: number; message: string; data?: unknown };
   return { status: 200, code: safe.code, message: safe.message, ...(safe.data !== undefined ? { data: safe.data } : {}) };
+}
+
+/** What a budget refusal names: a read's URI, else the method. */
+function subjectOf({ method, params }: ModernRequest): string {
+  return method === 'resources/read' && typeof params.uri === 'string' ? params.uri : method;
 }
 
 function idOf(body: unknown): string | number | null {

@@ -67,6 +67,16 @@ function handlerMap(server: AnyServer): Map<string, RawHandler> | undefined {
 }
 
 /**
+ * Seam `request-handler-map`: the handler installed for `method` now, as the SDK stored it (not
+ * through the lookup wrappers of `wrapHandlerLookups`); `undefined` when none is; `false` when
+ * the seam is missing and nobody can tell.
+ */
+export function installedHandler(server: AnyServer, method: string): RawHandler | undefined | false {
+  const map = handlerMap(server);
+  return map ? Map.prototype.get.call(map, method) : false;
+}
+
+/**
  * Seam `request-handler-map`: put `wrap` around every request handler `server` looks up,
  * including handlers the app adds later and its `fallbackRequestHandler` (public). `tag` makes a
  * second call with the same tag a no-op. Returns false, changing nothing, when the seam is missing.

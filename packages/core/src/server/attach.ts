@@ -4,7 +4,16 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SkillNotFoundError, invalidParams } from '../errors.js';
 import { parseUri, skillUriKey } from '../uri/canonical.js';
 import { consoleWarning } from '../catalog/options.js';
-import { afterConnect, isMcpServer, lowLevelServer, seamMissing, wrapInstalledHandler, type AnyServer } from '../sdk/seams.js';
+import {
+  afterConnect,
+  installedHandler,
+  isMcpServer,
+  lowLevelServer,
+  seamMissing,
+  wrapInstalledHandler,
+  type AnyServer,
+  type RawHandler,
+} from '../sdk/seams.js';
 import { contextFromExtra, hasSkillContext, type ExtraLike } from '../context/store.js';
 import { OptionError } from '../option-error.js';
 import {
@@ -53,6 +62,13 @@ export interface AttachedSkills {
 
 /** What attach() did to each server, so a second call can return it or refuse cleanly. */
 const attached = new WeakMap<Server, { source: SkillSource; handle: AttachedSkills }>();
+
+/**
+ * The request handlers attach() installed on each server, by method. The endpoint answers a
+ * method without the server only while the server still uses these: a handler the app installed
+ * instead (its own `resources/read` that gates reads) must see every such request.
+ */
+const installedBySkills = new WeakMap<Server, ReadonlyMap<string, RawHandler>>();
 
 /** The methods attach() answers; a server that already answers one of them is refused. */
 const SKILL_METHODS = [METHOD_SKILLS_LIST, METHOD_SKILLS_GET, METHOD_DIRECTORY_READ];
@@ -183,7 +199,30 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   }
   const handle: AttachedSkills = { listResources, readResource };
   attached.set(low, { source, handle });
+  installedBySkills.set(low, handlersNow(low, [...SKILL_METHODS, 'resources/read', 'resources/list']));
   return handle;
+}
+
+/** The handlers `low` has now for `methods` (those it has). */
+function handlersNow(low: Server, methods: string[]): Map<string, RawHandler> {
+  const now = new Map<string, RawHandler>();
+  for (const method of methods) {
+    const handler = installedHandler(low, method);
+    if (handler) now.set(method, handler);
+  }
+  return now;
+}
+
+/**
+ * Whether `server` answers `method` with the handler attach() installed, so answering the request
+ * from the source gives what the server would. False when the app installed its own handler for
+ * it (before attach with `resources: 'manual'`, or after), when there is none, or when this SDK
+ * release does not let skillmount tell (seam `request-handler-map`).
+ */
+export function answersAsAttached(server: AnyServer, method: string): boolean {
+  const low = lowLevelServer(server);
+  const ours = installedBySkills.get(low)?.get(method);
+  return ours !== undefined && installedHandler(low, method) === ours;
 }
 
 /** Whether `method` has no handler on `low` yet (the SDK's public check). */

@@ -1,0 +1,116 @@
+/**
+ * `skills/list` answers count against the response budget like reads do. Before, only
+ * `resources/read` was counted: 20 connections × 200 pipelined `skills/list` on a 200-skill
+ * catalog, never read, took a server from 110 to 537 MB and another client's `skills/get` waited
+ * 3.9 s; with large tenant-written frontmatter one connection reached 1.85 GB. Measured on a
+ * `skillmount serve` child process through /proc, with real sockets that never read.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { rssOf, startCli } from './attacks.js';
+import { FRAMEWORKS } from './servers.js';
+
+const MiB = 1024 * 1024;
+const SKILLS = 200;
+const CONNECTIONS = 20;
+const PIPELINED = 200;
+const ATTACK_MS = 8000;
+
+/** 200 skills whose frontmatter is as large as a tenant may write it (a long description, a few KiB of metadata). */
+async function wideTree(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'skillmount-wide-'));
+  const metadata = Array.from({ length: 40 }, (_, i) => `  key-${i}: "${'m'.repeat(100)}"`).join('\n');
+  for (let i = 0; i < SKILLS; i++) {
+    const name = `skill-${String(i).padStart(3, '0')}`;
+    await mkdir(path.join(root, name));
+    await writeFile(path.join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${'d'.repeat(1000)}\nmetadata:\n${metadata}\n---\nBody.\n`);
+  }
+  return root;
+}
+
+function post(target: URL, body: unknown, headers: Record<string, string>): string {
+  const text = JSON.stringify(body);
+  return [
+    `POST ${target.pathname} HTTP/1.1`,
+    `Host: ${target.host}`,
+    'Content-Type: application/json',
+    'Accept: application/json, text/event-stream',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    '',
+    text,
+  ].join('\r\n');
+}
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const ERAS = {
+  '2025-11-25': (target: URL, id: number) => post(target, { jsonrpc: '2.0', id, method: 'skills/list', params: {} }, { 'MCP-Protocol-Version': '2025-11-25' }),
+  '2026-07-28': (target: URL, id: number) =>
+    post(target, { jsonrpc: '2.0', id, method: 'skills/list', params: { _meta: META } }, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'skills/list' }),
+};
+
+/** One `skills/get` by a client that reads its answers; its time in ms. */
+async function timedGet(url: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'skills/get', params: { uri: 'skill://skill-007/SKILL.md' } }),
+  });
+  const text = await res.text();
+  assert.match(text, /skill-007/, `skills/get answered: ${res.status} ${text.slice(0, 200)}`);
+  return performance.now() - started;
+}
+
+async function served(t: TestContext, framework: string) {
+  const root = await wideTree();
+  const server = await startCli([root, '--framework', framework, '--stateless']);
+  t.after(async () => {
+    await server.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+  await timedGet(server.url);
+  return server;
+}
+
+for (const framework of FRAMEWORKS) {
+  for (const [era, request] of Object.entries(ERAS)) {
+    test(`${framework}, ${era}: ${CONNECTIONS} connections × ${PIPELINED} pipelined skills/list, never read: memory stays bounded, others are answered`, {
+      timeout: 180_000,
+    }, async (t) => {
+      const server = await served(t, framework);
+      const pid = server.child.pid!;
+      const baseline = rssOf(pid);
+      const target = new URL(server.url);
+      const sockets = await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          const socket = net.connect(Number(target.port), target.hostname);
+          socket.on('error', () => {});
+          await new Promise((resolve) => socket.once('connect', resolve));
+          socket.pause(); // never read
+          socket.write(Array.from({ length: PIPELINED }, (_, i) => request(target, i + 1)).join(''));
+          return socket;
+        }),
+      );
+      // While the flood is on: the server's memory, and another client's skills/get, one after another.
+      let peak = baseline;
+      let worst = 0;
+      const end = Date.now() + ATTACK_MS;
+      while (Date.now() < end) {
+        worst = Math.max(worst, await timedGet(server.url));
+        peak = Math.max(peak, rssOf(pid));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      for (const socket of sockets) socket.destroy();
+      t.diagnostic(
+        `RSS baseline ${Math.round(baseline / MiB)} MiB, peak under attack ${Math.round(peak / MiB)} MiB; another client's worst skills/get ${Math.round(worst)} ms`,
+      );
+      assert.ok(peak - baseline < 250 * MiB, `RSS grew by ${Math.round((peak - baseline) / MiB)} MiB under the attack`);
+      assert.ok(worst < 10_000, `another client's skills/get took ${Math.round(worst)} ms under the attack`);
+    });
+  }
+}
