@@ -142,9 +142,10 @@ export class ResponseBudget {
   /**
    * Run one request's work (`subject` names it in a refusal: a URI or a method) once its
    * connection (the one `run` was given) has room, and count its result against that connection
-   * until the kernel accepts it. Outside `run`, it just runs.
+   * until the kernel accepts it. `size` measures the answer (default: a read's texts and blobs,
+   * else its JSON). Outside `run`, it just runs.
    */
-  async count<T>(subject: string, work: () => Promise<T>): Promise<T> {
+  async count<T>(subject: string, work: () => Promise<T>, size: (answer: T) => number = answerBytes): Promise<T> {
     // An answer counted already (a 2026-07-28 request the app's server answers) is not counted twice.
     if (this.#counting.getStore()) return work();
     const load = this.#loadOf(this.#socket.getStore());
@@ -152,7 +153,7 @@ export class ResponseBudget {
     await this.#admit(load, subject);
     try {
       const result = await this.#counting.run(true, work);
-      const bytes = answerBytes(result);
+      const bytes = size(result);
       load.typical = bytes;
       load.produced += bytes;
       return result;

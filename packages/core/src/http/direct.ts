@@ -32,8 +32,11 @@ export interface DirectAnswersOptions {
   source: SkillSource;
   warn: (warning: SkillWarning) => void;
   strict?: boolean;
-  /** Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a URI or the method). */
-  count(subject: string, work: () => Promise<Result>): Promise<Result>;
+  /**
+   * Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a
+   * URI or the method); `size` measures what the work produced.
+   */
+  count(subject: string, work: () => Promise<string>, size: (answer: string) => number): Promise<string>;
 }
 
 /** The params each method may carry besides `_meta`; any other field sends the request to the SDK. */
@@ -118,14 +121,17 @@ export class DirectAnswers {
     res.on('close', onClose);
     const untrack = sessionId === undefined ? undefined : this.#track(sessionId, call.id, aborted);
     const ctx = contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal, sessionId });
-    let message: Result | undefined;
+    let event: string | undefined;
     try {
-      message = { result: await this.#count(subjectOf(call), () => this.#result(call, ctx)), jsonrpc: '2.0', id: call.id };
+      // Serialised inside the count, so the budget measures the very bytes that are sent.
+      const answer = async () => sseEvent({ result: await this.#result(call, ctx), jsonrpc: '2.0', id: call.id });
+      event = await this.#count(subjectOf(call), answer, (text) => text.length);
     } catch (error) {
       // A request stopped by its client failed because it was stopped: nothing to report or answer.
       if (!aborted.signal.aborted) {
         const safe = clientSafe(error, call.method, this.#warn) as { code: number; message: string; data?: unknown };
-        message = { jsonrpc: '2.0', id: call.id, error: { code: safe.code, message: safe.message, ...(safe.data !== undefined ? { data: safe.data } : {}) } };
+        const data = safe.data !== undefined ? { data: safe.data } : {};
+        event = sseEvent({ jsonrpc: '2.0', id: call.id, error: { code: safe.code, message: safe.message, ...data } });
       }
     } finally {
       res.off('close', onClose);
@@ -133,11 +139,10 @@ export class DirectAnswers {
     }
     if (res.destroyed) return;
     const sessionHeader = sessionId !== undefined ? { 'mcp-session-id': sessionId } : {};
-    if (aborted.signal.aborted || message === undefined) {
+    if (aborted.signal.aborted || event === undefined) {
       res.writeHead(200, { ...STREAM_HEADERS, ...sessionHeader }).end();
       return;
     }
-    const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
     // The whole stream is this one event, so its length is known: no chunked framing.
     const headers = { ...STREAM_HEADERS, 'content-length': Buffer.byteLength(event), ...sessionHeader };
     res.writeHead(200, headers).end(event);
@@ -175,6 +180,11 @@ export class DirectAnswers {
         return (await handlers.read(params.uri as string, ctx)) as Result;
     }
   }
+}
+
+/** The whole answer stream of one message, as the SDK's transport writes it. */
+function sseEvent(message: Result): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 /** What a budget refusal names: a read's URI, else the method. */

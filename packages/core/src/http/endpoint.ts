@@ -142,14 +142,14 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     warn,
     strict: options.attach?.strict,
     appServers: options.server !== undefined,
-    count: (subject, work) => budget.count(subject, work),
+    count: (subject, work, size) => budget.count(subject, work, size),
     listen: { max: options.maxListenStreams, maxPerClient: options.maxListenStreamsPerClient, lifetimeMs: options.listenLifetimeMs },
   });
 
   // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).
   const pool = options.sessions || options.server ? undefined : new ServerPool(newServer);
   // Skills requests of 2025-11-25 answered from the source, as the 2026-07-28 path answers them.
-  const direct = new DirectAnswers({ source, warn, strict: options.attach?.strict, count: (subject, work) => budget.count(subject, work) });
+  const direct = new DirectAnswers({ source, warn, strict: options.attach?.strict, count: (subject, work, size) => budget.count(subject, work, size) });
   const era2025 = { newServer, connect, sessions, transportLimits, direct, ...(pool ? { pool } : {}) };
 
   /**

@@ -18,7 +18,7 @@ import { dispatch, type DispatchTools } from './dispatch.js';
 import { checkModernRequest, isNotification, type ModernRequest } from './envelope.js';
 import { type ListenLimits, Listeners } from './listen.js';
 import { CACHEABLE_METHODS, META_SERVER_INFO, METHOD_LISTEN, METHOD_NOT_FOUND, ModernError } from './protocol.js';
-import { ModernReply, type JsonRpcError } from './reply.js';
+import { ModernReply, resultMessage, type JsonRpcError } from './reply.js';
 
 export interface ModernPathOptions {
   source: SkillSource;
@@ -36,8 +36,11 @@ export interface ModernPathOptions {
   strict?: boolean;
   /** `subscriptions/listen` caps and lifetime; unset ones take their defaults. */
   listen?: Partial<ListenLimits>;
-  /** Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a URI or the method). */
-  count(subject: string, work: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
+  /**
+   * Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a
+   * URI or the method); `size` measures what the work produced.
+   */
+  count(subject: string, work: () => Promise<string>, size: (answer: string) => number): Promise<string>;
 }
 
 export interface ModernPath {
@@ -103,8 +106,9 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
           return answersAsAttached(server, r.method) ? undefined : callApp(r, req, reply, aborted.signal, server);
         },
       };
-      const result = await options.count(subjectOf(request), async () => finish(request.method, await dispatch(request, ctx, tools), identity.serverInfo));
-      reply.result(request.id, result);
+      // Serialised inside the count, so the budget measures the very bytes that are sent.
+      const answer = async () => resultMessage(request.id, finish(request.method, await dispatch(request, ctx, tools), identity.serverInfo));
+      reply.send(await options.count(subjectOf(request), answer, (text) => text.length));
     } catch (error) {
       const { status, ...answer } = asError(error, request.method, warn);
       reply.error(request.id, answer, status);

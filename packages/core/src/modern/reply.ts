@@ -19,7 +19,16 @@ export interface JsonRpcError {
 
 /** One SSE frame: `event: message` and the JSON, no `id:` (2026-07-28 streams are not resumable). */
 export function sseFrame(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return frameOf(JSON.stringify(message));
+}
+
+function frameOf(json: string): string {
+  return `event: message\ndata: ${json}\n\n`;
+}
+
+/** A result message, serialised: what `send` takes. */
+export function resultMessage(id: RequestId, result: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, result });
 }
 
 export class ModernReply {
@@ -43,7 +52,12 @@ export class ModernReply {
   }
 
   result(id: RequestId, result: unknown): void {
-    this.#finish({ jsonrpc: '2.0', id, result }, 200);
+    this.send(resultMessage(id, result));
+  }
+
+  /** Send a message already serialised (`resultMessage`), as the answer. */
+  send(message: string): void {
+    this.#finishText(message, 200);
   }
 
   /** `status` applies only when nothing was streamed yet. */
@@ -52,16 +66,19 @@ export class ModernReply {
   }
 
   #finish(message: unknown, status: number): void {
+    this.#finishText(JSON.stringify(message), status);
+  }
+
+  #finishText(body: string, status: number): void {
     if (this.closed) return;
     if (this.#streaming) {
-      this.res.end(sseFrame(message));
+      this.res.end(frameOf(body));
       return;
     }
     if (this.res.headersSent) {
       this.res.end();
       return;
     }
-    const body = JSON.stringify(message);
     this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     this.res.end(body);
   }
