@@ -4,11 +4,12 @@
  * turns that off.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { EXAMPLES } from '../support/skills-suite.js';
+import { waitFor } from '../support/wait.js';
 import { sha256, startServe, watchingClient } from './helpers.js';
 
 const SKILL = 'skill://git-workflow/SKILL.md';
@@ -50,6 +51,36 @@ test('folder: a changed file and a new skill reach a connected client within 10 
     skills.some((s: { uri: string }) => s.uri === 'skill://release-notes/SKILL.md'),
     'the new skill is listed',
   );
+});
+
+test('folder: a file replaced by a rename (as editors and sed -i save), then edited in place, is served anew each time within 10 s', async (t) => {
+  const root = await copyOfExamples(t);
+  const server = await startServe(root);
+  t.after(async () => {
+    assert.equal(await server.stop(), 0, server.stderr());
+  });
+  const client = await watchingClient(server.url);
+  t.after(() => client.close());
+  const file = path.join(root, FILE_PATH);
+  // Each within 10 s (client.changed): well under the 60 s full walk that used to be the only thing to catch the edits.
+  const served = async (what: string, content: string, write: () => Promise<void>) => {
+    const since = client.changes;
+    const started = Date.now();
+    await write();
+    await client.changed(since);
+    await waitFor(async () => (await client.digestOf(SKILL, FILE)) === sha256(content), `${what}: the new digest published`, 10_000);
+    t.diagnostic(`${what}: served ${Date.now() - started} ms after the write`);
+  };
+  const replaced = '# Commit messages\n\nReplaced by a rename.\n';
+  await served('replaced', replaced, async () => {
+    await writeFile(`${file}.tmp`, replaced);
+    await rename(`${file}.tmp`, file);
+  });
+  const edited = '# Commit messages\n\nThen edited in place.\n';
+  await served('edited in place', edited, () => writeFile(file, edited));
+  const same = '# Commit messages\n\nThen EDITED in place.\n';
+  assert.equal(same.length, edited.length, 'same size: the token must not rest on the size alone');
+  await served('edited again, same size', same, () => writeFile(file, same));
 });
 
 test('folder --no-watch: changes are not picked up', async (t) => {

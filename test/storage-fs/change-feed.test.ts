@@ -6,7 +6,8 @@
 import { describe, test, type TestContext } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SkillCatalog, type ListAllOptions, type SkillFileListing, type SkillFiles, type SkillWarning } from '@skillmount/core';
 import { fsStorage, type FsStorage, type FsStorageOptions } from '@skillmount/storage-fs';
@@ -320,22 +321,107 @@ for (const mode of modes) {
       await waitFor(() => w.calls.listAll >= listings + 2, 'two periodic full walks', PATIENCE);
     });
 
-    test('a change the watcher misses is served after the next periodic full walk', async (t) => {
+    test('a file replaced by a rename, then edited in place, is served from the events alone', async (t) => {
       const dir = tempTree(t, TREE);
-      const w = await watched(t, dir, { ...mode.options, debounceMs: 10, fullWalkMs: 200 });
-      const rules = path.join(dir, 'tools/lint/references/rules.md');
-      // Replaced by a rename, then edited in place: Node's recursive watch on Linux misses the edit.
+      // No periodic walk: only the watcher's events can bring these changes in.
+      const w = await watched(t, dir, { ...mode.options, fullWalkMs: Infinity });
+      for (const rel of ['tools/lint/references/rules.md', 'tools/lint/SKILL.md']) {
+        const file = path.join(dir, rel);
+        const uri = `skill://${rel}`;
+        const served = (content: string) => async () => (await text(w.catalog, uri).catch(() => '')) === content;
+        // How editors and `sed -i` save: a new file renamed over the old one.
+        const replaced = rel.endsWith('SKILL.md') ? skillMd('lint', 'Replaced.') : 'replaced\n';
+        await w.change(
+          `${rel} replaced by a rename`,
+          () => {
+            writeFileSync(`${file}.tmp`, replaced);
+            renameSync(`${file}.tmp`, file);
+          },
+          served(replaced),
+        );
+        const edited = rel.endsWith('SKILL.md') ? skillMd('lint', 'Mended.') : 'edited in place\n';
+        await w.change(`${rel} then edited in place`, () => writeFileSync(file, edited), served(edited));
+        // Same size: only the bytes differ.
+        const same = rel.endsWith('SKILL.md') ? skillMd('lint', 'Fixed!!') : 'EDITED in place\n';
+        assert.equal(same.length, edited.length);
+        await w.change(`${rel} edited again, same size`, () => writeFileSync(file, same), served(same));
+      }
+    });
+
+    test('a folder replaced by a rename is watched: later edits in it are served from the events alone', async (t) => {
+      const tmp = tempDir();
+      t.after(tmp.remove);
+      const dir = path.join(tmp.dir, 'served');
+      writeTree(dir, TREE);
+      writeTree(tmp.dir, { 'staging/SKILL.md': skillMd('lint', 'Checked out.'), 'staging/references/rules.md': '# Rules, checked out\n' });
+      const w = await watched(t, dir, { ...mode.options, fullWalkMs: Infinity });
       const uri = 'skill://tools/lint/references/rules.md';
-      const replace = () => {
-        writeFileSync(`${rules}.tmp`, 'replaced\n');
-        renameSync(`${rules}.tmp`, rules);
-      };
-      await w.change('the replacement', replace, async () => (await text(w.catalog, uri)) === 'replaced\n');
-      writeFileSync(rules, 'edited in place\n');
-      await waitFor(async () => (await text(w.catalog, uri).catch(() => '')) === 'edited in place\n', 'the edit served', PATIENCE);
+      // As `git checkout` or a deploy swaps a folder: the old one moved aside, the new one moved in.
+      await w.change(
+        'the folder swapped',
+        () => {
+          renameSync(path.join(dir, 'tools/lint'), path.join(dir, '.old-lint'));
+          renameSync(path.join(tmp.dir, 'staging'), path.join(dir, 'tools/lint'));
+        },
+        async () => (await text(w.catalog, uri).catch(() => '')) === '# Rules, checked out\n',
+      );
+      await w.change(
+        'a file of the new folder edited in place',
+        () => writeFileSync(path.join(dir, 'tools/lint/references/rules.md'), '# Rules, edited after\n'),
+        async () => (await text(w.catalog, uri).catch(() => '')) === '# Rules, edited after\n',
+      );
+      await w.change(
+        'a folder made in the new folder',
+        () => writeTree(dir, { 'tools/lint/extra/more.md': 'more\n' }),
+        async () => (await text(w.catalog, 'skill://tools/lint/extra/more.md').catch(() => '')) === 'more\n',
+      );
+    });
+
+    test('a change the watcher misses is served after the next periodic full walk', async (t) => {
+      const tmp = tempDir();
+      t.after(tmp.remove);
+      const dir = path.join(tmp.dir, 'served');
+      writeTree(dir, TREE);
+      const rules = path.join(dir, 'tools/lint/references/rules.md');
+      // A hard link from outside the folder: a write through it tells none of the watched folders.
+      const outside = path.join(tmp.dir, 'rules-link.md');
+      linkSync(rules, outside);
+      const w = await watched(t, dir, { ...mode.options, debounceMs: 10, fullWalkMs: 200 });
+      const uri = 'skill://tools/lint/references/rules.md';
+      writeFileSync(outside, 'written through the link\n');
+      await waitFor(async () => (await text(w.catalog, uri).catch(() => '')) === 'written through the link\n', 'the edit served', PATIENCE);
     });
   });
 }
+
+describe('fsStorage watch under a steady trickle of changes', () => {
+  test('a new skill is served within the maximum wait while a file keeps changing every 50 ms', async (t) => {
+    const dir = tempTree(t, TREE);
+    // Outside every skill: listed by name, never read, so no reload fails on a file being written.
+    const log = path.join(dir, 'trickle.log');
+    // Another process writes a counter every 50 ms: events never pause for the debounce.
+    const writer = spawn(process.execPath, ['-e', `let n = 0; setInterval(() => require('fs').writeFileSync(${JSON.stringify(log)}, String(++n)), 50);`], {
+      stdio: 'ignore',
+    });
+    t.after(() => writer.kill());
+    // The most writes seen: a read may fall between the truncation and the write.
+    let seen = 0;
+    const writes = () => (seen = Math.max(seen, Number(readFileSync(log, 'utf8')) || 0));
+    await waitFor(() => existsSync(log) && writes() > 3, 'the writer started', PATIENCE);
+    // A debounce 20 times the writer's period: without the maximum wait, the catalog would wait for a pause that never comes.
+    const storage = fsStorage(dir, { debounceMs: 1000, maxWaitMs: 2000 });
+    const catalog = await SkillCatalog.load(storage);
+    t.after(() => catalog.close());
+    catalog.watch();
+    const atStart = writes();
+    writeTree(dir, { 'added/SKILL.md': skillMd('added') });
+    const made = Date.now();
+    await waitFor(() => uris(catalog).includes('skill://added/SKILL.md'), 'the new skill served', PATIENCE);
+    t.diagnostic(`served ${Date.now() - made} ms after the folder was made, ${writes() - atStart} writes of the trickle meanwhile`);
+    assert.ok(writes() > atStart + 10, 'the trickle went on meanwhile');
+    assert.equal(writer.exitCode, null, 'the writer still runs');
+  });
+});
 
 describe('fsStorage tree token', () => {
   test('undefined without a watch, once it stops, and with fullWalkMs 0; a new watch never repeats a token', async (t) => {

@@ -55,7 +55,11 @@ describe('fsStorage: options', () => {
     refused({ fullWalkMs: Number.NaN }, 'fullWalkMs', 'invalid-value', RangeError);
     refused({ fullWalkMs: 2 ** 31 }, 'fullWalkMs', 'invalid-value', RangeError);
     refused({ fullWalkMs: '60000' }, 'fullWalkMs', 'invalid-type', TypeError);
+    refused({ maxWaitMs: -1 }, 'maxWaitMs', 'invalid-value', RangeError);
+    refused({ maxWaitMs: 2 ** 31 }, 'maxWaitMs', 'invalid-value', RangeError);
+    refused({ maxWaitMs: '1000' }, 'maxWaitMs', 'invalid-type', TypeError);
     for (const fullWalkMs of [0, 1000, Infinity]) assert.doesNotThrow(() => fsStorage('.', { fullWalkMs }));
+    for (const maxWaitMs of [0, 1000, Infinity]) assert.doesNotThrow(() => fsStorage('.', { maxWaitMs }));
   });
 });
 

@@ -22,6 +22,12 @@ export interface FsStorageOptions {
   /** Debounce for `watch`: changes within this many milliseconds are reported once. Default 100. */
   debounceMs?: number;
   /**
+   * For `watch`: while changes keep coming less than `debounceMs` apart, they are reported at the
+   * latest this many milliseconds after the first of them. Default ten times `debounceMs` (1000);
+   * `Infinity`: wait for a pause however long it takes.
+   */
+  maxWaitMs?: number;
+  /**
    * With a watch on, `listAll` lists again only the folders the watcher's events name, and
    * walks the whole folder at least this often (milliseconds), reporting a change so a watching
    * catalog reloads: the bound on how long a change the watcher missed goes unseen. Default
@@ -71,20 +77,29 @@ function checkedOptions(options: FsStorageOptions): Required<FsStorageOptions> {
       NAME,
     );
   }
-  const fullWalkMs = options.fullWalkMs ?? 60_000;
-  // setInterval takes at most 2^31 - 1 ms: anything longer would fire at once.
-  if (typeof fullWalkMs !== 'number' || Number.isNaN(fullWalkMs) || fullWalkMs < 0 || (Number.isFinite(fullWalkMs) && fullWalkMs > 2 ** 31 - 1)) {
-    throw new OptionError(
-      typeof fullWalkMs === 'number' ? 'invalid-value' : 'invalid-type',
-      'fullWalkMs',
-      `must be a number of milliseconds from 0 to ${2 ** 31 - 1} (about 24 days), or Infinity; got ${String(options.fullWalkMs)}`,
-      NAME,
-    );
-  }
+  const maxWaitMs = timerOption(options, 'maxWaitMs', Math.min(10 * debounceMs, MAX_TIMER_MS));
+  const fullWalkMs = timerOption(options, 'fullWalkMs', 60_000);
   const workerThreads = options.workerThreads ?? true;
   if (typeof workerThreads !== 'boolean')
     throw new OptionError('invalid-type', 'workerThreads', `must be true or false, got ${String(options.workerThreads)}`, NAME);
-  return { debounceMs, fullWalkMs, workerThreads };
+  return { debounceMs, maxWaitMs, fullWalkMs, workerThreads };
+}
+
+// setTimeout and setInterval take at most 2^31 - 1 ms: anything longer would fire at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A number of milliseconds for a timer, from 0 to MAX_TIMER_MS, or Infinity (never). */
+function timerOption(options: FsStorageOptions, name: 'maxWaitMs' | 'fullWalkMs', fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (Number.isFinite(value) && value > MAX_TIMER_MS)) {
+    throw new OptionError(
+      typeof value === 'number' ? 'invalid-value' : 'invalid-type',
+      name,
+      `must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (about 24 days), or Infinity; got ${String(options[name])}`,
+      NAME,
+    );
+  }
+  return value;
 }
 
 /**
@@ -95,7 +110,7 @@ function checkedOptions(options: FsStorageOptions): Required<FsStorageOptions> {
 export function fsStorage(root: string, options: FsStorageOptions = {}): FsStorage {
   if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');
   const absolute = path.resolve(root);
-  const { debounceMs, fullWalkMs, workerThreads } = checkedOptions(options);
+  const { debounceMs, maxWaitMs, fullWalkMs, workerThreads } = checkedOptions(options);
   const feed = fullWalkMs === 0 ? undefined : new ChangeFeed();
 
   const segmentsOf = (relative: string): string[] => {
@@ -198,7 +213,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
       }
       return readOpened(relative, await opened(relative, 'file', 'cannot read'), maxBytes);
     },
-    watch: sharedWatch(absolute, { debounceMs, fullWalkMs, feed }),
+    watch: sharedWatch(absolute, { debounceMs, maxWaitMs, fullWalkMs, feed }),
   };
 }
 
