@@ -164,7 +164,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** The first thing `schema` refuses in `value` ("roots.listChanged: expected boolean"), or undefined. */
-function schemaProblem(schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) {
+function schemaProblem(
+  schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+  value: unknown,
+) {
   const parsed = schema.safeParse(value);
   if (parsed.success) return undefined;
   const issue = parsed.error?.issues[0];
