@@ -35,3 +35,26 @@ export function clientKey(req: IncomingMessage & { auth?: unknown }): string {
   const mapped = address.toLowerCase().startsWith('::ffff:') ? address.slice(7) : undefined;
   return `address:${mapped !== undefined && isIPv4(mapped) ? mapped : address}`;
 }
+
+/** How many of something (sessions, listen streams) each client holds; a client holding none has no entry. */
+export class ClientCounts {
+  readonly #counts = new Map<string, number>();
+
+  of(client: string): number {
+    return this.#counts.get(client) ?? 0;
+  }
+
+  add(client: string): void {
+    this.#counts.set(client, this.of(client) + 1);
+  }
+
+  remove(client: string): void {
+    const left = this.of(client) - 1;
+    if (left > 0) this.#counts.set(client, left);
+    else this.#counts.delete(client);
+  }
+
+  clear(): void {
+    this.#counts.clear();
+  }
+}

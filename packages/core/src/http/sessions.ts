@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ClientCounts } from './client-key.js';
 import type { HttpRefusal } from './types.js';
 
 export interface SessionLimits {
@@ -45,7 +46,7 @@ export class SessionTable {
   readonly #limits: SessionLimits;
   /** Least recently used first. */
   readonly #sessions = new Map<string, Session>();
-  readonly #perOwner = new Map<string, number>();
+  readonly #perOwner = new ClientCounts();
   #pending = 0;
   #sweeper: NodeJS.Timeout | undefined;
 
@@ -75,7 +76,7 @@ export class SessionTable {
   /** Hold a slot for a new session of `owner`, evicting an idle session if a cap is reached; or the refusal. */
   reserve(owner: string): SessionSlot | HttpRefusal {
     const { max, maxPerClient } = this.#limits;
-    if (this.#count(owner) >= maxPerClient && !this.#evictIdle(owner)) {
+    if (this.#perOwner.of(owner) >= maxPerClient && !this.#evictIdle(owner)) {
       return {
         status: 429,
         code: -32000,
@@ -90,7 +91,7 @@ export class SessionTable {
       };
     }
     this.#pending++;
-    this.#perOwner.set(owner, this.#count(owner) + 1);
+    this.#perOwner.add(owner);
     let held = true;
     const giveBack = () => {
       if (!held) return;
@@ -106,7 +107,7 @@ export class SessionTable {
       release: () => {
         if (!held) return;
         giveBack();
-        this.#uncount(owner);
+        this.#perOwner.remove(owner);
       },
     };
   }
@@ -116,7 +117,7 @@ export class SessionTable {
     const session = this.#sessions.get(id);
     if (!session) return;
     this.#sessions.delete(id);
-    this.#uncount(session.owner);
+    this.#perOwner.remove(session.owner);
   }
 
   /** Close every session. */
@@ -126,16 +127,6 @@ export class SessionTable {
     this.#sessions.clear();
     this.#perOwner.clear();
     await Promise.allSettled(open.map((s) => s.transport.close()));
-  }
-
-  #count(owner: string): number {
-    return this.#perOwner.get(owner) ?? 0;
-  }
-
-  #uncount(owner: string): void {
-    const left = this.#count(owner) - 1;
-    if (left > 0) this.#perOwner.set(owner, left);
-    else this.#perOwner.delete(owner);
   }
 
   /** Close the least recently used idle session of `owner`; false when it has none. */
@@ -155,7 +146,7 @@ export class SessionTable {
    * False when there is none.
    */
   #evictForNewcomer(owner: string): boolean {
-    const wouldHold = this.#count(owner) + 1;
+    const wouldHold = this.#perOwner.of(owner) + 1;
     let victim: [string, Session] | undefined;
     let most = 0;
     let own: [string, Session] | undefined;
@@ -167,7 +158,7 @@ export class SessionTable {
         own ??= entry;
         continue;
       }
-      const held = this.#count(session.owner);
+      const held = this.#perOwner.of(session.owner);
       if (held >= wouldHold && held > most) {
         victim = entry;
         most = held;

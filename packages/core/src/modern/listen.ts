@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { SkillContext, SkillSource } from '../types.js';
+import { ClientCounts } from '../http/client-key.js';
 import type { RequestId } from './envelope.js';
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID, ModernError } from './protocol.js';
 import { SSE_HEADERS, sseFrame } from './reply.js';
@@ -28,7 +29,7 @@ interface Stream {
 
 export class Listeners {
   readonly #open = new Set<Stream>();
-  readonly #perClient = new Map<string, number>();
+  readonly #perClient = new ClientCounts();
   readonly #limits: ListenLimits;
   #closed = false;
 
@@ -84,7 +85,7 @@ export class Listeners {
       },
     };
     const cleanup = () => {
-      if (this.#open.delete(stream)) this.#uncount(client);
+      if (this.#open.delete(stream)) this.#perClient.remove(client);
       if (keepalive) clearInterval(keepalive);
       if (lifetime) clearTimeout(lifetime);
       unsubscribe();
@@ -94,7 +95,7 @@ export class Listeners {
       return;
     }
     this.#open.add(stream);
-    this.#perClient.set(client, this.#count(client) + 1);
+    this.#perClient.add(client);
     unsubscribe = this.source.onListChanged!(() => {
       if (!res.writableEnded && !res.destroyed) res.write(sseFrame({ jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: { _meta: tag } }));
     }, ctx);
@@ -109,7 +110,7 @@ export class Listeners {
   /** Throw the refusal when the endpoint or `client`'s share is full. */
   #admit(client: string): void {
     const { max, maxPerClient } = this.#limits;
-    if (this.#count(client) >= maxPerClient) {
+    if (this.#perClient.of(client) >= maxPerClient) {
       throw new ModernError(
         200,
         -32603,
@@ -120,16 +121,6 @@ export class Listeners {
     if (this.#open.size >= max) {
       throw new ModernError(200, -32603, `Internal error: this server already holds ${max} subscription streams, its limit; try again later`);
     }
-  }
-
-  #count(client: string): number {
-    return this.#perClient.get(client) ?? 0;
-  }
-
-  #uncount(client: string): void {
-    const left = this.#count(client) - 1;
-    if (left > 0) this.#perClient.set(client, left);
-    else this.#perClient.delete(client);
   }
 
   /** End every stream with its closing result, and refuse new ones. */
