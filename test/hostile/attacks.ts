@@ -131,3 +131,21 @@ export async function sendUnread(url: string, body: string, connections: number,
   }
   return sockets;
 }
+
+/**
+ * Open `connections` raw sockets that never read, and write on each every request `requests(target)`
+ * gives, pipelined (HTTP/1.1 requests one after another, as one write). Returns the sockets, still open.
+ */
+export async function pipelineUnread(url: string, requests: (target: URL) => string[], connections: number): Promise<net.Socket[]> {
+  const target = new URL(url);
+  return Promise.all(
+    Array.from({ length: connections }, async () => {
+      const socket = net.connect(Number(target.port), target.hostname);
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause(); // never read
+      socket.write(requests(target).join(''));
+      return socket;
+    }),
+  );
+}

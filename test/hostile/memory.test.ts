@@ -6,9 +6,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
-import net from 'node:net';
 import { connectClient } from '../support/client.js';
-import { bigFileTree, openSession, peakRss, readBatch, rssOf, sendUnread, startCli } from './attacks.js';
+import { bigFileTree, openSession, peakRss, pipelineUnread, readBatch, rssOf, sendUnread, startCli } from './attacks.js';
 import { FRAMEWORKS } from './servers.js';
 
 const MiB = 1024 * 1024;
@@ -101,17 +100,8 @@ for (const framework of FRAMEWORKS) {
     const { server, uri, pid, baseline } = await warmServer(t, [framework, '--stateless']);
 
     // 10 connections × 32 pipelined reads: about 1.3 GB of answers asked for, none read.
-    const target = new URL(server.url);
-    const sockets = await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        const socket = net.connect(Number(target.port), target.hostname);
-        socket.on('error', () => {});
-        await new Promise((resolve) => socket.once('connect', resolve));
-        socket.pause();
-        socket.write(Array.from({ length: BATCH }, (_, i) => modernRead(target, uri, i + 1)).join(''));
-        return socket;
-      }),
-    );
+    const reads = (target: URL) => Array.from({ length: BATCH }, (_, i) => modernRead(target, uri, i + 1));
+    const sockets = await pipelineUnread(server.url, reads, CONNECTIONS);
     const peak = await peakRss(pid, 8000);
     for (const socket of sockets) socket.destroy();
     t.diagnostic(`RSS baseline ${Math.round(baseline / MiB)} MiB, peak under attack ${Math.round(peak / MiB)} MiB`);

@@ -4,6 +4,7 @@
  * transport expects, and the SDK v2 client pinned to 2026-07-28. Used on the READMEs' examples.
  */
 import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { SkillsClient as ModernSkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { waitFor } from './wait.js';
 import { checkSkillsEndpoint, exampleFiles } from './skills-suite.js';
+import { type ReadmeApp, startReadmeExample } from './readme-example.js';
 
 export type RouteMode = 'stateless' | 'sessions';
 
@@ -113,4 +115,42 @@ export async function checkModernClient(url: string): Promise<void> {
 /** The app's console output has no skillmount warning (none of the adapters' own-route warnings fired). */
 export function checkNoWarnings(stderr: string): void {
   assert.doesNotMatch(stderr, /modern-not-handled|context-not-applied|skillmount/);
+}
+
+/**
+ * The README's "Adding skills to an existing MCP route" examples of `framework`, run as written
+ * (node own-route.mjs): real clients list and read the skills through them, stateless and with
+ * sessions, on both protocol eras.
+ */
+export function readmeRouteSuite(framework: 'fastify' | 'express'): void {
+  for (const [file, mode] of [
+    ['own-route.mjs', 'stateless'],
+    ['own-route-sessions.mjs', 'sessions'],
+  ] as const) {
+    describe(`packages/${framework}/README.md ${file}`, () => {
+      let app: ReadmeApp;
+      before(async () => {
+        app = await startReadmeExample(framework, file);
+      });
+      after(() => app?.stop());
+
+      test(`an SDK v1 client lists, gets and reads every skill (${mode}), with no transport error`, async () => {
+        await checkLegacyClient(app.url, mode);
+      });
+
+      if (mode === 'stateless') {
+        test('GET and DELETE answer 405 with a JSON-RPC error', async () => {
+          await checkStatelessMethods(app.url);
+        });
+      }
+
+      test('an SDK v2 client pinned to 2026-07-28 lists and reads every skill, and calls the app tool', async () => {
+        await checkModernClient(app.url);
+      });
+
+      test('the app logged no skillmount warning', () => {
+        checkNoWarnings(app.stderr());
+      });
+    });
+  }
 }
