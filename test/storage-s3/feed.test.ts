@@ -13,21 +13,12 @@ import { encodeManifest, s3Storage, type ManifestFile, type S3StorageOptions } f
 import type { S3TestServer } from '../support/s3-server.js';
 import { waitFor } from '../support/wait.js';
 import { countRequests, freshPrefix, type RequestCounts, s3ForFile, upload } from './helpers.js';
+import { numberedSkills } from '../support/trees.js';
 
 const MANIFEST = '.skillmount/manifest.json';
 const text = (s: string) => new TextEncoder().encode(s);
 const sha256 = (bytes: Uint8Array | string) => 'sha256:' + createHash('sha256').update(bytes).digest('hex');
 const md5 = (bytes: Uint8Array | string) => createHash('md5').update(bytes).digest('hex');
-
-function tree(skills: number): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let s = 0; s < skills; s++) {
-    const name = `skill-${s}`;
-    files[`${name}/SKILL.md`] = `---\nname: ${name}\ndescription: Skill number ${s}.\n---\n# ${name}\n`;
-    files[`${name}/refs/notes.md`] = `${name} notes\n`;
-  }
-  return files;
-}
 
 let server: S3TestServer;
 let bucket: string;
@@ -50,7 +41,7 @@ interface Setup {
 
 async function setup(label: string, manifest = true): Promise<Setup> {
   const prefix = freshPrefix(label);
-  await upload(admin, bucket, prefix, tree(3));
+  await upload(admin, bucket, prefix, numberedSkills(3));
   if (manifest) await s3Storage({ client: admin, bucket, prefix }).writeManifest();
   const client = server.client();
   const counts = countRequests(client);

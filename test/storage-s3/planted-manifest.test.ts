@@ -19,6 +19,7 @@ import type { S3TestServer } from '../support/s3-server.js';
 import { readJsonBody } from '../core/helpers.js';
 import { listenHttp } from '../support/apps.js';
 import { countRequests, freshPrefix, s3ForFile, upload } from './helpers.js';
+import { numberedSkills } from '../support/trees.js';
 
 const MANIFEST = '.skillmount/manifest.json';
 const MiB = 1024 * 1024;
@@ -50,16 +51,6 @@ function plantedManifest(limit: { bytes?: number; entries?: number }, salt = '')
     size += part.length + 1;
   }
   return new TextEncoder().encode(`{"version":1,"files":{${parts.join(',')}}}`);
-}
-
-function tree(skills: number): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let s = 0; s < skills; s++) {
-    const name = `skill-${s}`;
-    files[`${name}/SKILL.md`] = `---\nname: ${name}\ndescription: Skill number ${s}.\n---\n# ${name}\n`;
-    files[`${name}/refs/notes.md`] = `${name} notes\n`;
-  }
-  return files;
 }
 
 let server: S3TestServer;
@@ -103,7 +94,7 @@ async function listWhile(call: (method: string, params?: unknown) => Promise<Rec
 
 async function serving(label: string, extra: Partial<S3StorageOptions> = {}) {
   const prefix = freshPrefix(label);
-  await upload(admin, bucket, prefix, tree(4));
+  await upload(admin, bucket, prefix, numberedSkills(4));
   // Served with a good manifest, which the writer then replaces: each reload asks whether it changed.
   await s3Storage({ client: admin, bucket, prefix }).writeManifest();
   const client = server.client();
@@ -245,7 +236,7 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
 
   test('a good manifest over 1 MiB, decoded on its thread, vouches exactly as a small one does', async () => {
     const prefix = freshPrefix('planted-good');
-    await upload(admin, bucket, prefix, tree(4));
+    await upload(admin, bucket, prefix, numberedSkills(4));
     const writer = s3Storage({ client: admin, bucket, prefix });
     await writer.writeManifest();
     const reference = await SkillCatalog.load(s3Storage({ client: admin, bucket, prefix }), { onWarning: () => {} });

@@ -25,3 +25,14 @@ export function tempTree(t: { after(fn: () => void): void }, files: Record<strin
   writeTree(tmp.dir, files);
   return tmp.dir;
 }
+
+/** `count` skills named skill-0, skill-1, …, each a SKILL.md and one reference file (`refs/notes.md`). */
+export function numberedSkills(count: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let s = 0; s < count; s++) {
+    const name = `skill-${s}`;
+    files[`${name}/SKILL.md`] = `---\nname: ${name}\ndescription: Skill number ${s}.\n---\n# ${name}\n`;
+    files[`${name}/refs/notes.md`] = `${name} notes\n`;
+  }
+  return files;
+}
