@@ -41,12 +41,12 @@ before(async () => {
   const catalog = await SkillCatalog.load(memoryStorage(TREE), { onWarning: () => {} });
   // A server may serve skills it does not list: vault/unlisted is one, reachable by skills/get only.
   const source: SkillSource = {
-    list: async (params, ctx) => {
-      const page = await catalog.list(params, ctx);
+    list: async (params) => {
+      const page = await catalog.list(params);
       return { ...page, skills: page.skills.filter((s) => !s.uri.includes('/unlisted/')) };
     },
-    get: (uri, ctx) => catalog.get(uri, ctx),
-    read: (uri, ctx) => catalog.read(uri, ctx),
+    get: (uri) => catalog.get(uri),
+    read: (uri) => catalog.read(uri),
   };
   served = await serveOurs(source);
 });

@@ -15,6 +15,7 @@ import { EXAMPLES } from '../support/skills-suite.js';
 import { connectClient, errorCode } from '../support/client.js';
 import { startApp } from '../fastify/app.js';
 import { modern } from '../modern/support.js';
+import { listedFiles } from '../support/listed-files.js';
 import { connectV1, serveOurs, type Served } from './support/servers.js';
 
 const BASE = 'github://acme/skills/';
@@ -115,10 +116,12 @@ test('a base with a prefix, and the default base, keep their URIs', async () => 
   const files = { 'hello/SKILL.md': '---\nname: hello\ndescription: Says hello.\n---\nHi.\n', 'hello/notes/a b.md': 'x' };
   const prefixed = await SkillCatalog.load(memoryStorage(files), { baseUri: 'https://example.com/skills', prefix: 'team', onWarning: () => {} });
   assert.equal(prefixed.baseUri, 'https://example.com/skills/');
-  assert.deepEqual(prefixed.entries[0]!.resources.map((r) => r.uri).sort(), [
-    'https://example.com/skills/team/hello/SKILL.md',
-    'https://example.com/skills/team/hello/notes/a%20b.md',
-  ]);
+  assert.deepEqual(
+    listedFiles(prefixed.entries[0]!)
+      .map((r) => r.uri)
+      .sort(),
+    ['https://example.com/skills/team/hello/SKILL.md', 'https://example.com/skills/team/hello/notes/a%20b.md'],
+  );
   assert.equal(
     (await prefixed.readDirectory('https://example.com/skills/team/hello/notes')).resources[0]!.uri,
     'https://example.com/skills/team/hello/notes/a%20b.md',

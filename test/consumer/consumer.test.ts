@@ -31,7 +31,7 @@ let work: string;
 let app: string;
 
 /** Run a command in the scratch app; on failure the error carries its output. */
-async function sh(file: string, args: string[], timeout: number, cwd = app, environment = env): Promise<string> {
+async function sh(file: string, args: string[], timeout: number, cwd = app, environment: NodeJS.ProcessEnv = env): Promise<string> {
   try {
     const { stdout } = await run(file, args, { cwd, env: environment, timeout, maxBuffer: 32 << 20 });
     return stdout;

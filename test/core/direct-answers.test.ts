@@ -169,14 +169,14 @@ test("2025-11-25 skills requests: the source gets the request's context (auth, h
   const source: SkillSource = {
     list: (params, ctx) => {
       seen.push(ctx!);
-      return catalog.list(params, ctx);
+      return catalog.list(params);
     },
-    get: (uri, ctx) => catalog.get(uri, ctx),
+    get: (uri) => catalog.get(uri),
     read: async (uri, ctx) => {
       seen.push(ctx!);
       entered();
       await held;
-      return catalog.read(uri, ctx);
+      return catalog.read(uri);
     },
   };
   const endpoint = createSkillsEndpoint({ source, sessions: true });
@@ -222,10 +222,10 @@ test('2025-11-25 session: notifications/cancelled stops a skills request answere
   let entered!: (signal: AbortSignal) => void;
   const reading = new Promise<AbortSignal>((resolve) => (entered = resolve));
   const source: SkillSource = {
-    list: (params, ctx) => catalog.list(params, ctx),
-    get: (uri, ctx) => catalog.get(uri, ctx),
+    list: (params) => catalog.list(params),
+    get: (uri) => catalog.get(uri),
     read: async (uri, ctx) => {
-      if (!uri.endsWith('/a.md')) return catalog.read(uri, ctx);
+      if (!uri.endsWith('/a.md')) return catalog.read(uri);
       entered(ctx!.signal!);
       // A source that honours the signal: it gives up when the request is cancelled.
       await new Promise<void>((_, reject) => ctx!.signal!.addEventListener('abort', () => reject(new Error('aborted'))));

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SkillCatalog, memoryStorage, sha256Digest, type ListAllOptions, type SkillFileListing, type SkillFiles } from '@skillmount/core';
+import { listedFiles } from '../support/listed-files.js';
 import { skillMd } from '../support/skill-md.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -35,7 +36,7 @@ describe('listing content and known tokens', () => {
     assert.equal(state.knownAsked[0], undefined, 'a first load knows no tokens');
     const a = catalog.entries.find((e) => e.uri === 'skill://a/SKILL.md')!;
     assert.equal(a.frontmatter.name, 'a');
-    assert.equal(a.resources.find((r) => r.uri === 'skill://a/SKILL.md')!.digest, sha256Digest(encode(skillMd('a'))));
+    assert.equal(listedFiles(a).find((r) => r.uri === 'skill://a/SKILL.md')!.digest, sha256Digest(encode(skillMd('a'))));
   });
 
   test('a reload passes the tokens it holds; unchanged files come back bare and nothing is read', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CatalogError, SkillCatalog, SkillProtocolError, memoryStorage, sha256Digest, type SkillFiles, type SkillResource } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { instrumented, warnings } from './helpers.js';
+import { listedFiles } from '../support/listed-files.js';
 import { skillMd } from '../support/skill-md.js';
 import { sleep } from '../support/wait.js';
 import { tempDir, writeTree } from '../support/trees.js';
@@ -74,7 +75,7 @@ describe('reload(): change report', () => {
     const report = await catalog.reload();
     assert.deepEqual(report.changed, ['skill://b/SKILL.md']);
     assert.equal(catalog.bodiesRead, 0);
-    const notes = catalog.entries.find((e) => e.uri === 'skill://b/SKILL.md')!.resources.find((r) => r.uri === 'skill://b/notes.md')!;
+    const notes = listedFiles(catalog.entries.find((e) => e.uri === 'skill://b/SKILL.md')!).find((r) => r.uri === 'skill://b/notes.md')!;
     assert.equal(notes.digest, sha256Digest(new TextEncoder().encode('rewritten with another size\n')));
     assert.equal(new TextDecoder().decode((await catalog.read('skill://b/notes.md')).bytes), 'rewritten with another size\n');
 

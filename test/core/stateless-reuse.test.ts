@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SkillCatalog, createSkillsEndpoint, memoryStorage, type SkillsEndpoint } from '@skillmount/core';
+import { SkillCatalog, createSkillsEndpoint, memoryStorage, type SkillSource, type SkillsEndpoint } from '@skillmount/core';
 
 const SKILL = '---\nname: demo\ndescription: A demo skill.\n---\nBody.\n';
 
@@ -72,18 +72,18 @@ test('stateless: a client that goes away mid-request leaves the next POSTs answe
   const held = new Promise<void>((resolve) => (release = resolve));
   const entered = new Promise<void>((resolve) => (enter = resolve));
   const catalog = await SkillCatalog.load(memoryStorage({ 'demo/SKILL.md': SKILL, 'demo/references/slow.md': 'Slow.\n' }));
-  const slowOnce = {
-    list: (params: never, ctx: never) => catalog.list(params, ctx),
-    get: (uri: string, ctx: never) => catalog.get(uri, ctx),
-    read: async (uri: string, ctx: never) => {
+  const slowOnce: SkillSource = {
+    list: (params) => catalog.list(params),
+    get: (uri) => catalog.get(uri),
+    read: async (uri) => {
       if (uri.endsWith('/slow.md')) {
         enter();
         await held;
       }
-      return catalog.read(uri, ctx);
+      return catalog.read(uri);
     },
   };
-  const served = await serve(createSkillsEndpoint({ source: slowOnce as never }));
+  const served = await serve(createSkillsEndpoint({ source: slowOnce }));
   try {
     const gone = new AbortController();
     const abandoned = fetch(served.url, {

@@ -47,6 +47,12 @@ function gatedApp(catalog: SkillCatalog, seen: string[]) {
   };
 }
 
+/** The text of a read's first content, or `undefined` as a string when it has none (a blob). */
+const firstText = (result: { contents: ({ text: string } | { blob: string })[] }) => {
+  const first = result.contents[0];
+  return String(first && 'text' in first ? first.text : undefined);
+};
+
 async function catalogOf(): Promise<SkillCatalog> {
   return SkillCatalog.load(memoryStorage(FILES), { onWarning: () => {} });
 }
@@ -68,9 +74,9 @@ for (const framework of FRAMEWORKS) {
         // Exactly the request the fast path used to answer from the source.
         assert.equal(await errorCode(anonymous.client.readResource({ uri: SECRET })), FORBIDDEN, 'the gated SKILL.md is refused without the scope');
         const read = await scoped.client.readResource({ uri: SECRET });
-        assert.match(String(read.contents[0]?.text), /The secret body/, 'and served with it');
+        assert.match(firstText(read), /The secret body/, 'and served with it');
         const open = await anonymous.client.readResource({ uri: 'skill://open/SKILL.md' });
-        assert.match(String(open.contents[0]?.text), /Open\./);
+        assert.match(firstText(open), /Open\./);
         assert.deepEqual(seen, [SECRET, SECRET, 'skill://open/SKILL.md'], "every read reached the app's handler");
         // The app's resources/list too; skills/list is still the skills' own (the app gates reads, not the listing).
         const listed = await anonymous.client.listResources();

@@ -61,7 +61,7 @@ async function outcome(stream: AddressedStream): Promise<'open' | { status: numb
 
 /** Open `count` streams one after another (each on its own connection) and say how each went. */
 async function openMany(url: string, count: number, from: Parameters<typeof listenFrom>[1], opened: AddressedStream[]) {
-  const outcomes = [];
+  const outcomes: Awaited<ReturnType<typeof outcome>>[] = [];
   for (let i = 0; i < count; i++) {
     const stream = await listenFrom(url, from, `listen:${i}`);
     opened.push(stream);

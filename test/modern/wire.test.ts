@@ -143,7 +143,7 @@ for (const framework of ['fastify', 'express'] as const) {
         const res = await fetch(app.url, { method, headers: { 'mcp-protocol-version': MODERN, accept: 'text/event-stream' } });
         assert.equal(res.status, 405, method);
         assert.equal(res.headers.get('allow'), 'POST');
-        assert.equal((await res.json()).error.code, -32000);
+        assert.equal(((await res.json()) as { error: { code: number } }).error.code, -32000);
       }
       const note = await modern(
         app.url,

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { SkillCatalog, StorageError, type SkillFileListing, type SkillFiles } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
+import { listedFiles } from '../support/listed-files.js';
 import { skillMd } from '../support/skill-md.js';
 import { tempTree } from '../support/trees.js';
 
@@ -167,7 +168,7 @@ for (const mode of modes) {
       const changed = await fast.reload();
       assert.deepEqual(changed.changed, ['skill://group-1/skill-5/SKILL.md']);
       const entry = fast.entries.find((e) => e.uri.includes('/skill-5/'))!;
-      assert.equal(entry.resources.find((r) => r.uri.endsWith('/file-3.txt'))!.digest, digest('changed'));
+      assert.equal(listedFiles(entry).find((r) => r.uri.endsWith('/file-3.txt'))!.digest, digest('changed'));
     });
   });
 }

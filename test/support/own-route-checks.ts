@@ -77,7 +77,7 @@ export async function checkStatelessMethods(url: string): Promise<void> {
     const res = await fetch(url, { method, headers: { accept: 'text/event-stream, application/json' } });
     assert.equal(res.status, 405, `${method} on a stateless route`);
     assert.equal(res.headers.get('allow'), 'POST');
-    const body = await res.json();
+    const body = (await res.json()) as { jsonrpc: string; error: { code: number } };
     assert.equal(body.jsonrpc, '2.0');
     assert.equal(body.error.code, -32000);
   }

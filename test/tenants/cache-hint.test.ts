@@ -33,7 +33,7 @@ test('resolve(ctx): the hint of a tenant no list call has touched, for two tenan
   t.after(() => tenants.close());
   assert.equal('cacheHint' in tenants, false, 'no hint that depends on which call came before');
   const ask = (tenant: string | undefined) => {
-    const ctx: SkillContext = tenant === undefined ? {} : { tenant };
+    const ctx: SkillContext = tenant === undefined ? { headers: {} } : { headers: {}, tenant };
     return tenants.resolve(ctx, (source) => source.cacheHint?.(ctx));
   };
   // Interleaved, first requests of each tenant: each gets its own hint.

@@ -172,7 +172,7 @@ const MODERN = '2026-07-28';
  */
 export async function rawClient(url: string, headers: Record<string, string>, sessions: boolean, modern = false): Promise<RawClient> {
   let sessionId: string | undefined;
-  const send = async (body: { method: string; params?: any }) => {
+  const send = async (body: { jsonrpc: '2.0'; id?: number; method: string; params?: any }) => {
     const era: Record<string, string> = modern
       ? {
           'mcp-protocol-version': MODERN,

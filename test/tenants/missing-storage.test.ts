@@ -55,7 +55,7 @@ test('a tenant whose folder does not exist sees an empty catalog, is not kept, a
   assert.deepEqual(listed.message.result?.skills, [], `an empty list, not an error: ${listed.raw}`);
   const read = await nobody.call('resources/read', { uri: 'skill://greet/SKILL.md' });
   assert.equal(read.message.error?.code, -32602, 'every URI is unknown to it');
-  assert.deepEqual(warnings, [], 'a tenant with no folder is not a problem to report');
+  assert.deepEqual<SkillWarning[]>(warnings, [], 'a tenant with no folder is not a problem to report');
   assert.deepEqual(tenants.loaded, [], 'nor kept in memory');
   assert.ok(storages.length >= 2 && storages.every((s) => s.closed === 1), 'each of its storages was closed');
 

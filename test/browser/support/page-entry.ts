@@ -17,6 +17,10 @@ export interface PageReport {
   tampered: { reason: string; message: string } | string;
 }
 
+// The page's own globals: the program is type-checked with Node's types, not the DOM's.
+declare const location: { readonly href: string };
+declare const isSecureContext: boolean;
+
 const hex = async (bytes: Uint8Array) => {
   const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   return `sha256:${[...hash].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
