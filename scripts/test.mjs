@@ -68,7 +68,9 @@ const closingDir = mkdtempSync(path.join(tmpdir(), 'skillmount-test-'));
 env.SKILLMOUNT_TEST_CLOSING_LINES = path.join(closingDir, 'closing.txt');
 const progress = pathToFileURL(path.join(root, 'scripts/test-progress.mjs')).href;
 const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${progress}`, '--test-reporter-destination=stderr'];
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files], {
+// A test that hangs fails after 10 minutes (the slowest takes under 4 on a loaded machine) instead of holding the run.
+const limits = ['--test-concurrency=2', '--test-timeout=600000'];
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...limits, ...reporters, ...files], {
   cwd: root,
   stdio: 'inherit',
   env,
