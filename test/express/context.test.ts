@@ -2,33 +2,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SkillCatalog, type SkillContext, type SkillSource } from '@skillmount/core';
+import { SkillCatalog } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware } from '@skillmount/express';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { connectClient } from '../support/client.js';
 import { listenExpress } from '../support/apps.js';
 import { statelessTransport } from '../support/stateless-route.js';
+import { recordingSource } from '../support/recording-source.js';
 
 /** The example catalog behind a source that records the context of every call. */
 async function observedSource() {
   const catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { onWarning: () => undefined });
-  const seen: SkillContext[] = [];
-  const source: SkillSource = {
-    list: async (params, ctx) => {
-      seen.push(ctx);
-      return catalog.list(params);
-    },
-    get: async (uri, ctx) => {
-      seen.push(ctx);
-      return catalog.get(uri);
-    },
-    read: async (uri, ctx) => {
-      seen.push(ctx);
-      return catalog.read(uri);
-    },
-  };
-  return { source, seen };
+  return recordingSource(catalog);
 }
 
 const AUTH = { token: 'secret-token', clientId: 'client-7', scopes: ['skills:read'] };

@@ -1,30 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SkillCatalog, type SkillContext, type SkillSource } from '@skillmount/core';
+import { SkillCatalog } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { connectClient } from '../support/client.js';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { startApp } from './app.js';
-
-/** A source that serves a catalog and remembers the context of every call. */
-function recordingSource(catalog: SkillCatalog) {
-  const seen: SkillContext[] = [];
-  const source: SkillSource = {
-    list: async (params, ctx) => {
-      seen.push(ctx);
-      return catalog.list(params);
-    },
-    get: async (uri, ctx) => {
-      seen.push(ctx);
-      return catalog.get(uri);
-    },
-    read: async (uri, ctx) => {
-      seen.push(ctx);
-      return catalog.read(uri);
-    },
-  };
-  return { source, seen };
-}
+import { recordingSource } from '../support/recording-source.js';
 
 const authFor = (token: string) => ({ token, clientId: `client-${token}`, scopes: ['skills:read'] });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SkillCatalog, type SkillContext, type SkillSource } from '@skillmount/core';
+import { SkillCatalog } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import Fastify from 'fastify';
 import skillsPlugin, { type SkillsPluginOptions } from '@skillmount/fastify';
@@ -9,6 +9,7 @@ import { connectClient } from '../support/client.js';
 import { checkSkillsEndpoint, EXAMPLES } from '../support/skills-suite.js';
 import { listenFastify } from '../support/apps.js';
 import { statelessTransport } from '../support/stateless-route.js';
+import { recordingSource } from '../support/recording-source.js';
 
 /** An app with its own stateless MCP route; the only skills-related line is `app.skills.attach(server)`. */
 async function appWithOwnRoute(options: SkillsPluginOptions) {
@@ -50,21 +51,7 @@ test('an existing MCP route adds skills with app.skills.attach(server) and path:
 
 test('app.skills.run applies the context option and request.auth in the app’s own route', async () => {
   const catalog = await SkillCatalog.load(fsStorage(EXAMPLES));
-  const seen: SkillContext[] = [];
-  const source: SkillSource = {
-    list: async (params, ctx) => {
-      seen.push(ctx);
-      return catalog.list(params);
-    },
-    get: async (uri, ctx) => {
-      seen.push(ctx);
-      return catalog.get(uri);
-    },
-    read: async (uri, ctx) => {
-      seen.push(ctx);
-      return catalog.read(uri);
-    },
-  };
+  const { source, seen } = recordingSource(catalog);
   const { app, url } = await appWithOwnRoute({ source, context: async (request) => ({ region: request.headers['x-region'] ?? 'none' }) });
   try {
     const { call, close } = await connectClient(url, { authorization: 'Bearer secret', 'x-region': 'eu' });
