@@ -3,11 +3,10 @@
  * child process: the code block is taken from the README as written, with only the skills folder
  * pointed at examples/skills and the port set to 0.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXAMPLES } from './skills-suite.js';
-import { within } from './wait.js';
+import { startChildServer } from './child-server.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const LISTENING = /listening (?:at|on) (http:\/\/127\.0\.0\.1:\d+)/;
@@ -48,38 +47,16 @@ export async function startReadmeExample(pkg: 'fastify' | 'express', file: strin
   const script = path.join(dir, `${pkg}-${process.pid}-${Date.now()}-${file}`);
   writeFileSync(script, code);
 
-  const child = spawn(process.execPath, [script], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const reap = () => child.kill('SIGKILL');
-  process.once('exit', reap);
-  const stop = async () => {
-    process.off('exit', reap);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(killer);
-    }
-    rmSync(script, { force: true });
-  };
-
-  const origin = new Promise<string>((resolve, reject) => {
-    const onData = () => {
-      const match = LISTENING.exec(stdout);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.once('close', (status, signal) => reject(new Error(`${where} exited (${signal ?? `code ${status}`}) before listening`)));
-  });
+  const removeScript = () => rmSync(script, { force: true });
   try {
-    const url = `${await within(origin, 30_000, `${where} to listen`)}/mcp`;
-    return { url, stderr: () => stderr, stop };
+    const server = await startChildServer([script], LISTENING, where, 30_000);
+    const stop = async () => {
+      await server.stop();
+      removeScript();
+    };
+    return { url: `${server.ready[1]}/mcp`, stderr: server.stderr, stop };
   } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n--- stderr\n${stderr || '(empty)'}\n--- stdout\n${stdout || '(empty)'}`);
+    removeScript();
+    throw error;
   }
 }

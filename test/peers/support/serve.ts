@@ -2,10 +2,10 @@
  * Runs `skillmount serve <folder>` as a child process on a free loopback port, the way a user
  * starts it, so peers judge the real CLI and not an in-process stand-in.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import { startChildServer } from '../../support/child-server.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const CLI_BIN = path.join(REPO, 'packages/cli/dist/bin.js');
@@ -44,52 +44,9 @@ export function startServer(options: ServeOptions = {}): Promise<RunningServer> 
   if (!existsSync(CLI_BIN)) {
     return Promise.reject(new Error(`${CLI_BIN} does not exist: build the workspace first (npx pnpm build)`));
   }
-  const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  // 'close' rather than 'exit': by then stdout and stderr are fully read.
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  // A crashed test run must not leave a server behind.
-  const reap = () => child.kill('SIGKILL');
-  process.once('exit', reap);
-
-  const stop = async () => {
-    process.off('exit', reap);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(killer);
-  };
   const shown = (arg: string) => (path.isAbsolute(arg) && !path.relative(REPO, arg).startsWith('..') ? path.relative(REPO, arg) : arg);
-  const command = `node ${args.map(shown).join(' ')}`;
-
-  return new Promise<RunningServer>((resolve, reject) => {
-    const fail = (why: string) => {
-      cleanup();
-      void stop().then(() => reject(new Error(`${command}: ${why}\n--- stderr\n${stderr || '(empty)'}\n--- stdout\n${stdout || '(empty)'}`)));
-    };
-    const onData = () => {
-      const m = READY.exec(stdout);
-      if (!m) return;
-      cleanup();
-      resolve({ url: m[2]!, skills: Number(m[1]), stderr: () => stderr, stop });
-    };
-    const onExit = (code: number | null, signal: string | null) => fail(`exited (${signal ?? `code ${code}`}) before printing its URL`);
-    const onError = (error: Error) => fail(`could not start: ${error.message}`);
-    const timer = setTimeout(() => fail(`printed no URL within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      child.off('close', onExit);
-      child.off('error', onError);
-    };
-    child.stdout!.on('data', onData);
-    child.once('close', onExit);
-    child.once('error', onError);
-  });
+  const started = startChildServer(args, READY, `node ${args.map(shown).join(' ')}`, START_TIMEOUT_MS);
+  return started.then(({ ready, stderr, stop }) => ({ url: ready[2]!, skills: Number(ready[1]), stderr, stop }));
 }
 
 /**
