@@ -2,7 +2,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import skillsPlugin, { type SkillsPluginOptions } from '@skillmount/fastify';
 import { skillsMiddleware, type SkillsMiddlewareOptions } from '@skillmount/express';
-import { listenExpress, listenFastify } from '../support/apps.js';
+import { listenExpressSkills, listenFastify } from '../support/apps.js';
 
 export type Framework = 'fastify' | 'express';
 export const FRAMEWORKS: readonly Framework[] = ['fastify', 'express'];
@@ -26,14 +26,5 @@ export async function serve(framework: Framework, options: ServeOptions): Promis
   const skills = skillsMiddleware(options);
   await skills.ready;
   const app = express();
-  app.use('/mcp', skills);
-  const http = await listenExpress(app);
-  return {
-    framework,
-    url: http.url,
-    close: async () => {
-      await skills.close();
-      await http.close();
-    },
-  };
+  return { framework, ...(await listenExpressSkills(app, skills)) };
 }

@@ -14,7 +14,7 @@ import { memoryStorage } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import { clientAddress, type From, postFrom } from '../support/addresses.js';
-import { listenExpress, listenFastify } from '../support/apps.js';
+import { listenExpressSkills, listenFastify } from '../support/apps.js';
 import { FRAMEWORKS, type Framework } from './servers.js';
 
 const SKILLS = { 'alpha/SKILL.md': '---\nname: alpha\ndescription: Alpha.\n---\nbody\n' };
@@ -55,15 +55,7 @@ async function serve(framework: Framework, setup: Setup): Promise<{ url: string;
     });
   }
   const skills = skillsMiddleware(options);
-  app.use('/mcp', skills);
-  const http = await listenExpress(app);
-  return {
-    url: http.url,
-    close: async () => {
-      await skills.close();
-      await http.close();
-    },
-  };
+  return listenExpressSkills(app, skills);
 }
 
 /** Initialize a session from `from`: its id, or the refusal's status. */

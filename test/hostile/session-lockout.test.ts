@@ -12,7 +12,7 @@ import Fastify from 'fastify';
 import { memoryStorage } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
-import { listenExpress, listenFastify } from '../support/apps.js';
+import { listenExpressSkills, listenFastify } from '../support/apps.js';
 import { connectClient } from '../support/client.js';
 import { bigFileTree, startCli } from './attacks.js';
 import { FRAMEWORKS, type Framework } from './servers.js';
@@ -79,15 +79,7 @@ async function serveWithAuth(framework: Framework, limits: { maxSessionsPerClien
     (req as typeof req & { auth?: unknown }).auth = authOf(req.headers['x-client']);
     next();
   });
-  app.use('/mcp', skills);
-  const http = await listenExpress(app);
-  return {
-    url: http.url,
-    close: async () => {
-      await skills.close();
-      await http.close();
-    },
-  };
+  return listenExpressSkills(app, skills);
 }
 
 for (const framework of FRAMEWORKS) {

@@ -14,7 +14,7 @@ import { memoryStorage, OptionError } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import { type AddressedStream, clientAddress, listenFrom } from '../support/addresses.js';
-import { listenExpress, listenFastify } from '../support/apps.js';
+import { listenExpressSkills, listenFastify } from '../support/apps.js';
 
 const TAG = 'io.modelcontextprotocol/subscriptionId';
 const SKILLS = { 'alpha/SKILL.md': '---\nname: alpha\ndescription: Alpha.\n---\nbody\n' };
@@ -38,16 +38,9 @@ async function serve(framework: Framework, limits: Limits, trustProxy = false): 
   const app = express();
   app.set('trust proxy', trustProxy);
   const skills = skillsMiddleware(options);
-  app.use('/mcp', skills);
-  const http = await listenExpress(app);
+  const served = await listenExpressSkills(app, skills);
   await skills.ready;
-  return {
-    url: http.url,
-    close: async () => {
-      await skills.close();
-      await http.close();
-    },
-  };
+  return served;
 }
 
 /** Whether a listen stream was granted (its acknowledgement came), or the error it was refused with. */

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { FastifyInstance } from 'fastify';
+import type { SkillsRouter } from '@skillmount/express';
 
 export interface Listening {
   /** `http://127.0.0.1:<port>` followed by the path given. */
@@ -27,6 +28,19 @@ export async function listenExpress(app: Express, path = '/mcp'): Promise<Listen
     const s = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(s)));
   });
   return { url: urlOf(server, path), close: () => closeServer(server) };
+}
+
+/** An Express app with the skills router at `/mcp`, listening; `close()` closes the router, then the server. */
+export async function listenExpressSkills(app: Express, skills: SkillsRouter): Promise<Listening> {
+  app.use('/mcp', skills);
+  const http = await listenExpress(app);
+  return {
+    url: http.url,
+    close: async () => {
+      await skills.close();
+      await http.close();
+    },
+  };
 }
 
 /** A Fastify app, listening; `close()` is `app.close()`, so its onClose hooks run. */
