@@ -94,6 +94,17 @@ export async function serve(argv: string[]): Promise<undefined> {
     await release();
     throw error;
   }
+  // Before the "serving" line: whoever waits for it may signal at once, and must find the handlers in place.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    complain(`skillmount: ${signal}, stopping`);
+    await app.close();
+    await release();
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
   announce({
     address,
     path,
@@ -107,16 +118,6 @@ export async function serve(argv: string[]): Promise<undefined> {
     label: opened.label,
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    complain(`skillmount: ${signal}, stopping`);
-    await app.close();
-    await release();
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
   return undefined;
 }
 
