@@ -25,6 +25,7 @@ export type {
   SkillResource,
   SkillResourceListing,
   SkillSource,
+  SkillVisibility,
   SkillWarning,
 } from './types.js';
 export {

@@ -129,6 +129,14 @@ export interface SkillFileBytes {
 export type SkillReadResult = Uint8Array | SkillFileBytes | SkillFileText;
 
 /**
+ * Per-request visibility: whether the request with `ctx` may see the skill `entry`. Asked on every
+ * method of every surface (`skills/list`, `skills/get`, `resources/read` and
+ * `resources/directory/read` of the skill's files, `resources/list`); a hidden skill gets exactly
+ * the answer of one that does not exist. `true` shows the skill; anything else hides it.
+ */
+export type SkillVisibility<C extends SkillContext = SkillContext> = (entry: SkillEntry, ctx: C) => boolean | Promise<boolean>;
+
+/**
  * Anything that can answer the skills methods. `SkillCatalog` is one; apps may write their own
  * for generated, per-user or `"dynamic"` skills. For a URI it does not serve, a method returns
  * `undefined` (or `null`), or throws `SkillNotFoundError`: the client gets `-32602` with
@@ -149,6 +157,11 @@ export interface SkillSource<C extends SkillContext = SkillContext> {
   listResources?(ctx: C): Promise<SkillResourceListing[]>;
   /** Cache hints for results; default `{ ttlMs: 0, cacheScope: 'private' }`. */
   cacheHint?(ctx: C): CacheHint;
+  /**
+   * Whether the request may see a skill (see `SkillVisibility`): asked on every method, together
+   * with the `visible` option of `attach` or an adapter when both are given.
+   */
+  visible?(entry: SkillEntry, ctx: C): boolean | Promise<boolean>;
   /** Servers that want `notifications/resources/list_changed` subscribe here. */
   /**
    * `ctx` is the context of the request that connected the server (its session's opening

@@ -32,7 +32,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
   }
   const origin = checkOrigin(options, fail, packageName);
 
-  for (const name of ['server', 'context', 'onWarning'] as const) {
+  for (const name of ['server', 'context', 'visible', 'onWarning'] as const) {
     if (options[name] !== undefined && !isFunction(options[name])) fail('invalid-type', name, `${FUNCTION_SHAPES[name]}, got ${describeValue(options[name])}`);
   }
   for (const name of ['sessions', 'watch'] as const) {
@@ -55,6 +55,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     origin,
     server: options.server,
     context: options.context,
+    visible: options.visible,
     sessions: options.sessions === true,
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
@@ -73,6 +74,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
 const FUNCTION_SHAPES = {
   server: 'must be a function that returns a new McpServer or Server, e.g. () => new McpServer({ name, version })',
   context: 'must be a function (request) => ({ ...fields }) returning an object or a promise of one',
+  visible: 'must be a function (entry, ctx) => boolean returning true for the skills the request may see, or a promise of that',
   onWarning: 'must be a function (warning) => void',
 } as const;
 

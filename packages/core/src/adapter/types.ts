@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { SkillCatalog } from '../catalog/catalog.js';
 import type { AllowedHosts, RequestGuard } from '../http/types.js';
-import type { CatalogOptions, SkillFiles, SkillSource, SkillWarning } from '../types.js';
+import type { CatalogOptions, SkillFiles, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 
 /** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
 export type AnyMcpServer = McpServer | Server;
@@ -44,6 +44,15 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    * exchange; it must return an object or a promise of one.
    */
   context?: (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * Per-request visibility, the supported way to gate skills per user or tenant:
+   * `(entry, ctx) => boolean | Promise<boolean>`, where `ctx` holds `auth`, `headers` and the
+   * fields `context` returned. Asked on every skills method, on both protocol eras; a skill it
+   * does not return `true` for is answered exactly as one that does not exist (not listed, not
+   * found by `skills/get`, its files not found by `resources/read`), and the fast path stays on.
+   * With a source's own `visible`, both must allow a skill.
+   */
+  visible?: SkillVisibility;
   /**
    * `false` (default): stateless, a server per POST that is not a skills request (`server` is called for each; the
    * default server is reused, one POST at a time); GET and DELETE answer 405 with a
@@ -124,6 +133,7 @@ export interface CheckedAdapterOptions<Request> {
   origin: SkillsOrigin;
   server: (() => AnyMcpServer | Promise<AnyMcpServer>) | undefined;
   context: ((request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>) | undefined;
+  visible: SkillVisibility | undefined;
   sessions: boolean;
   sessionIdleMs: number | undefined;
   maxSessions: number | undefined;

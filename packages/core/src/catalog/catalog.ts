@@ -34,6 +34,19 @@ const builtHere = new WeakSet<object>();
 /** True for a catalog this copy of core built. */
 export const isCatalogBuiltHere = (source: unknown): boolean => typeof source === 'object' && source !== null && builtHere.has(source);
 
+/** What core's own modules may read of a catalog beyond its public API (set in the class's static block). */
+export interface CatalogInternals {
+  snapshot: CatalogSnapshot;
+  pageSize: number;
+  /** As `#pathOf`: the storage path a URI names, '' outside the catalog's prefix; throws for a malformed URI. */
+  pathOf(uri: string, what: 'skill' | 'file' | 'directory'): string;
+}
+
+let internalsOf: (catalog: SkillCatalog) => CatalogInternals;
+
+/** A catalog's current snapshot and paging, for the skills service's visibility rule (catalog/visible.ts). */
+export const catalogInternals = (catalog: SkillCatalog): CatalogInternals => internalsOf(catalog);
+
 /**
  * Skills loaded from a `SkillFiles` storage: validated, hashed, indexed and frozen.
  * Serves `skills/list`, `skills/get`, `resources/read` and `resources/directory/read` from memory,
@@ -75,6 +88,11 @@ export class SkillCatalog implements SkillSource {
   }
   static {
     brand(this, '@skillmount/core/SkillCatalog');
+    internalsOf = (catalog) => ({
+      snapshot: catalog.#snapshot,
+      pageSize: catalog.#options.pageSize,
+      pathOf: (uri, what) => catalog.#pathOf(uri, what),
+    });
   }
 
   /** Walk `files`, read and hash every skill file, and build the catalog. */

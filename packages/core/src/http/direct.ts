@@ -13,9 +13,9 @@ import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontext
 import { contextFromExtra } from '../context/store.js';
 import { parseUri } from '../uri/canonical.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
-import { SkillHandlers } from '../server/handlers.js';
+import type { SkillHandlers } from '../server/handlers.js';
 import { optionalCursor, requiredUri } from '../server/params.js';
-import type { SkillContext, SkillSource, SkillWarning } from '../types.js';
+import type { SkillContext, SkillWarning } from '../types.js';
 import { isJsonContentType } from './body.js';
 import { clientSafe } from './internal-errors.js';
 
@@ -29,9 +29,11 @@ export interface DirectCall {
 }
 
 export interface DirectAnswersOptions {
-  source: SkillSource;
+  /** The endpoint's skills service, which answers every call. */
+  service: SkillHandlers;
+  /** Whether the source reads folders (`resources/directory/read` is served). */
+  directoryRead: boolean;
   warn: (warning: SkillWarning) => void;
-  strict?: boolean;
   /**
    * Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a
    * URI or the method); `size` measures what the work produced.
@@ -67,15 +69,15 @@ export class DirectAnswers {
   readonly #running = new Map<string, Map<string | number, AbortController>>();
 
   constructor(options: DirectAnswersOptions) {
-    this.#handlers = new SkillHandlers(options.source, options.warn, { strict: options.strict });
-    this.#directoryRead = typeof options.source.readDirectory === 'function';
+    this.#handlers = options.service;
+    this.#directoryRead = options.directoryRead;
     this.#warn = options.warn;
     this.#count = options.count;
   }
 
   /** The call, when this POST is exactly a skills request the SDK's transport would take; else undefined. */
   match(req: IncomingMessage, body: unknown): DirectCall | undefined {
-    if (req.method !== 'POST' || !isJsonContentType(req) || !acceptsBoth(req.headers.accept)) return undefined;
+    if (req.method !== 'POST' || !takenAsJson(req) || !acceptsBoth(req.headers.accept)) return undefined;
     const version = req.headers['mcp-protocol-version'];
     if (version !== undefined && !(typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
     if (!isPlainObject(body)) return undefined;
@@ -190,6 +192,14 @@ function sseEvent(message: Result): string {
 /** What a budget refusal names: a read's URI, else the method. */
 function subjectOf({ method, params }: DirectCall): string {
   return method === 'resources/read' ? (params.uri as string) : method;
+}
+
+/**
+ * A JSON content type every supported SDK release takes: older ones (1.29) want the lower-case
+ * text "application/json" in it and refuse `Application/JSON` (415), which the endpoint accepts.
+ */
+function takenAsJson(req: IncomingMessage): boolean {
+  return isJsonContentType(req) && String(req.headers['content-type']).includes('application/json');
 }
 
 /** The SDK's transport refuses a POST whose Accept header does not name both types (406). */

@@ -5,7 +5,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../catalog/options.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
-import { attachSkills, followListChanges, type AttachOptions } from '../server/attach.js';
+import { attachSkills, followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
+import { SkillHandlers } from '../server/handlers.js';
 import { warningSink } from '../server/warn-once.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
@@ -113,6 +114,8 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const budget = new ResponseBudget();
   const source = options.source;
   const warn: (warning: SkillWarning) => void = warningSink(source, options.attach?.onWarning, consoleWarning);
+  // The one skills service: the servers' handlers, the direct answers and the 2026-07-28 path all answer through it.
+  const service = new SkillHandlers(source, warn, serviceOptions(options.attach ?? {}));
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
 
@@ -120,7 +123,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const unhidden = new WeakSet<McpServer | Server>();
   const newServer = async () => {
     const server = await buildServer();
-    attachSkills(server, source, options.attach ?? {}, false);
+    attachSkills(server, source, options.attach ?? {}, false, service);
     if (!hideInternalErrors(server, warn)) unhidden.add(server);
     budget.limitAnswers(server, warn);
     return server;
@@ -137,10 +140,10 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   // Protocol 2026-07-28: the same source and the same app servers, one self-contained request per POST.
   const modern = createModernPath({
     source,
+    service,
     buildServer: newServer,
     beforeConnect,
     warn,
-    strict: options.attach?.strict,
     appServers: options.server !== undefined,
     count: (subject, work, size) => budget.count(subject, work, size),
     listen: { max: options.maxListenStreams, maxPerClient: options.maxListenStreamsPerClient, lifetimeMs: options.listenLifetimeMs },
@@ -149,7 +152,12 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).
   const pool = options.sessions || options.server ? undefined : new ServerPool(newServer);
   // Skills requests of 2025-11-25 answered from the source, as the 2026-07-28 path answers them.
-  const direct = new DirectAnswers({ source, warn, strict: options.attach?.strict, count: (subject, work, size) => budget.count(subject, work, size) });
+  const direct = new DirectAnswers({
+    service,
+    directoryRead: typeof source.readDirectory === 'function',
+    warn,
+    count: (subject, work, size) => budget.count(subject, work, size),
+  });
   const era2025 = { newServer, connect, sessions, transportLimits, direct, ...(pool ? { pool } : {}) };
 
   /**

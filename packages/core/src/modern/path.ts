@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { contextFromExtra } from '../context/store.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
-import { SkillHandlers } from '../server/handlers.js';
+import type { SkillHandlers } from '../server/handlers.js';
 import { clientKey } from '../http/client-key.js';
 import { clientSafe } from '../http/internal-errors.js';
 import { answersAsAttached } from '../server/attach.js';
@@ -22,6 +22,8 @@ import { ModernReply, resultMessage, type JsonRpcError } from './reply.js';
 
 export interface ModernPathOptions {
   source: SkillSource;
+  /** The endpoint's skills service, which answers the skills methods. */
+  service: SkillHandlers;
   /** The app's server factory with skills attached: the same servers the legacy path uses. */
   buildServer: () => Promise<McpServer | Server>;
   /**
@@ -32,8 +34,6 @@ export interface ModernPathOptions {
   /** Called with each server and the in-process transport it is about to be connected to. */
   beforeConnect?: (server: McpServer | Server, transport: Transport) => void;
   warn: (warning: SkillWarning) => void;
-  /** As `attach`'s `strict`: an invalid entry fails its `skills/list` page. */
-  strict?: boolean;
   /** `subscriptions/listen` caps and lifetime; unset ones take their defaults. */
   listen?: Partial<ListenLimits>;
   /**
@@ -54,7 +54,7 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
 
 export function createModernPath(options: ModernPathOptions): ModernPath {
   const { source, warn } = options;
-  const handlers = new SkillHandlers(source, warn, { strict: options.strict });
+  const handlers = options.service;
   const bridge = new AppBridge(options.buildServer, options.beforeConnect);
   const listeners = new Listeners(source, options.listen);
 

@@ -24,9 +24,9 @@ import {
   ReadDirectoryRequestSchema,
 } from '../protocol/schemas.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
-import type { SkillSource, SkillWarning } from '../types.js';
+import type { SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
-import { SkillHandlers, type ReadResourceResultLike } from './handlers.js';
+import { SkillHandlers, type ReadResourceResultLike, type SkillHandlersOptions } from './handlers.js';
 import { warningSink } from './warn-once.js';
 
 export interface AttachOptions {
@@ -44,6 +44,12 @@ export interface AttachOptions {
    * `listResources` / `readResource` of the returned handle from them.
    */
   resources?: 'auto' | 'manual';
+  /**
+   * Per-request visibility: `(entry, ctx) => boolean | Promise<boolean>`, asked on every skills
+   * method; a skill it hides is answered as one that does not exist. With the source's own
+   * `visible`, both must allow a skill. See `SkillVisibility`.
+   */
+  visible?: SkillVisibility;
   /**
    * Called when a skills request reaches the source outside `runWithSkillContext` (so without the
    * app's per-request fields). Adapters with a `context` option use it to say that their
@@ -92,9 +98,10 @@ export function attach(server: AnyServer, source: SkillSource, options: AttachOp
 /**
  * `attach`, for callers that connect the server themselves: with `followConnect` false, list
  * changes are not followed on connect, and the caller calls `followListChanges` after its own
- * `connect()` (the public seam), instead of attach wrapping `connect`.
+ * `connect()` (the public seam), instead of attach wrapping `connect`. `service`: the one skills
+ * service of an endpoint, shared by every server it builds and by its other paths.
  */
-export function attachSkills(server: AnyServer, source: SkillSource, options: AttachOptions, followConnect: boolean): AttachedSkills {
+export function attachSkills(server: AnyServer, source: SkillSource, options: AttachOptions, followConnect: boolean, service?: SkillHandlers): AttachedSkills {
   if (!source || typeof source.list !== 'function' || typeof source.get !== 'function' || typeof source.read !== 'function') {
     throw new TypeError('skillmount: attach(server, source) needs a SkillSource (a SkillCatalog, or an object with list, get and read)');
   }
@@ -132,9 +139,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     );
   }
 
-  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
-    throw new OptionError('invalid-type', 'strict', `must be true or false, got ${typeof options.strict}`);
-  }
+  const checked = serviceOptions(options);
 
   const warn = warningSink(source, options.onWarning, consoleWarning);
   const contextMissing = options.onContextMissing;
@@ -142,7 +147,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     if (contextMissing && !hasSkillContext()) contextMissing();
     return contextFromExtra(extra);
   };
-  const handlers = new SkillHandlers(source, warn, { strict: options.strict });
+  const handlers = service ?? new SkillHandlers(source, warn, checked);
   const directoryRead = typeof source.readDirectory === 'function';
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
   const readResource = async (uri: string, extra?: ExtraLike) => (handlers.serves(uri) ? handlers.read(uri, contextOf(extra)) : undefined);
@@ -201,6 +206,17 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   attached.set(low, { source, handle });
   installedBySkills.set(low, handlersNow(low, [...SKILL_METHODS, 'resources/read', 'resources/list']));
   return handle;
+}
+
+/** The options of `attach` that the skills service takes (`strict`, `visible`), checked. */
+export function serviceOptions(options: AttachOptions): SkillHandlersOptions {
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
+    throw new OptionError('invalid-type', 'strict', `must be true or false, got ${typeof options.strict}`);
+  }
+  if (options.visible !== undefined && typeof options.visible !== 'function') {
+    throw new OptionError('invalid-type', 'visible', `must be a function (entry, ctx) => boolean | Promise<boolean>, got ${typeof options.visible}`);
+  }
+  return { strict: options.strict, visible: options.visible };
 }
 
 /** The handlers `low` has now for `methods` (those it has). */

@@ -1,15 +1,17 @@
-import { isCatalogBuiltHere } from '../catalog/catalog.js';
+import { isCatalogBuiltHere, type SkillCatalog } from '../catalog/catalog.js';
+import { skillsHolding, visiblePage } from '../catalog/visible.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { encodeContent, verifiedContent, type EncodedContent } from '../bytes/verified.js';
-import { changedFile, directoryNotFound, fileNotFound, internalError, skillNotFound } from '../errors.js';
+import { SkillNotFoundError, changedFile, directoryNotFound, fileNotFound, internalError, skillNotFound } from '../errors.js';
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT, METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import { canonicalUri } from '../uri/canonical.js';
 import { DEFAULT_BASE_URI, isUnderBase, parseBaseUri, type BaseUri } from '../uri/base.js';
-import { fileOfAnswer, kindOf, pageProblem, sortPageEntries } from './source-answers.js';
+import { fileOfAnswer, kindOf, pageProblem, sortPageEntries, type DroppedEntry } from './source-answers.js';
 import { warnOnce } from './warn-once.js';
+import { holdingCandidates, Visibility } from './visibility.js';
 import { withResolvedSource } from '../routing/routed-source.js';
-import type { CacheHint, SkillContext, SkillFileContent, SkillSource, SkillWarning } from '../types.js';
+import type { CacheHint, ListSkillsPage, SkillContext, SkillEntry, SkillFileContent, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 
 /** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
 function cacheHintProblem(hint: unknown): string | undefined {
@@ -27,9 +29,14 @@ export interface ReadResourceResultLike {
 
 type Envelope = { resultType: 'complete' } & CacheHint;
 
+/** Source pages one `skills/list` call may ask for while each comes out empty under the visibility rule. */
+const MAX_HIDDEN_PAGES = 100;
+
 export interface SkillHandlersOptions {
   /** Fail a whole `skills/list` page for one invalid entry instead of dropping it with a warning. */
   strict?: boolean;
+  /** Per-request visibility, besides the source's own `visible` (both must allow a skill). */
+  visible?: SkillVisibility;
 }
 
 /** The source answering one request, and whether its entries were checked when it was built. */
@@ -53,6 +60,8 @@ export class SkillHandlers {
   readonly base: BaseUri;
   /** Problems with what the source returned, each told once (they recur on every request). */
   readonly #tell: (warning: SkillWarning) => void;
+  /** Undefined when no rule is set: then nothing is asked, and nothing costs more. */
+  readonly #visibility: Visibility | undefined;
 
   constructor(source: SkillSource, warn: (warning: SkillWarning) => void, options: SkillHandlersOptions = {}) {
     this.#source = source;
@@ -60,6 +69,7 @@ export class SkillHandlers {
     this.base = baseOf(source);
     this.#strict = options.strict === true;
     this.#tell = warnOnce(source, warn);
+    this.#visibility = Visibility.of(options.visible, source, this.#tell);
   }
 
   /** Whether a `resources/read` of `uri` is the source's to answer (or refuse), rather than the app's. */
@@ -112,32 +122,55 @@ export class SkillHandlers {
 
   list(cursor: string | undefined, ctx: SkillContext) {
     return this.#answer(ctx, async (answering) => {
+      const visibility = this.#visibility;
+      if (visibility && answering.trusted) {
+        const page = await visiblePage(answering.source as SkillCatalog, cursor, (entry) => visibility.allows(entry, ctx));
+        return { ...this.#envelopeOf(answering.source, ctx), ...page };
+      }
       const page = await answering.source.list(cursor === undefined ? {} : { cursor }, ctx);
       this.#checkPage(answering, page, METHOD_SKILLS_LIST, 'skills');
+      if (visibility) return this.#visibleOfSource(answering, page, ctx, visibility);
       const next = page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {};
       // A catalog's pages were checked when it was built (valid, one entry per URI): nothing to redo per request.
       if (answering.trusted) return { ...this.#envelopeOf(answering.source, ctx), skills: page.skills, ...next };
       const { kept, dropped } = sortPageEntries(page.skills);
-      for (const { uri, problem } of dropped) {
-        if (this.#strict) this.#refuse('invalid-entry', METHOD_SKILLS_LIST, `an invalid entry (${problem}), and strict is on`, uri);
-        this.#tell({
-          code: 'invalid-entry',
-          ...(uri !== undefined ? { uri } : {}),
-          message: `${METHOD_SKILLS_LIST}: the skill source returned an invalid entry, dropped from the page: ${problem}`,
-        });
-      }
+      this.#tellDropped(dropped);
       return { ...this.#envelopeOf(answering.source, ctx), skills: kept, ...next };
     });
   }
 
+  /** Report the entries left off a custom source's page, or under `strict` fail the page. */
+  #tellDropped(dropped: readonly DroppedEntry[]): void {
+    for (const { uri, problem } of dropped) {
+      if (this.#strict) this.#refuse('invalid-entry', METHOD_SKILLS_LIST, `an invalid entry (${problem}), and strict is on`, uri);
+      this.#tell({
+        code: 'invalid-entry',
+        ...(uri !== undefined ? { uri } : {}),
+        message: `${METHOD_SKILLS_LIST}: the skill source returned an invalid entry, dropped from the page: ${problem}`,
+      });
+    }
+  }
+
   get(uri: string, ctx: SkillContext) {
     return this.#answer(ctx, async (answering) => {
-      const skill = await answering.source.get(uri, ctx);
-      if (skill === undefined || skill === null) throw skillNotFound(uri);
+      const visibility = this.#visibility;
+      let skill: SkillEntry | undefined | null;
+      try {
+        skill = await answering.source.get(uri, ctx);
+      } catch (error) {
+        if (visibility && error instanceof SkillNotFoundError) await visibility.askForMissing(uri, ctx);
+        throw error;
+      }
+      if (skill === undefined || skill === null) {
+        await visibility?.askForMissing(uri, ctx);
+        throw skillNotFound(uri);
+      }
       const problem = this.#entryProblem(answering, skill);
       if (problem !== undefined) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `an invalid entry (${problem})`, uri);
       if (!answering.trusted && canonicalUri(skill.uri) !== canonicalUri(uri))
         this.#refuse('invalid-entry', METHOD_SKILLS_GET, `the entry of another skill, ${skill.uri}`, uri);
+      // The catalog's own answer for a skill it does not serve.
+      if (visibility && !(await visibility.allows(skill, ctx))) throw skillNotFound(uri);
       return { ...this.#envelopeOf(answering.source, ctx), skill };
     });
   }
@@ -147,6 +180,7 @@ export class SkillHandlers {
       const { source } = answering;
       // A tenant's source may lack folders where the router has them: the answer of a folder it does not have.
       if (typeof source.readDirectory !== 'function') throw directoryNotFound(uri);
+      if (this.#visibility && !(await this.#shows(answering, uri, 'directory', ctx, this.#visibility))) throw directoryNotFound(uri);
       const page = await source.readDirectory(uri, cursor === undefined ? {} : { cursor }, ctx);
       if (page === undefined || page === null) throw directoryNotFound(uri);
       this.#checkPage(answering, page, METHOD_DIRECTORY_READ, 'resources', uri);
@@ -158,13 +192,72 @@ export class SkillHandlers {
     return this.#answer(ctx, async (answering) => {
       const listed = (await answering.source.listResources?.(ctx)) ?? [];
       if (!answering.trusted && !Array.isArray(listed)) this.#refuse('invalid-page', 'resources/list', `${kindOf(listed)} from listResources(), not an array`);
-      return listed;
+      const visibility = this.#visibility;
+      if (!visibility) return listed;
+      const shown: typeof listed = [];
+      for (const listing of listed) if (await this.#shows(answering, listing.uri, 'file', ctx, visibility)) shown.push(listing);
+      return shown;
     });
+  }
+
+  /**
+   * A custom source's page with the hidden skills taken out. Its pages are its own, so a page may
+   * come out shorter than the source's page size; one left empty while the source has more is
+   * not sent: the next one is asked for instead.
+   */
+  async #visibleOfSource(answering: Answering, first: ListSkillsPage, ctx: SkillContext, visibility: Visibility) {
+    let page = first;
+    for (let asked = 1; ; asked++) {
+      const { kept, dropped } = sortPageEntries(page.skills);
+      this.#tellDropped(dropped);
+      const skills: SkillEntry[] = [];
+      for (const entry of kept) if (await visibility.allows(entry, ctx)) skills.push(entry);
+      if (skills.length > 0 || page.nextCursor === undefined || asked === MAX_HIDDEN_PAGES || ctx.signal?.aborted) {
+        const next = page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {};
+        return { ...this.#envelopeOf(answering.source, ctx), skills, ...next };
+      }
+      page = await answering.source.list({ cursor: page.nextCursor }, ctx);
+      this.#checkPage(answering, page, METHOD_SKILLS_LIST, 'skills');
+    }
+  }
+
+  /**
+   * Whether the request may see `uri` (a file, or a folder): when at least one skill whose folder
+   * holds it is visible, or when no skill holds it (the source answers for it, most often "not
+   * found", after the rules were asked about a stand-in, as for a hidden skill).
+   */
+  async #shows(answering: Answering, uri: string, kind: 'file' | 'directory', ctx: SkillContext, visibility: Visibility): Promise<boolean> {
+    const holding = answering.trusted ? skillsHolding(answering.source as SkillCatalog, uri, kind) : await this.#holdingOf(answering.source, uri, kind, ctx);
+    if (holding.length === 0) {
+      await visibility.askForMissing(uri, ctx);
+      return true;
+    }
+    for (const entry of holding) if (await visibility.allows(entry, ctx)) return true;
+    return false;
+  }
+
+  /** The skills of a custom source whose folders hold `uri`, nearest first, found by asking it for each folder's SKILL.md. */
+  async #holdingOf(source: SkillSource, uri: string, kind: 'file' | 'directory', ctx: SkillContext): Promise<SkillEntry[]> {
+    const holding: SkillEntry[] = [];
+    for (const candidate of holdingCandidates(this.base, uri, kind)) {
+      let entry: SkillEntry | undefined | null;
+      try {
+        entry = await source.get(candidate, ctx);
+      } catch (error) {
+        if (error instanceof SkillNotFoundError) continue;
+        throw error;
+      }
+      if (entry !== undefined && entry !== null && entryProblems(entry).length === 0) holding.push(entry);
+    }
+    return holding;
   }
 
   /** Read one file and check it against what was published before a byte goes out. */
   read(uri: string, ctx: SkillContext): Promise<ReadResourceResultLike> {
-    return this.#answer(ctx, async ({ source }) => {
+    return this.#answer(ctx, async (answering) => {
+      const { source } = answering;
+      // Asked before the source reads a byte: a hidden skill's files are never fetched.
+      if (this.#visibility && !(await this.#shows(answering, uri, 'file', ctx, this.#visibility))) throw fileNotFound(uri);
       const answer = await source.read(uri, ctx);
       if (answer === undefined || answer === null) throw fileNotFound(uri);
       const normalised = fileOfAnswer(answer, uri);
