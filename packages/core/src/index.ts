@@ -26,6 +26,14 @@ export type {
   SkillResourceListing,
   SkillSource,
   SkillVisibility,
+  SkillsService,
+  SkillsCallExtra,
+  SkillsResultEnvelope,
+  ListSkillsResult,
+  GetSkillResult,
+  ReadSkillFileResult,
+  ReadDirectoryResult,
+  SkillFileContents,
   SkillWarning,
 } from './types.js';
 export {

@@ -178,6 +178,70 @@ export interface SkillSource<C extends SkillContext = SkillContext> {
 }
 
 // ---------------------------------------------------------------------------
+// The skills service: the skills methods as plain functions
+
+/** `resultType` and the cache fields every skills result carries (the answering source's cache hint). */
+export interface SkillsResultEnvelope extends CacheHint {
+  resultType: 'complete';
+  /** Results are JSON-RPC results: other fields may be added. */
+  [field: string]: unknown;
+}
+
+export interface ListSkillsResult extends SkillsResultEnvelope {
+  skills: SkillEntry[];
+  nextCursor?: string;
+}
+
+export interface GetSkillResult extends SkillsResultEnvelope {
+  skill: SkillEntry;
+}
+
+/** One file, verified against its published digest: UTF-8 text as `text`, anything else as base64 `blob`. */
+export type SkillFileContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+
+export interface ReadSkillFileResult extends SkillsResultEnvelope {
+  contents: SkillFileContents[];
+}
+
+export interface ReadDirectoryResult extends SkillsResultEnvelope {
+  resources: DirectoryChild[];
+  nextCursor?: string;
+}
+
+/**
+ * The per-request fields a service call runs with, as an MCP request handler receives them (the
+ * SDK's `RequestHandlerExtra` fits): auth, headers, session and the signal that cancels it. The
+ * app's own fields come from the adapter's `context` option (or `runWithSkillContext`) as for
+ * every skills request.
+ */
+export interface SkillsCallExtra {
+  authInfo?: unknown;
+  requestInfo?: { headers?: Record<string, string | string[] | undefined> };
+  sessionId?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The skills methods of an endpoint as plain functions, for another surface over the same skills
+ * (a tool that reads a skill, a prompt, a page): each answers exactly what the MCP method answers
+ * for the same request, through the same visibility rule, digest checks and response budget, and
+ * stops when `extra.signal` aborts (rejecting with its reason). Errors are the MCP method's
+ * (`SkillNotFoundError` for what is not served or hidden, `SkillProtocolError` otherwise).
+ */
+export interface SkillsService {
+  /** `skills/list`. */
+  list(cursor?: string, extra?: SkillsCallExtra): Promise<ListSkillsResult>;
+  /** `skills/get`. */
+  get(uri: string, extra?: SkillsCallExtra): Promise<GetSkillResult>;
+  /** `resources/read` of a skill file. */
+  read(uri: string, extra?: SkillsCallExtra): Promise<ReadSkillFileResult>;
+  /** `resources/directory/read`; not found when the source reads no folders. */
+  readDirectory(uri: string, cursor?: string, extra?: SkillsCallExtra): Promise<ReadDirectoryResult>;
+  /** The SKILL.md entries `resources/list` adds. */
+  listResources(extra?: SkillsCallExtra): Promise<SkillResourceListing[]>;
+}
+
+// ---------------------------------------------------------------------------
 // Catalog
 
 export interface SkillWarning {

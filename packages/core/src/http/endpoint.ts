@@ -7,8 +7,9 @@ import { consoleWarning } from '../catalog/options.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { attachSkills, followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
+import { publicService } from '../server/service.js';
 import { warningSink } from '../server/warn-once.js';
-import type { SkillSource, SkillWarning } from '../types.js';
+import type { SkillSource, SkillsService, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
 import { createModernPath } from '../modern/path.js';
@@ -92,6 +93,13 @@ export interface SkillsEndpoint {
    * `MCP-Protocol-Version` header alone decides (every 2026-07-28 client sends it).
    */
   handleModern(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<boolean>;
+  /**
+   * The skills methods of this endpoint as plain functions, for another surface over the same
+   * skills (an app's tool that reads a skill, say): the same answers as the MCP methods, through
+   * the same `visible` rule and digest checks, and, called while the endpoint handles a request,
+   * the same response budget.
+   */
+  readonly service: SkillsService;
   /** Close every open session, and end every `subscriptions/listen` stream with its closing result. */
   close(): Promise<void>;
 }
@@ -115,7 +123,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const source = options.source;
   const warn: (warning: SkillWarning) => void = warningSink(source, options.attach?.onWarning, consoleWarning);
   // The one skills service: the servers' handlers, the direct answers and the 2026-07-28 path all answer through it.
-  const service = new SkillHandlers(source, warn, serviceOptions(options.attach ?? {}));
+  const service = new SkillHandlers(source, warn, { ...serviceOptions(options.attach ?? {}), count: (subject, work) => budget.count(subject, work) });
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
 
@@ -212,6 +220,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
 
   return {
     handle,
+    service: publicService(service),
     async handleModern(req, res, body, context) {
       if (!isModernRequest(req, body)) return false;
       await handle(req, res, body, context);

@@ -24,9 +24,9 @@ import {
   ReadDirectoryRequestSchema,
 } from '../protocol/schemas.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
-import type { SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { ReadSkillFileResult, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
-import { SkillHandlers, type ReadResourceResultLike, type SkillHandlersOptions } from './handlers.js';
+import { SkillHandlers, type SkillHandlersOptions } from './handlers.js';
 import { warningSink } from './warn-once.js';
 
 export interface AttachOptions {
@@ -63,7 +63,7 @@ export interface AttachedSkills {
   /** SKILL.md entries for `resources/list`. */
   listResources(extra?: ExtraLike): Promise<{ uri: string; name: string; description?: string; mimeType: string }[]>;
   /** The `resources/read` result for a URI under the source's base (`skill://` by default), or undefined for any other. */
-  readResource(uri: string, extra?: ExtraLike): Promise<ReadResourceResultLike | undefined>;
+  readResource(uri: string, extra?: ExtraLike): Promise<ReadSkillFileResult | undefined>;
 }
 
 /** What attach() did to each server, so a second call can return it or refuse cleanly. */

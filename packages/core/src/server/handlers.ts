@@ -5,13 +5,29 @@ import { encodeContent, verifiedContent, type EncodedContent } from '../bytes/ve
 import { SkillNotFoundError, changedFile, directoryNotFound, fileNotFound, internalError, skillNotFound } from '../errors.js';
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT, METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
+
+const METHOD_DISCOVER = 'server/discover';
 import { canonicalUri } from '../uri/canonical.js';
 import { DEFAULT_BASE_URI, isUnderBase, parseBaseUri, type BaseUri } from '../uri/base.js';
 import { fileOfAnswer, kindOf, pageProblem, sortPageEntries, type DroppedEntry } from './source-answers.js';
 import { warnOnce } from './warn-once.js';
 import { holdingCandidates, Visibility } from './visibility.js';
 import { withResolvedSource } from '../routing/routed-source.js';
-import type { CacheHint, ListSkillsPage, SkillContext, SkillEntry, SkillFileContent, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type {
+  CacheHint,
+  GetSkillResult,
+  ListSkillsPage,
+  ListSkillsResult,
+  ReadDirectoryResult,
+  ReadSkillFileResult,
+  SkillContext,
+  SkillEntry,
+  SkillFileContent,
+  SkillResourceListing,
+  SkillSource,
+  SkillVisibility,
+  SkillWarning,
+} from '../types.js';
 
 /** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
 function cacheHintProblem(hint: unknown): string | undefined {
@@ -20,11 +36,6 @@ function cacheHintProblem(hint: unknown): string | undefined {
   if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 0) return `ttlMs ${String(ttlMs)}, not a non-negative integer`;
   if (cacheScope !== 'public' && cacheScope !== 'private') return `cacheScope ${JSON.stringify(cacheScope) ?? 'undefined'}, not "public" or "private"`;
   return undefined;
-}
-
-export interface ReadResourceResultLike {
-  contents: ({ uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string })[];
-  [key: string]: unknown;
 }
 
 type Envelope = { resultType: 'complete' } & CacheHint;
@@ -37,6 +48,11 @@ export interface SkillHandlersOptions {
   strict?: boolean;
   /** Per-request visibility, besides the source's own `visible` (both must allow a skill). */
   visible?: SkillVisibility;
+  /**
+   * The response budget: runs one answer's work once its connection has room (`subject`, a URI or
+   * a method, names it in a refusal). Default: none.
+   */
+  count?: <T>(subject: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /** The source answering one request, and whether its entries were checked when it was built. */
@@ -62,6 +78,7 @@ export class SkillHandlers {
   readonly #tell: (warning: SkillWarning) => void;
   /** Undefined when no rule is set: then nothing is asked, and nothing costs more. */
   readonly #visibility: Visibility | undefined;
+  readonly #count: SkillHandlersOptions['count'];
 
   constructor(source: SkillSource, warn: (warning: SkillWarning) => void, options: SkillHandlersOptions = {}) {
     this.#source = source;
@@ -70,6 +87,7 @@ export class SkillHandlers {
     this.#strict = options.strict === true;
     this.#tell = warnOnce(source, warn);
     this.#visibility = Visibility.of(options.visible, source, this.#tell);
+    this.#count = options.count;
   }
 
   /** Whether a `resources/read` of `uri` is the source's to answer (or refuse), rather than the app's. */
@@ -77,14 +95,22 @@ export class SkillHandlers {
     return isUnderBase(this.base, uri);
   }
 
-  /** Run `fn` with the one source that answers `ctx`, held until `fn` settles. */
-  #answer<T>(ctx: SkillContext, fn: (answering: Answering) => T | Promise<T>): Promise<T> {
-    return withResolvedSource(this.#source, ctx, (source) => fn({ source, trusted: isCatalogBuiltHere(source) }));
+  /**
+   * Run `fn` with the one source that answers `ctx`, held until `fn` settles, under the response
+   * budget (`subject` names the request in a refusal; a caller that counts already makes this a
+   * no-op). A request whose `ctx.signal` aborts rejects with the signal's reason.
+   */
+  async #answer<T>(ctx: SkillContext, subject: string, fn: (answering: Answering) => T | Promise<T>): Promise<T> {
+    ctx.signal?.throwIfAborted();
+    const work = () => withResolvedSource(this.#source, ctx, async (source) => fn({ source, trusted: isCatalogBuiltHere(source) }));
+    const answer = await (this.#count ? this.#count(subject, work) : work());
+    ctx.signal?.throwIfAborted();
+    return answer;
   }
 
   /** `resultType` and the cache fields of a result that does not come from the source (`server/discover`). */
   envelope(ctx: SkillContext): Promise<Envelope> {
-    return this.#answer(ctx, ({ source }) => this.#envelopeOf(source, ctx));
+    return this.#answer(ctx, METHOD_DISCOVER, ({ source }) => this.#envelopeOf(source, ctx));
   }
 
   /** `resultType` and the cache fields every result carries: the hint of the source that answered. */
@@ -120,8 +146,8 @@ export class SkillHandlers {
     return problems.length > 0 ? problems.join('; ') : undefined;
   }
 
-  list(cursor: string | undefined, ctx: SkillContext) {
-    return this.#answer(ctx, async (answering) => {
+  list(cursor: string | undefined, ctx: SkillContext): Promise<ListSkillsResult> {
+    return this.#answer(ctx, METHOD_SKILLS_LIST, async (answering) => {
       const visibility = this.#visibility;
       if (visibility && answering.trusted) {
         const page = await visiblePage(answering.source as SkillCatalog, cursor, (entry) => visibility.allows(entry, ctx));
@@ -151,8 +177,8 @@ export class SkillHandlers {
     }
   }
 
-  get(uri: string, ctx: SkillContext) {
-    return this.#answer(ctx, async (answering) => {
+  get(uri: string, ctx: SkillContext): Promise<GetSkillResult> {
+    return this.#answer(ctx, METHOD_SKILLS_GET, async (answering) => {
       const visibility = this.#visibility;
       let skill: SkillEntry | undefined | null;
       try {
@@ -175,8 +201,8 @@ export class SkillHandlers {
     });
   }
 
-  readDirectory(uri: string, cursor: string | undefined, ctx: SkillContext) {
-    return this.#answer(ctx, async (answering) => {
+  readDirectory(uri: string, cursor: string | undefined, ctx: SkillContext): Promise<ReadDirectoryResult> {
+    return this.#answer(ctx, METHOD_DIRECTORY_READ, async (answering) => {
       const { source } = answering;
       // A tenant's source may lack folders where the router has them: the answer of a folder it does not have.
       if (typeof source.readDirectory !== 'function') throw directoryNotFound(uri);
@@ -188,8 +214,8 @@ export class SkillHandlers {
     });
   }
 
-  listResources(ctx: SkillContext) {
-    return this.#answer(ctx, async (answering) => {
+  listResources(ctx: SkillContext): Promise<SkillResourceListing[]> {
+    return this.#answer(ctx, 'resources/list', async (answering) => {
       const listed = (await answering.source.listResources?.(ctx)) ?? [];
       if (!answering.trusted && !Array.isArray(listed)) this.#refuse('invalid-page', 'resources/list', `${kindOf(listed)} from listResources(), not an array`);
       const visibility = this.#visibility;
@@ -253,8 +279,8 @@ export class SkillHandlers {
   }
 
   /** Read one file and check it against what was published before a byte goes out. */
-  read(uri: string, ctx: SkillContext): Promise<ReadResourceResultLike> {
-    return this.#answer(ctx, async (answering) => {
+  read(uri: string, ctx: SkillContext): Promise<ReadSkillFileResult> {
+    return this.#answer(ctx, uri, async (answering) => {
       const { source } = answering;
       // Asked before the source reads a byte: a hidden skill's files are never fetched.
       if (this.#visibility && !(await this.#shows(answering, uri, 'file', ctx, this.#visibility))) throw fileNotFound(uri);
