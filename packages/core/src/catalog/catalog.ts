@@ -237,7 +237,7 @@ export class SkillCatalog implements SkillSource {
       // wire is the encoding made when they were verified, which nothing can change.
       if (cached) return { uri: servedUri, bytes: cached, mimeType, published };
     }
-    // Not cached, or the storage's bytes no longer match: `attach` checks them before a byte goes out.
+    // Not cached, or the storage's bytes no longer match: unchecked here, as every source's bytes are (see #checkedContent in server/handlers.ts).
     return { uri: servedUri, bytes: await this.#readStorage(record), mimeType, published };
   }
 

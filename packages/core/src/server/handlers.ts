@@ -294,7 +294,12 @@ export class SkillHandlers {
     });
   }
 
-  /** The file's content for the wire, once its bytes match what was published. */
+  /**
+   * The file's content for the wire, once its bytes match what was published. The one place
+   * digests are checked before bytes go out, for every source and every surface: a source
+   * (a catalog's uncached read included) returns bytes unchecked, with what it published; bytes
+   * a catalog's cache verified when they entered it carry that proof and are not hashed again.
+   */
   #checkedContent(file: SkillFileContent): EncodedContent {
     const published = file.published;
     // Bytes a catalog checked when it cached them are neither hashed nor encoded again.
