@@ -9,7 +9,7 @@ import {
   type TenantCatalogsOptions,
   tenantCatalogs,
 } from '@skillmount/core';
-import { setClientAddress } from '@skillmount/core/adapter';
+import { bodyNotJson, contextFields, type HttpRefusal, INVALID_CONTEXT, setClientAddress } from '@skillmount/core/adapter';
 import { fsStorage } from '@skillmount/storage-fs';
 import type { IncomingMessage } from 'node:http';
 
@@ -102,3 +102,19 @@ setClientAddress(incoming, '203.0.113.7');
 setClientAddress(incoming, undefined);
 // @ts-expect-error the address is a string, as the framework reports it
 setClientAddress(incoming, 7);
+
+// contextFields (for adapters): the checked fields of the app's context function, for any request type.
+const fields: Promise<Record<string, unknown>> = contextFields(
+  (request: IncomingMessage) => ({ tenant: request.headers['x-tenant'] }),
+  incoming,
+  '@acme/adapter',
+);
+contextFields(undefined, incoming, '@acme/adapter');
+// @ts-expect-error the package name is required: the error message starts with it
+contextFields(undefined, incoming);
+const invalidContext: 'invalid-context' = INVALID_CONTEXT;
+// bodyNotJson: the refusal every adapter sends for a body that is not JSON.
+const notJson: HttpRefusal = bodyNotJson();
+void fields;
+void invalidContext;
+void notJson;

@@ -6,8 +6,9 @@
  * `@skillmount/express` (or `createSkillsEndpoint` from `@skillmount/core`) wire it up.
  */
 export { checkAdapterOptions, STORAGE_ONLY_OPTIONS } from './options.js';
+export { contextFields, INVALID_CONTEXT } from './context.js';
 export type { AnyMcpServer, CheckedAdapterOptions, SkillsAdapterOptions, SkillsOrigin } from './types.js';
-export { createRequestGuard, bodyTooLarge, bodyTooSlow } from '../http/guard.js';
+export { createRequestGuard, bodyNotJson, bodyTooLarge, bodyTooSlow } from '../http/guard.js';
 export { closeAfterAnswer, discardBody } from '../http/body.js';
 export { LOCALHOST_NAMES } from '../http/hosts.js';
 export { hideInternalErrors } from '../http/internal-errors.js';

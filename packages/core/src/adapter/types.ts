@@ -41,7 +41,8 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
   /**
    * App fields merged into the `SkillContext` every `SkillSource` call receives (a user or tenant
    * id, for instance), after `auth` and `headers`. Runs once per HTTP request, before the MCP
-   * exchange; it must return an object or a promise of one.
+   * exchange; it must return an object or a promise of one. Anything else (an array, `null`)
+   * fails the request with a `TypeError` (`code: 'invalid-context'`), as an error it throws does.
    */
   context?: (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /**

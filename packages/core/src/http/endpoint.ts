@@ -17,7 +17,7 @@ import { batchRefusal } from './batch.js';
 import { closeAfterAnswer, discardBody, isJsonContentType, readBody } from './body.js';
 import { DirectAnswers } from './direct.js';
 import { ResponseBudget } from './budget.js';
-import { bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
+import { bodyNotJson, bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
 import { hideInternalErrors, hideInternalErrorsOn } from './internal-errors.js';
 import { sendError, sendRefusal } from './reply.js';
 import { ServerPool } from './server-pool.js';
@@ -247,6 +247,6 @@ async function readMessage(req: IncomingMessage, limit: number, timeoutMs: numbe
   try {
     return { body: JSON.parse(bytes.toString('utf8')) };
   } catch {
-    return { refused: { status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON' } };
+    return { refused: bodyNotJson() };
   }
 }

@@ -9,6 +9,14 @@ const REQUEST_TIMEOUT = 408;
 const PAYLOAD_TOO_LARGE = 413;
 /** The code the SDK's transport uses for HTTP-level refusals. */
 const SERVER_ERROR = -32000;
+const BAD_REQUEST = 400;
+/** JSON-RPC's code for a message that is not JSON. */
+const PARSE_ERROR = -32700;
+
+/** The 400 answer for a body that is not JSON, whichever parser read it (the endpoint's own or a framework's), so every adapter says the same. */
+export function bodyNotJson(): HttpRefusal {
+  return { status: BAD_REQUEST, code: PARSE_ERROR, message: 'Parse error: the request body is not valid JSON' };
+}
 
 /** The 413 answer for a body over `limit` bytes. */
 export function bodyTooLarge(limit: number): HttpRefusal {
