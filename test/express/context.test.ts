@@ -1,3 +1,7 @@
+/**
+ * The `context` option on the app's own Express route, through run(req, fn). What the option does
+ * on the router, alike on both adapters, is in test/adapters/context.test.ts.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import express from 'express';
@@ -16,75 +20,6 @@ async function observedSource() {
   const catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { onWarning: () => undefined });
   return recordingSource(catalog);
 }
-
-const AUTH = { token: 'secret-token', clientId: 'client-7', scopes: ['skills:read'] };
-
-test('context(req), headers and req.auth reach the skill source', async (t) => {
-  const { source, seen } = await observedSource();
-  const app = express();
-  app.use((req, _res, next) => {
-    (req as unknown as { auth: unknown }).auth = AUTH; // what an auth middleware does
-    next();
-  });
-  const skills = skillsMiddleware({
-    source,
-    context: async (req) => ({ tenant: req.get('x-tenant'), path: req.originalUrl }),
-  });
-  app.use('/mcp', skills);
-  const http = await listenExpress(app);
-  t.after(async () => {
-    await skills.close();
-    await http.close();
-  });
-
-  const { call, client, close } = await connectClient(http.url, { 'x-tenant': 'acme' });
-  try {
-    await call('skills/list');
-    await call('skills/get', { uri: 'skill://git-workflow/SKILL.md' });
-    await client.readResource({ uri: 'skill://git-workflow/SKILL.md' });
-  } finally {
-    await close();
-  }
-  assert.equal(seen.length, 3);
-  for (const ctx of seen) {
-    assert.equal(ctx.tenant, 'acme');
-    assert.equal(ctx.path, '/mcp');
-    assert.equal(ctx.headers['x-tenant'], 'acme');
-    assert.deepEqual(ctx.auth, AUTH);
-    assert.equal(ctx.sessionId, undefined);
-  }
-});
-
-test("a context function that throws goes to the app's error handler", async (t) => {
-  const { source, seen } = await observedSource();
-  const app = express();
-  const skills = skillsMiddleware({
-    source,
-    context: (req) => {
-      if (!req.get('x-tenant')) throw Object.assign(new Error('no tenant'), { status: 401 });
-      return { tenant: req.get('x-tenant') };
-    },
-  });
-  app.use('/mcp', skills);
-  app.use((error: Error & { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(error.status ?? 500).json({ jsonrpc: '2.0', error: { code: -32001, message: error.message }, id: null });
-  });
-  const http = await listenExpress(app);
-  t.after(async () => {
-    await skills.close();
-    await http.close();
-  });
-
-  await assert.rejects(connectClient(http.url), /401|no tenant/);
-  const { call, close } = await connectClient(http.url, { 'x-tenant': 'globex' });
-  try {
-    await call('skills/list');
-  } finally {
-    await close();
-  }
-  assert.equal(seen.length, 1);
-  assert.equal(seen[0]!.tenant, 'globex');
-});
 
 test("run(req, fn) applies the context on the app's own route", async (t) => {
   const { source, seen } = await observedSource();

@@ -1,8 +1,12 @@
+/**
+ * What only the Express router has: the catalog loads in the background, after skillsMiddleware()
+ * returns. Start and shutdown alike on both adapters are in test/adapters/lifecycle.test.ts.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { OptionError, SkillCatalog, memoryStorage, type OptionErrorCode, type SkillFiles, type SkillWarning } from '@skillmount/core';
+import { SkillCatalog, memoryStorage, type SkillFiles, type SkillWarning } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { skillsMiddleware, type SkillsRouter } from '@skillmount/express';
 import { EXAMPLES } from '../support/skills-suite.js';
@@ -162,142 +166,16 @@ test('attach() before the load finishes: calls wait for it, or fail with -32603 
   }
 });
 
-test('close(): stops watching, closes the catalog it loaded and the storage given as `storage`; later requests get 503', async (t) => {
-  const inner = memoryStorage({ 'greet/SKILL.md': '---\nname: greet\ndescription: Greets.\n---\nHello.\n' });
-  let watching = 0;
-  let storageClosed = false;
-  const storage: SkillFiles = {
-    list: (dir) => inner.list(dir),
-    read: (path) => inner.read(path),
-    watch: (onChange) => {
-      watching++;
-      const stop = inner.watch!(onChange);
-      return () => {
-        watching--;
-        stop();
-      };
-    },
-    close: async () => {
-      storageClosed = true;
-    },
-  };
-  const skills = skillsMiddleware({ storage, watch: true });
-  const url = await mount(skills, t);
-  await skills.ready;
-  assert.equal(watching, 1);
-  await skills.close();
-  await skills.close();
-  assert.equal(watching, 0);
-  assert.equal(storageClosed, true, "the storage given as `storage` is the router's: closed with it");
-  const res = await post(url, INITIALIZE);
-  assert.equal(res.status, 503);
-  assert.equal(res.json.error.code, -32000);
-});
-
-test('a catalog or source the app passed in: served as is, and left open by close()', async (t) => {
-  const storage = memoryStorage({ 'greet/SKILL.md': '---\nname: greet\ndescription: Greets.\n---\nHello.\n' });
-  const catalog = await SkillCatalog.load(storage);
-  const fromCatalog = skillsMiddleware({ catalog, watch: true });
-  assert.equal(await fromCatalog.ready, catalog);
-  assert.equal(fromCatalog.catalog, catalog);
-  assert.equal(fromCatalog.entries.length, 1);
-  await mount(fromCatalog, t);
-
-  const fromSource = skillsMiddleware({ source: catalog });
-  assert.equal(await fromSource.ready, catalog);
-  assert.equal(fromSource.catalog, undefined);
-  assert.deepEqual(fromSource.entries, []);
-  await assert.rejects(fromSource.reload(), /^Error: @skillmount\/express: reload\(\) needs a catalog/);
-
-  await fromCatalog.close();
-  await fromSource.close();
-  // The catalog still serves, and still reloads.
-  storage.write('wave/SKILL.md', '---\nname: wave\ndescription: Waves.\n---\nWave.\n');
-  assert.deepEqual((await catalog.reload()).added, ['skill://wave/SKILL.md']);
-  assert.equal((await catalog.list()).skills.length, 2);
-});
-
-test('with a custom source, strict fails a skills/list page that holds an invalid entry; without it the entry is dropped', async (t) => {
+test('ready: at once for a catalog or source passed in, resolving to what is served', async () => {
   const catalog = await SkillCatalog.load(memoryStorage({ 'greet/SKILL.md': '---\nname: greet\ndescription: Greets.\n---\nHello.\n' }));
-  const [greet] = catalog.entries;
-  const misnamed = {
-    ...greet!,
-    uri: 'skill://other/SKILL.md',
-    resources: [{ ...(greet!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }],
-  };
-  const source = { list: async () => ({ skills: [greet!, misnamed] }), get: async () => undefined, read: async () => undefined };
-  assert.throws(
-    () => skillsMiddleware({ source: catalog, strict: true }),
-    /option "strict" applies only with storage or a custom source; pass strict to SkillCatalog.load/,
-  );
-  for (const strict of [undefined, true]) {
-    const warned: string[] = [];
-    const url = await mount(skillsMiddleware({ source, onWarning: (w: SkillWarning) => warned.push(`${w.code} ${w.uri}`), ...(strict ? { strict } : {}) }), t);
-    const { call, close } = await connectClient(url);
-    try {
-      if (strict) assert.equal(await errorCode(call('skills/list')), -32603);
-      else
-        assert.deepEqual(
-          (await call('skills/list')).skills.map((s: { uri: string }) => s.uri),
-          [greet!.uri],
-        );
-      assert.deepEqual(warned, ['invalid-entry skill://other/SKILL.md']);
-    } finally {
-      await close();
-    }
-  }
-});
-
-test('option mistakes throw at creation, naming the package and the option', () => {
-  const storage = fsStorage(EXAMPLES);
-  const source = {
-    list: async () => ({ skills: [] }),
-    get: async () => Promise.reject(new Error('none')),
-    read: async () => Promise.reject(new Error('none')),
-  };
-  // A value out of range is a RangeError (invalid-value); a wrong type or combination a TypeError.
-  const cases: [unknown, RegExp, OptionErrorCode][] = [
-    [{}, /option "storage" is missing: give exactly one of the options "storage", "catalog" or "source" \(none was given\)/, 'missing-option'],
-    [undefined, /options must be an object with one of storage, catalog or source/, 'invalid-type'],
-    [{ storage, source }, /option "source" cannot be combined with "storage": .*\(got storage and source\)/, 'conflicting-options'],
-    [{ storage, catalog: {} as never }, /got storage and catalog/, 'conflicting-options'],
-    [{ storage, pageSize: 0 }, /option "pageSize" must be a positive integer or Infinity, got 0/, 'invalid-value'],
-    [{ storage, pageSize: 2.5 }, /"pageSize"/, 'invalid-value'],
-    [{ storage, pageSize: '2' }, /"pageSize"/, 'invalid-type'],
-    [{ storage, limits: { files: -1 } }, /"limits.files"/, 'invalid-value'],
-    [{ storage, cacheHint: { cacheScope: 'shared' } }, /"cacheHint.cacheScope"/, 'invalid-value'],
-    [{ storage, strict: 'yes' }, /option "strict" must be true or false/, 'invalid-type'],
-    [{ source, pageSize: 2 }, /option "pageSize" applies only with storage/, 'conflicting-options'],
-    [{ source, strict: 'yes' }, /option "strict" must be true or false, got "yes"/, 'invalid-type'],
-    [{ storage: { list: 'nope' } }, /option "storage" must be a SkillFiles storage/, 'invalid-type'],
-    [{ catalog: { list: async () => ({}) } }, /option "catalog" must be a SkillCatalog/, 'invalid-type'],
-    [{ source: { list: async () => ({}) } }, /option "source" must be a SkillSource/, 'invalid-type'],
-    [{ storage, server: {} }, /option "server" must be a function/, 'invalid-type'],
-    [{ storage, context: { tenant: 'a' } }, /option "context" must be a function/, 'invalid-type'],
-    [{ storage, onWarning: 'log' }, /option "onWarning" must be a function/, 'invalid-type'],
-    [{ storage, sessions: 'yes' }, /option "sessions" must be true or false/, 'invalid-type'],
-    [{ storage, sessions: true, sessionIdleMs: 0 }, /option "sessionIdleMs" must be a positive integer/, 'invalid-value'],
-    [{ storage, sessions: true, maxSessions: 1.5 }, /option "maxSessions" must be a positive integer/, 'invalid-value'],
-    [{ storage, maxSessions: 10 }, /option "maxSessions" applies only with sessions: true/, 'conflicting-options'],
-    [{ storage, sessions: true, maxSessionsPerClient: -1 }, /option "maxSessionsPerClient" must be a positive integer/, 'invalid-value'],
-    [{ storage, maxSessionsPerClient: 10 }, /option "maxSessionsPerClient" applies only with sessions: true/, 'conflicting-options'],
-    [{ source, watch: true }, /option "watch" needs storage or catalog/, 'conflicting-options'],
-    [{ storage: { list: storage.list, read: storage.read }, watch: true }, /has none; call reload\(\) yourself/, 'conflicting-options'],
-    [{ storage, bodyTimeout: -5 }, /option "bodyTimeout" must be a positive integer/, 'invalid-value'],
-    [{ storage, allowedHosts: [] }, /option "allowedHosts" is an empty list/, 'invalid-value'],
-  ];
-  for (const [options, message, code] of cases) {
-    assert.throws(
-      () => skillsMiddleware(options as never),
-      (error: unknown) => {
-        assert.ok(error instanceof OptionError, String(error));
-        assert.match(error.message, /^@skillmount\/express: /);
-        assert.match(error.message, message);
-        assert.equal(error.code, code, error.message);
-        assert.ok(code === 'invalid-value' ? error instanceof RangeError : error instanceof TypeError, `${code}: ${String(error)}`);
-        return true;
-      },
-      JSON.stringify(options),
-    );
+  const fromCatalog = skillsMiddleware({ catalog });
+  const fromSource = skillsMiddleware({ source: catalog });
+  try {
+    assert.equal(await fromCatalog.ready, catalog);
+    assert.equal(await fromSource.ready, catalog);
+    assert.equal(fromCatalog.entries.length, 1, 'entries at once');
+  } finally {
+    await fromCatalog.close();
+    await fromSource.close();
   }
 });

@@ -125,7 +125,8 @@ export async function startTestApp(
   const storage = options.storage ?? fsStorage(EXAMPLES);
   const warnings = options.onWarning ? { onWarning: options.onWarning } : {};
   if (framework === 'fastify') {
-    const app = Fastify();
+    // With a requestTimeout, as the plugin's README asks: without one the plugin warns about it.
+    const app = Fastify({ requestTimeout: 30_000 });
     await app.register(skillsPlugin, { storage, server: appServer, sessions: options.sessions ?? true, ...warnings });
     return { ...(await listenFastify(app)), reload: () => app.skills.reload() };
   }

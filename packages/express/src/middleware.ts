@@ -9,11 +9,14 @@ import {
   type SkillSource,
   type SkillWarning,
 } from '@skillmount/core';
-import { checkAdapterOptions, contextOfRequest, discardBody, sendError, setClientAddress } from '@skillmount/core/adapter';
+import { checkAdapterOptions, contextFields, contextOfRequest, discardBody, sendError, setClientAddress } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
-import { describe, type ServedSkills, serveSkills } from './served.js';
+import { describe, serveSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
+
+const NAME = '@skillmount/express';
+const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
 
 /**
  * An Express router serving an MCP Streamable HTTP endpoint with Agent Skills at its mount path:
@@ -22,17 +25,18 @@ import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
  */
 export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter {
   // Every option is shared with the other adapters; core checks them, naming this package.
-  const checked = checkAdapterOptions<Request>(options, '@skillmount/express');
+  const checked = checkAdapterOptions<Request>(options, NAME);
+  // Every warning of the router, its catalog and its endpoint: to onWarning, else the console (Express has no logger of its own).
   const warn = checked.onWarning ?? consoleWarning;
   const skills = serveSkills(checked.origin, checked.watch, warn);
   const attachOptions = {
-    ...(checked.onWarning ? { onWarning: checked.onWarning } : {}),
+    onWarning: warn,
     ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
   };
   let endpoint: SkillsEndpoint | undefined;
   let closing: Promise<void> | undefined;
 
-  const contextOf = contextFunction(checked.context);
+  const contextOf = (req: Request) => contextFields(checked.context, req, NAME);
 
   // Created once the source is loaded, so a catalog is served as itself.
   const endpointFor = (source: SkillSource) => {
@@ -50,7 +54,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       allowedHosts: checked.allowedHosts,
       bodyLimit: checked.guard.bodyLimit,
       bodyTimeout: checked.guard.bodyTimeout,
-      packageName: '@skillmount/express',
+      packageName: NAME,
     });
     return endpoint;
   };
@@ -86,12 +90,14 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       await endpointFor(source).handle(req, res, body, context);
     } catch (error) {
       // The endpoint has already answered 500 with a JSON-RPC error.
-      warn({ code: 'request-failed', message: `MCP request failed: ${describe(error)}` });
+      warn({ code: 'request-failed', message: `${NAME}: MCP request failed: ${describe(error)}` });
     }
   };
 
   const router = express.Router() as SkillsRouter;
   router.all('/', (req, res, next) => {
+    // The methods of MCP's Streamable HTTP; any other (OPTIONS, PUT, HEAD) is the app's to answer, as on Fastify's route.
+    if (!ENDPOINT_METHODS.has(req.method)) return next();
     handle(req, res, next).catch(next); // Express 4 does not catch a rejected handler itself
   });
 
@@ -122,9 +128,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     setClientAddress(req, req.ip);
     return endpointFor(source).handleModern(req, res, body, context);
   };
-  const contextNotApplied = contextNotAppliedOnce(skills, checked.onWarning);
+  const contextNotApplied = contextNotAppliedOnce(warn);
   // A 2026-07-28 request that reaches an attached server's transport skipped handleModern: reported once.
-  const watchModern = watchForMissedModern((warning) => deliver(skills, checked.onWarning, warning));
+  const watchModern = watchForMissedModern(warn);
   const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern'> = {
     handleModern,
     reload: () => skills.reload(),
@@ -142,20 +148,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   return Object.assign(router, members);
 }
 
-/** The app's context function, checked to return an object on every call; none is the empty context. */
-function contextFunction(context: ((req: Request) => unknown) | undefined): (req: Request) => Promise<Record<string, unknown>> {
-  return async (req) => {
-    if (!context) return {};
-    const value = await context(req);
-    if (value === null || typeof value !== 'object') {
-      throw new TypeError(`@skillmount/express: the context option must return an object (or a promise of one), got ${String(value)}`);
-    }
-    return value as Record<string, unknown>;
-  };
-}
-
 /** On the app's own route the context option applies only inside run(req, fn): say once when it was left out. */
-function contextNotAppliedOnce(skills: ServedSkills, onWarning: ((warning: SkillWarning) => void) | undefined): () => void {
+function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => void {
   let warned = false;
   return () => {
     if (warned) return;
@@ -167,14 +161,6 @@ function contextNotAppliedOnce(skills: ServedSkills, onWarning: ((warning: Skill
         'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
         'await skills.run(req, () => transport.handleRequest(req, res, req.body)). Reported once.',
     };
-    deliver(skills, onWarning, warning);
+    warn(warning);
   };
-}
-
-/** A warning about the app's own route: to onWarning, else to the source's own warnings, else the console. */
-function deliver(skills: ServedSkills, onWarning: ((warning: SkillWarning) => void) | undefined, warning: SkillWarning): void {
-  const served = skills.loaded ?? skills.pending;
-  if (onWarning) onWarning(warning);
-  else if (served.warn) served.warn(warning);
-  else consoleWarning(warning);
 }

@@ -30,13 +30,17 @@ export function serveSkills(served: Served, watch: boolean, warn: (warning: Skil
     }
     case 'source': {
       const { source } = served;
+      // A SkillCatalog given as `source` is still a catalog (branded, so one from another copy of core is too), as on Fastify.
+      const catalog = source instanceof SkillCatalog ? source : undefined;
       return {
         ready: Promise.resolve(source),
         loaded: source,
-        catalog: undefined,
+        catalog,
         pending: source,
         reload: () =>
-          Promise.reject(new Error('@skillmount/express: reload() needs a catalog, and this router serves a custom SkillSource; reload it yourself')),
+          catalog
+            ? catalog.reload()
+            : Promise.reject(new Error('@skillmount/express: reload() needs a catalog, and this router serves a custom SkillSource; reload it yourself')),
         close: async () => undefined,
       };
     }
@@ -53,7 +57,8 @@ function loadFromStorage(served: Extract<Served, { kind: 'storage' }>, watch: bo
   };
 
   const load = (): Promise<SkillCatalog> => {
-    const loading = SkillCatalog.load(served.storage, served.catalogOptions).then(
+    // The catalog is the router's: its warnings go where the router's go.
+    const loading = SkillCatalog.load(served.storage, { ...served.catalogOptions, onWarning: warn }).then(
       (loaded) => {
         catalog = loaded;
         if (closed) {

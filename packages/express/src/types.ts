@@ -4,7 +4,7 @@
 import type { Request, Response, Router } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource } from '@skillmount/core';
+import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillWarning } from '@skillmount/core';
 import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
 
 /**
@@ -17,6 +17,12 @@ import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
  * all three. A `storage` is closed with the router's `close()`.
  */
 export interface SkillsMiddlewareOptions extends SkillsAdapterOptions<Request> {
+  /**
+   * Every warning of the router: the catalog it loads from `storage` (skipped skills, ignored
+   * files, refused reads), a failed load, failed requests, errors hidden from clients,
+   * `modern-not-handled`, `context-not-applied`. Default: one `console.warn` line each.
+   */
+  onWarning?: (warning: SkillWarning) => void;
   /**
    * Session mode: sessions one client holds at once. The client is `req.auth.clientId` when your
    * auth middleware sets one, else `req.ip`, which honours the app's `trust proxy` setting (behind
@@ -44,7 +50,7 @@ export interface SkillsMiddlewareOptions extends SkillsAdapterOptions<Request> {
 export interface SkillsRouter extends Router {
   /** Resolves once the catalog is loaded (at once for `catalog` and `source`); rejects with the load error. */
   readonly ready: Promise<SkillSource>;
-  /** The catalog being served, once loaded; `undefined` for a custom `source`. */
+  /** The catalog being served, once loaded (a `SkillCatalog` given as `source` included); `undefined` for a custom `source`. */
   readonly catalog: SkillCatalog | undefined;
   /** The served skills' entries; empty until loaded, and for a custom `source`. */
   readonly entries: readonly SkillEntry[];

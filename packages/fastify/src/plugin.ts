@@ -1,6 +1,5 @@
 import {
   attach,
-  consoleWarning,
   createSkillsEndpoint,
   isModernRequest,
   runWithSkillContext,
@@ -9,7 +8,6 @@ import {
   type SkillEntry,
   type SkillSource,
   type SkillsEndpoint,
-  type SkillWarning,
 } from '@skillmount/core';
 import { contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
@@ -20,6 +18,7 @@ import { mountEndpoint } from './route.js';
 import { refuseRoutesOnEndpoint } from './route-conflict.js';
 import { watchForMissedModern } from './modern-missed.js';
 import type { SkillsDecoration, SkillsPluginOptions } from './types.js';
+import { contextNotAppliedOnce, noRequestTimeout, pluginWarnings, type Warn } from './warnings.js';
 
 const NO_ENTRIES: readonly SkillEntry[] = Object.freeze([]);
 
@@ -28,7 +27,8 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   if (app.hasDecorator('skills')) {
     throw new Error(`${NAME}: app.skills is already defined; register the plugin once per Fastify context`);
   }
-  const { source, catalog, owned } = await resolveSource(options.origin);
+  const warn = pluginWarnings(app, options.onWarning);
+  const { source, catalog, owned } = await resolveSource(options.origin, warn);
   // The `storage` option hands the storage to the plugin: it closes with the app (a pool or client
   // it created would otherwise keep the process alive). A catalog or source passed in stays the app's.
   const release = async () => {
@@ -47,9 +47,9 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     }
   }
 
-  // With storage, the catalog already reports to onWarning; otherwise attach does.
+  // Every warning of the endpoint and of attached servers goes where the plugin's own go.
   const attachOptions: AttachOptions = {
-    ...(options.onWarning && options.origin.kind !== 'storage' ? { onWarning: options.onWarning } : {}),
+    onWarning: warn,
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
   };
   let endpoint: SkillsEndpoint | undefined;
@@ -70,27 +70,10 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       bodyTimeout: options.guard.bodyTimeout,
       packageName: NAME,
     }));
-  const warn = (warning: SkillWarning) => {
-    if (options.onWarning) options.onWarning(warning);
-    else if (source.warn) source.warn(warning);
-    else consoleWarning(warning);
-  };
   // With path: false, a 2026-07-28 request the app's route answers without handleModern is reported once.
   const modernWatch = options.path === false ? watchForMissedModern(app, warn) : undefined;
   // On the app's own route the context option applies only inside app.skills.run: say once when it was left out.
-  let contextWarned = false;
-  const contextNotApplied = () => {
-    if (contextWarned) return;
-    contextWarned = true;
-    const warning = {
-      code: 'context-not-applied',
-      message:
-        `${NAME}: a skills request on your own MCP route reached the skill source without the "context" option applied, ` +
-        'so the source saw none of its fields (a per-tenant source then serves no skills). Wrap the transport call in run: ' +
-        'await app.skills.run(request, () => transport.handleRequest(request.raw, reply.raw, request.body)). Reported once.',
-    };
-    warn(warning);
-  };
+  const contextNotApplied = contextNotAppliedOnce(warn);
   const decoration: SkillsDecoration = {
     source,
     catalog,
@@ -122,13 +105,8 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
 
   if (options.path !== false) {
     refuseRoutesOnEndpoint(app);
-    mountEndpoint(app, options.path, endpointOf(), options);
-    if (app.server.requestTimeout === 0) {
-      app.log.warn(
-        `${NAME}: this Fastify server has no requestTimeout, so a client may hold a connection open by sending its headers slowly; ` +
-          `set Fastify({ requestTimeout: 30000 }) (the MCP route's bodies are timed by the bodyTimeout option)`,
-      );
-    }
+    mountEndpoint(app, options.path, endpointOf(), options, warn);
+    if (app.server.requestTimeout === 0) warn(noRequestTimeout());
   }
 
   // preClose runs before Fastify waits for open connections: session streams must end first.
@@ -142,12 +120,12 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   });
 };
 
-async function resolveSource(origin: SkillsOrigin): Promise<{ source: SkillSource; catalog: SkillCatalog | undefined; owned: boolean }> {
+async function resolveSource(origin: SkillsOrigin, warn: Warn): Promise<{ source: SkillSource; catalog: SkillCatalog | undefined; owned: boolean }> {
   switch (origin.kind) {
     case 'storage': {
-      // The catalog options were checked at registration, named for this package.
+      // The catalog options were checked at registration, named for this package; the catalog is the plugin's, so are its warnings.
       try {
-        const catalog = await SkillCatalog.load(origin.storage, origin.catalogOptions);
+        const catalog = await SkillCatalog.load(origin.storage, { ...origin.catalogOptions, onWarning: warn });
         return { source: catalog, catalog, owned: true };
       } catch (error) {
         // The registration fails and no onClose hook will run: let go of the storage now.

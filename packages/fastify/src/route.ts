@@ -1,11 +1,12 @@
 import type { SkillsEndpoint } from '@skillmount/core';
-import { bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal, setClientAddress } from '@skillmount/core/adapter';
+import { bodyNotJson, bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { BODY_TIMEOUT, limitBodyTime } from './body-timeout.js';
 import { requestContext } from './context.js';
 import { MalformedBody, useJsonRpcBodyParser } from './json-body.js';
-import { NAME, type NormalizedOptions } from './options.js';
+import type { NormalizedOptions } from './options.js';
 import { addEndpointRoute } from './route-conflict.js';
+import { requestFailed, type Warn } from './warnings.js';
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -41,7 +42,13 @@ function bodyRefusal(error: FastifyError, bodyLimit: number, bodyTimeout: number
  * error answers stay off the app's other routes while the app's hooks (auth, rate limits) still
  * run before it.
  */
-export function mountEndpoint(app: FastifyInstance, path: string, endpoint: SkillsEndpoint, options: Pick<NormalizedOptions, 'context' | 'guard'>): void {
+export function mountEndpoint(
+  app: FastifyInstance,
+  path: string,
+  endpoint: SkillsEndpoint,
+  options: Pick<NormalizedOptions, 'context' | 'guard'>,
+  warn: Warn,
+): void {
   const { context, guard } = options;
   app.register(async (scope) => {
     useJsonRpcBodyParser(scope);
@@ -68,12 +75,8 @@ export function mountEndpoint(app: FastifyInstance, path: string, endpoint: Skil
       exposeHeadRoute: false,
       bodyLimit: guard.bodyLimit,
       handler: async (request, reply) => {
-        if (request.body instanceof MalformedBody) {
-          return reply
-            .code(400)
-            .type('application/json')
-            .send(jsonRpcError(-32700, `Parse error: ${request.body.reason}`));
-        }
+        // Fastify's parser refused it: answered as the endpoint answers a body that is not JSON behind every adapter.
+        if (request.body instanceof MalformedBody) return refuse(reply, bodyNotJson());
         // Before the hijack, so an error from the app's context function gets Fastify's error handling.
         const fields = await requestContext(request, context);
         reply.hijack();
@@ -82,8 +85,8 @@ export function mountEndpoint(app: FastifyInstance, path: string, endpoint: Skil
         try {
           await endpoint.handle(request.raw, reply.raw, request.body, fields);
         } catch (error) {
-          // The endpoint has already answered 500 (or ended the stream); keep the cause in the app's log.
-          request.log.error({ err: error }, `${NAME}: MCP request failed`);
+          // The endpoint has already answered 500 (or ended the stream): the cause goes where every warning goes.
+          warn(requestFailed(error), error);
         }
       },
     });

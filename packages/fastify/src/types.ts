@@ -1,7 +1,7 @@
 /**
  * Public types of @skillmount/fastify. Everything a user names in their own code is declared here.
  */
-import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource } from '@skillmount/core';
+import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillWarning } from '@skillmount/core';
 import type { AnyMcpServer, SkillsAdapterOptions } from '@skillmount/core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -26,9 +26,18 @@ export interface SkillsPluginOptions extends SkillsAdapterOptions<FastifyRequest
   /**
    * App fields merged into the `SkillContext` every `SkillSource` call receives (a user or tenant
    * id, for instance). Runs once per HTTP request, before the MCP exchange; an error it throws
-   * goes to Fastify's error handling, like an error from a hook.
+   * goes to Fastify's error handling, like an error from a hook. It must return an object of
+   * fields: anything else (an array, `null`) fails the request with a `TypeError` (`code:
+   * 'invalid-context'`) through the same error handling.
    */
   context?: (request: FastifyRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * Every warning of the plugin: the catalog it loads from `storage` (skipped skills, ignored
+   * files, refused reads), failed requests, errors hidden from clients, `modern-not-handled`,
+   * `context-not-applied`, `no-request-timeout`. Default: the app's logger,
+   * `app.log.warn({ warning }, warning.message)`.
+   */
+  onWarning?: (warning: SkillWarning) => void;
   /**
    * With `sessions: true`: sessions one client holds at once. The client is `request.auth.clientId`
    * when your auth hook sets one, else `request.ip`, which honours Fastify's `trustProxy` (behind a

@@ -213,6 +213,8 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
   app.server.headersTimeout = Math.min(http.requestTimeout, 60_000);
   await app.register(skillsPlugin, {
     ...served,
+    // The adapter's own warnings (a failed request, an error hidden from a client) are printed as the catalog's are.
+    onWarning: warn,
     path,
     sessions,
     watch,
@@ -234,6 +236,7 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
   const app = express();
   const skills = skillsMiddleware({
     ...served,
+    onWarning: warn,
     sessions,
     watch,
     bodyTimeout: http.requestTimeout,
