@@ -1,4 +1,4 @@
-import { escapeControls, type SkillWarning } from '@skillmount/core';
+import { consoleWarning, escapeControls, type SkillWarning } from '@skillmount/core';
 import type { FastifyInstance } from 'fastify';
 import { NAME } from './options.js';
 
@@ -10,9 +10,12 @@ export type Warn = (warning: SkillWarning, cause?: unknown) => void;
  * `onWarning` option when given, else the app's logger at `warn` level, as a Fastify plugin
  * should (the console is the process's, not the app's). The line carries the warning object, so a
  * log query finds it by `warning.code`, and its message, escaped: it may hold names from storage.
+ * An app without a logger (Fastify's default, `logger: false`, whose `app.log` drops every line)
+ * gets them on the console instead: a skipped skill or a refused read must not go unseen.
  */
 export function pluginWarnings(app: FastifyInstance, onWarning: ((warning: SkillWarning) => void) | undefined): Warn {
   if (onWarning) return (warning) => onWarning(warning);
+  if (typeof app.log.level !== 'string') return (warning) => consoleWarning(warning);
   return (warning, cause) => {
     app.log.warn(cause === undefined ? { warning } : { warning, err: cause }, escapeControls(warning.message, { lines: true }));
   };
