@@ -5,11 +5,20 @@ import {
   createSkillsEndpoint,
   isModernRequest,
   runWithSkillContext,
+  type AttachOptions,
   type SkillsEndpoint,
   type SkillSource,
   type SkillWarning,
 } from '@skillmount/core';
-import { checkAdapterOptions, contextFields, contextOfRequest, discardBody, sendError, setClientAddress } from '@skillmount/core/adapter';
+import {
+  checkAdapterOptions,
+  contextFields,
+  contextOfRequest,
+  discardBody,
+  sendError,
+  setClientAddress,
+  type CheckedAdapterOptions,
+} from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
 import { describe, serveSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
@@ -29,10 +38,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   // Every warning of the router, its catalog and its endpoint: to onWarning, else the console (Express has no logger of its own).
   const warn = checked.onWarning ?? consoleWarning;
   const skills = serveSkills(checked.origin, checked.watch, warn);
-  const attachOptions = {
-    onWarning: warn,
-    ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
-  };
+  const attachOptions = attachOptionsOf(checked, warn);
   let endpoint: SkillsEndpoint | undefined;
   let closing: Promise<void> | undefined;
 
@@ -162,5 +168,14 @@ function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => voi
         'await skills.run(req, () => transport.handleRequest(req, res, req.body)). Reported once.',
     };
     warn(warning);
+  };
+}
+
+/** What `attach` takes of the router's options: the one warning sink, `strict` and `visible`. */
+function attachOptionsOf(checked: CheckedAdapterOptions<Request>, warn: (warning: SkillWarning) => void): AttachOptions {
+  return {
+    onWarning: warn,
+    ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
+    ...(checked.visible !== undefined ? { visible: checked.visible } : {}),
   };
 }

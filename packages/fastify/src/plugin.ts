@@ -51,6 +51,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   const attachOptions: AttachOptions = {
     onWarning: warn,
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    ...(options.visible !== undefined ? { visible: options.visible } : {}),
   };
   let endpoint: SkillsEndpoint | undefined;
   const endpointOf = () =>
