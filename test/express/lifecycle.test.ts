@@ -179,3 +179,44 @@ test('ready: at once for a catalog or source passed in, resolving to what is ser
     await fromSource.close();
   }
 });
+
+test('attach() before the load: the server answers as the loaded catalog would, under its baseUri and with its cache hint', async (t) => {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const inner = memoryStorage({ 'demo/SKILL.md': '---\nname: demo\ndescription: A demo.\n---\nBody.\n', 'demo/refs/a.md': 'A.\n' });
+  const list = async (dir: string) => {
+    await gate;
+    return inner.list(dir);
+  };
+  const storage: SkillFiles = { ...inner, list, read: (path, options) => inner.read(path, options) };
+  const skills = skillsMiddleware({
+    storage,
+    baseUri: 'github://acme/skills/',
+    cacheHint: { ttlMs: 5000, cacheScope: 'public' },
+    onWarning: () => undefined,
+  });
+  const app = express();
+  app.use(express.json());
+  app.post('/mcp', async (req, res) => {
+    const server = new McpServer({ name: 'own-route', version: '1.0.0' });
+    skills.attach(server);
+    const transport = await statelessTransport(server, res);
+    await transport.handleRequest(req, res, req.body);
+  });
+  const http = await listenExpress(app);
+  t.after(async () => {
+    await skills.close();
+    await http.close();
+  });
+  const { call, close } = await connectClient(http.url);
+  try {
+    const reading = call('resources/read', { uri: 'github://acme/skills/demo/refs/a.md' });
+    setTimeout(release, 50);
+    const read = await reading;
+    assert.equal(read.contents[0].text, 'A.\n');
+    assert.deepEqual([read.ttlMs, read.cacheScope], [5000, 'public']);
+    assert.equal((await call('skills/list')).skills[0].uri, 'github://acme/skills/demo/SKILL.md');
+  } finally {
+    await close();
+  }
+});

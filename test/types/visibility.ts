@@ -9,7 +9,7 @@ import {
   type SkillsCallExtra,
   type SkillVisibility,
 } from '@skillmount/core';
-import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
+import { deferredSource, type SkillsAdapterOptions } from '@skillmount/core/adapter';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 // visible: sync or async, on attach, the endpoint, an adapter and a source.
@@ -31,6 +31,11 @@ const got: Promise<GetSkillResult> = endpoint.service.get('skill://a/SKILL.md');
 const read: Promise<ReadSkillFileResult> = endpoint.service.read('skill://a/SKILL.md', { signal: AbortSignal.timeout(1000) });
 // @ts-expect-error the URI is a string
 endpoint.service.read(new URL('skill://a/SKILL.md'));
+// deferredSource: a source to attach while the real one loads.
+const later: SkillSource = deferredSource({ source: async () => source, baseUri: 'github://acme/skills/' });
+// @ts-expect-error source is a function that resolves to the source, not the source itself
+deferredSource({ source });
+void later;
 void adapterOptions;
 void ownRule;
 void listed;

@@ -1,5 +1,5 @@
 import { SkillCatalog, SkillProtocolError, type ReloadReport, type SkillSource, type SkillWarning } from '@skillmount/core';
-import type { SkillsOrigin as Served } from '@skillmount/core/adapter';
+import { deferredSource, type SkillsOrigin as Served } from '@skillmount/core/adapter';
 
 /** The skills a router serves, and their lifecycle: loading, reloading, watching, closing. */
 export interface ServedSkills {
@@ -90,20 +90,16 @@ function loadFromStorage(served: Extract<Served, { kind: 'storage' }>, watch: bo
     }
   };
 
-  const pending: SkillSource = {
-    list: async (params) => (await waitForCatalog()).list(params),
-    get: async (uri) => (await waitForCatalog()).get(uri),
-    read: async (uri) => (await waitForCatalog()).read(uri),
-    readDirectory: async (uri, params) => (await waitForCatalog()).readDirectory(uri, params),
-    listResources: async () => (await waitForCatalog()).listResources(),
-    // Asked only for the envelope of a call that succeeded, so the catalog is loaded by then.
-    cacheHint: () => catalog!.cacheHint(),
+  // Answered through the catalog once loaded, as the catalog itself: its entries stay checked, and its cache hint is used.
+  const pending = deferredSource({
+    source: waitForCatalog,
     onListChanged: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     warn: (warning) => (catalog ? catalog.warn(warning) : warn(warning)),
-  };
+    ...(served.catalogOptions.baseUri !== undefined ? { baseUri: served.catalogOptions.baseUri } : {}),
+  });
 
   return {
     get ready() {

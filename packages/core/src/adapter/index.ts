@@ -16,3 +16,4 @@ export { sendError } from '../http/reply.js';
 export { contextOfRequest } from '../context/store.js';
 export { setClientAddress } from '../http/client-key.js';
 export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } from '../http/types.js';
+export { deferredSource, type DeferredSourceOptions } from '../routing/deferred-source.js';
