@@ -50,3 +50,33 @@ for (const framework of ['fastify', 'express'] as const) {
     }
   });
 }
+
+for (const framework of ['fastify', 'express'] as const) {
+  // The timeout turns the old failure (no answer at all) into a failure rather than a hang.
+  test(`${framework}: a _meta the SDK's request schema refuses (a progressToken of null) gets -32602 on every method, never no answer`, {
+    timeout: 30_000,
+  }, async () => {
+    const app = await startTestApp(framework, { sessions: false });
+    try {
+      for (const progressToken of [null, 1.5, {}, true]) {
+        for (const [method, params] of [
+          ['tools/list', {}],
+          ['tools/call', { name: 'add', arguments: { a: 1, b: 2 } }],
+          ['skills/list', {}],
+          ['resources/read', { uri: 'skill://acme/billing/refunds/SKILL.md' }],
+        ] as const) {
+          // The app's handlers answered nothing for such a request: the SDK dropped it, and the client waited until it gave up.
+          const { status, message } = await modern(app.url, method, params, { meta: { progressToken } });
+          const where = `${method} progressToken ${JSON.stringify(progressToken)}: ${JSON.stringify(message)}`;
+          assert.equal(status, 400, where);
+          assert.equal(message.error?.code, -32602, where);
+          assert.deepEqual(message.error.data?.envelope, { key: 'progressToken', problem: 'not a string or an integer' }, where);
+        }
+      }
+      const fine = await modern(app.url, 'tools/list', {}, { meta: { progressToken: 'p-1' } });
+      assert.equal(fine.status, 200, JSON.stringify(fine.message));
+    } finally {
+      await app.close();
+    }
+  });
+}

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { contextFromExtra } from '../context/store.js';
-import { parseUri } from '../uri/canonical.js';
+import { resolvesToItself } from '../uri/resolved.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import type { SkillHandlers } from '../server/handlers.js';
 import { optionalCursor, requiredUri } from '../server/params.js';
@@ -100,7 +100,7 @@ export class DirectAnswers {
    */
   #isPlainSkillUri(uri: unknown): boolean {
     if (typeof uri !== 'string' || uri.length === 0 || uri.length > MAX_URI || !this.#handlers.serves(uri)) return false;
-    return parseUri(uri).ok && isResolvedUrl(uri);
+    return resolvesToItself(uri);
   }
 
   /**
@@ -216,13 +216,4 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
-}
-
-/** Whether the WHATWG URL parser would hand the SDK's handlers `uri` itself, unchanged. */
-function isResolvedUrl(uri: string): boolean {
-  try {
-    return new URL(uri).href === uri;
-  } catch {
-    return false;
-  }
 }

@@ -6,6 +6,7 @@ import { optionalCursor, paramsObject, requiredUri } from '../server/params.js';
 import type { SkillHandlers } from '../server/handlers.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import type { SkillContext } from '../types.js';
+import { resolvesToItself } from '../uri/resolved.js';
 import type { ServerIdentity } from './bridge.js';
 import type { ModernRequest } from './envelope.js';
 import { METHOD_DISCOVER, METHOD_NOT_FOUND, ModernError, REMOVED_METHODS, SUPPORTED_VERSIONS } from './protocol.js';
@@ -54,8 +55,9 @@ const skillsMethods = new Map<string, MethodHandler>(
     },
     'resources/read': async (request, ctx, tools) => {
       const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
-      // Files under the source's base URI (skill:// by default) come from the source itself; other URIs are the app's.
-      if (!tools.handlers.serves(uri)) return tools.bridge(request);
+      // Files under the source's base URI (skill:// by default) come from the source itself; other URIs are the app's,
+      // and so is a spelling McpServer refuses or respells before the skills see it (as on 2025-11-25): it answers those its way.
+      if (!tools.handlers.serves(uri) || !resolvesToItself(uri)) return tools.bridge(request);
       return (await tools.appAnswer(request)) ?? ((await tools.handlers.read(uri, ctx)) as Result);
     },
   } satisfies Record<string, MethodHandler>),

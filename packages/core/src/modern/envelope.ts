@@ -3,7 +3,7 @@
  * HTTP headers that mirror the body.
  */
 import type { IncomingMessage } from 'node:http';
-import { ClientCapabilitiesSchema, ImplementationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ClientCapabilitiesSchema, ImplementationSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   HEADER_MISMATCH,
   INVALID_REQUEST,
@@ -104,6 +104,10 @@ export function checkModernRequest(req: IncomingMessage, body: unknown): ModernR
   if (badInfo) throw envelopeProblem(META_CLIENT_INFO, badInfo);
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined && typeof logLevel !== 'string') throw envelopeProblem(META_LOG_LEVEL, 'not a string');
+  // The app's handlers get the request through the SDK, which drops one whose _meta its schema refuses
+  // (a progressToken of null or 1.5) without an answer: refused here, the same on every path.
+  const badMeta = metaProblem(method, params);
+  if (badMeta) throw envelopeProblem(badMeta.key, badMeta.problem);
 
   const headerVersion = header(req, 'mcp-protocol-version');
   if (headerVersion !== undefined && headerVersion !== version) throw mismatch('MCP-Protocol-Version', headerVersion, version);
@@ -172,6 +176,17 @@ function schemaProblem(
   if (parsed.success) return undefined;
   const issue = parsed.error?.issues[0];
   return issue ? `${issue.path.map(String).join('.') || '(value)'}: ${issue.message.slice(0, 120)}` : 'not valid';
+}
+
+/** The `_meta` member the SDK's request schema refuses in `params` (`progressToken`), and why; undefined when it takes them. */
+function metaProblem(method: string, params: Json): { key: string; problem: string } | undefined {
+  const parsed = JSONRPCRequestSchema.safeParse({ jsonrpc: '2.0', id: 0, method, params });
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  // Only _meta can fail here (params is an object, method a string); its key is the third step of the path.
+  const key = issue ? String(issue.path[2] ?? '_meta') : '_meta';
+  if (key === 'progressToken') return { key, problem: 'not a string or an integer' };
+  return { key, problem: issue ? issue.message.slice(0, 120) : 'not valid' };
 }
 
 function envelopeProblem(key: string, problem: string): ModernError {
