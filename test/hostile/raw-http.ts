@@ -11,7 +11,10 @@ export interface RawRequest {
   declaredLength?: number;
 }
 
-export type RawResponse = { kind: 'response'; status: number; contentType: string; text: string } | { kind: 'timeout' } | { kind: 'failed'; error: string };
+export type RawResponse =
+  | { kind: 'response'; status: number; contentType: string; text: string; headers: http.IncomingHttpHeaders }
+  | { kind: 'timeout' }
+  | { kind: 'failed'; error: string };
 
 const DEFAULT_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 /** Keep at most this much of an answer; a leak scan needs no more. */
@@ -51,6 +54,7 @@ export function send(url: string, request: RawRequest, timeoutMs = 5000): Promis
             status: res.statusCode ?? 0,
             contentType: String(res.headers['content-type'] ?? ''),
             text: Buffer.concat(chunks).toString('utf8'),
+            headers: res.headers,
           }),
         );
         res.on('error', (error) => finish({ kind: 'failed', error: String(error) }));
