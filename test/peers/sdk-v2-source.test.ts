@@ -77,7 +77,8 @@ interface Served {
 
 async function serveSkillmount(): Promise<Served> {
   const warnings: string[] = [];
-  const app = Fastify();
+  // A request timeout, as a deployed app sets one: the plugin warns of its absence otherwise.
+  const app = Fastify({ requestTimeout: 30_000 });
   await app.register(skillsPlugin, { source, onWarning: (w) => warnings.push(`${w.uri}: ${w.message}`) });
   return { name: 'skillmount', ...(await listenFastify(app)), warnings };
 }
