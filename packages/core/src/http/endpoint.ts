@@ -111,6 +111,18 @@ const defaultServer = () => {
   return new McpServer({ name: 'skillmount', version: VERSION }, { jsonSchemaValidator: sharedValidator });
 };
 
+/**
+ * Every request goes through four stages, each one named function here:
+ * 1. `admit`: the Host/Origin rules and the declared size, then the body when the framework has
+ *    not read it (bounded in size and time);
+ * 2. `classify`: which protocol era answers it (`isModernRequest`), or a refusal that comes first
+ *    (a 2025-11-25 POST that is not JSON, a batch);
+ * 3. `route`: in the request's context and under the response budget, to the 2026-07-28 path
+ *    (modern/path.ts) or to a 2025-11-25 one (`stateless` or `stateful`, http/streamable.ts), each
+ *    of which sends a skills request the app's server would answer with the handlers `attach`
+ *    installed (`answersAsAttached`) to the skills service, and everything else to the SDK;
+ * 4. frame: the path writes the answer the way its era does (an SSE event or JSON).
+ */
 export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndpoint {
   const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, options.packageName);
   const buildServer = options.server ?? defaultServer;
@@ -187,22 +199,23 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     return undefined;
   };
 
-  /** Answer one request on either era, after `admit`; the modern path refuses batches itself (2026-07-28 has none). */
-  const answer = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context: Record<string, unknown>) => {
-    const modernRequest = isModernRequest(req, body);
-    if (!modernRequest) {
-      // Refused here, not left to the transport: older SDK releases (1.29 among them) take any content type
-      // that contains "application/json" (application/jsonx, text/html; a=application/json).
-      if (req.method === 'POST' && body === undefined && !isJsonContentType(req)) {
-        sendError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-        return discardBody(req);
-      }
-      const batch = batchRefusal(body, req);
-      if (batch) return sendRefusal(res, batch);
+  /** Route a classified request to the path that answers (and frames) it, in the request's context and under the budget. */
+  const route = async (
+    classified: Classified,
+    req: IncomingMessage & { auth?: unknown },
+    res: ServerResponse,
+    body: unknown,
+    context: Record<string, unknown>,
+  ) => {
+    if (classified.kind === 'refused') {
+      sendRefusal(res, classified.refusal);
+      if (classified.discardBody) discardBody(req);
+      return;
     }
-    const run = modernRequest
-      ? () => modern.handle(req, res, body)
-      : () => (options.sessions ? stateful(era2025, req, res, body) : stateless(era2025, req, res, body));
+    const run =
+      classified.kind === '2026-07-28'
+        ? () => modern.handle(req, res, body)
+        : () => (options.sessions ? stateful(era2025, req, res, body) : stateless(era2025, req, res, body));
     await runWithSkillContext(contextOfRequest(req, context), () => budget.run(req.socket, run));
   };
 
@@ -210,7 +223,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const handle: SkillsEndpoint['handle'] = async (req, res, body, context = {}) => {
     try {
       const admitted = await admit(req, res, body);
-      if (admitted) await answer(req, res, admitted.body, context);
+      if (admitted) await route(classify(req, admitted.body), req, res, admitted.body, context);
     } catch (error) {
       if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
       else res.end();
@@ -232,6 +245,28 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       await sessions.closeAll();
     },
   };
+}
+
+/**
+ * What an admitted request is: a 2026-07-28 request (that path refuses batches and other methods
+ * itself: 2026-07-28 has none), a 2025-11-25 one, or one refused before either era sees it.
+ */
+type Classified = { kind: '2026-07-28' } | { kind: '2025-11-25' } | { kind: 'refused'; refusal: HttpRefusal; discardBody: boolean };
+
+/** Which era answers an admitted request, or why it is refused first. */
+function classify(req: IncomingMessage, body: unknown): Classified {
+  if (isModernRequest(req, body)) return { kind: '2026-07-28' };
+  // Refused here, not left to the transport: older SDK releases (1.29 among them) take any content type
+  // that contains "application/json" (application/jsonx, text/html; a=application/json).
+  if (req.method === 'POST' && body === undefined && !isJsonContentType(req)) {
+    return {
+      kind: 'refused',
+      refusal: { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' },
+      discardBody: true,
+    };
+  }
+  const batch = batchRefusal(body, req);
+  return batch ? { kind: 'refused', refusal: batch, discardBody: false } : { kind: '2025-11-25' };
 }
 
 /** The parsed JSON body, or the HTTP answer for one that is too large, too slow or not JSON. */
