@@ -121,9 +121,9 @@ export class ResponseBudget {
   /**
    * Count every answer of `server` (the skills methods, `resources/read`, the app's own methods)
    * against the connection that asked for it. On an SDK without the handler-map seam, that
-   * server's answers run unbounded, and `onWarning` hears it once.
+   * server's answers run unbounded, and `onWarning` hears it once. Returns whether it took hold.
    */
-  limitAnswers(server: McpServer | Server, onWarning: (warning: SkillWarning) => void): void {
+  limitAnswers(server: McpServer | Server, onWarning: (warning: SkillWarning) => void): boolean {
     const held = wrapHandlerLookups(
       server,
       TAG,
@@ -137,6 +137,7 @@ export class ResponseBudget {
           '(a client that never reads its answers can make the server hold them in memory)',
       );
     }
+    return held;
   }
 
   /**

@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../catalog/options.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
-import { attachSkills, followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
+import { followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
 import { publicService } from '../server/service.js';
 import { warningSink } from '../server/warn-once.js';
@@ -18,7 +18,8 @@ import { closeAfterAnswer, discardBody, isJsonContentType, readBody } from './bo
 import { DirectAnswers } from './direct.js';
 import { ResponseBudget } from './budget.js';
 import { bodyNotJson, bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
-import { hideInternalErrors, hideInternalErrorsOn } from './internal-errors.js';
+import { hideInternalErrorsOn } from './internal-errors.js';
+import { equipServer } from './equip.js';
 import { sendError, sendRefusal } from './reply.js';
 import { ServerPool } from './server-pool.js';
 import { SessionTable } from './sessions.js';
@@ -143,9 +144,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const unhidden = new WeakSet<McpServer | Server>();
   const newServer = async () => {
     const server = await buildServer();
-    attachSkills(server, source, options.attach ?? {}, false, service);
-    if (!hideInternalErrors(server, warn)) unhidden.add(server);
-    budget.limitAnswers(server, warn);
+    if (!equipServer(server, { source, attach: options.attach ?? {}, service, budget, warn }).errorsHidden) unhidden.add(server);
     return server;
   };
   const beforeConnect = (server: McpServer | Server, transport: Transport) => {
