@@ -1,4 +1,5 @@
 import { size, type CorpusSize } from './corpus.js';
+import type { UsersCorpus } from './users-corpus.js';
 
 export type Mode = 'smoke' | 'quick' | 'default';
 
@@ -39,6 +40,8 @@ export interface Plan {
   /** Tenant counts of the many-tenants case, each tenant holding `tenantSize`. */
   tenants: number[];
   tenantSize: CorpusSize;
+  /** One catalog with `visible()` against a tenant per user: the users and their skills, and timed passes per side. */
+  visible: { corpus: UsersCorpus; runs: number };
   /** One untimed run of each side before a build case is timed (corpora up to 5 000 files: larger runs warm up on their own). */
   warmUp: boolean;
 }
@@ -47,6 +50,8 @@ const SMALL = size(100, 5, 2);
 const MEDIUM = size(1000, 10, 4);
 const LARGE = size(2000, 20, 8);
 const TENANT = size(5, 3, 1);
+/** 1000 users, each seeing 5 skills of 3 files of 1 KiB (3 of their own, 2 shared): per user, the tenant corpus above. */
+const USERS: UsersCorpus = { users: 1000, ownSkills: 3, sharedSkills: 2, filesPerSkill: 3, kib: 1 };
 const QUICK_HTTP = size(50, 4, 2);
 
 export function planFor(mode: Mode): Plan {
@@ -73,6 +78,7 @@ export function planFor(mode: Mode): Plan {
       replicaPublishes: 1,
       tenants: [10],
       tenantSize: TENANT,
+      visible: { corpus: { ...USERS, users: 20 }, runs: 1 },
       warmUp: false,
     };
   }
@@ -81,7 +87,7 @@ export function planFor(mode: Mode): Plan {
     // small size only (the SDK v2 reads the loopback S3 server at about 2.5 ms a file), one timed run
     // of each reload and HTTP server (three of the servers on PostgreSQL), memory at the small size,
     // fewer new servers in the per-request setup case, the replicas on the HTTP corpus, 10 and 100
-    // tenants. The default run measures all of it properly.
+    // tenants, one timed pass of each side of the visibility case. The default run measures all of it properly.
     return {
       mode,
       runsFor: (files) => (files > 5_000 ? 1 : 3),
@@ -103,6 +109,7 @@ export function planFor(mode: Mode): Plan {
       replicaPublishes: 1,
       tenants: [10, 100],
       tenantSize: TENANT,
+      visible: { corpus: USERS, runs: 1 },
       warmUp: false,
     };
   }
@@ -127,6 +134,7 @@ export function planFor(mode: Mode): Plan {
     replicaPublishes: 3,
     tenants: [10, 100, 1000],
     tenantSize: TENANT,
+    visible: { corpus: USERS, runs: 5 },
     warmUp: true,
   };
 }

@@ -6,6 +6,7 @@
  *   pnpm bench -- --quick          # the smallest sizes, one run of most cases, under two minutes
  *   node --import tsx bench/run.ts --smoke   # the smallest size, one run: checks that it all works
  *   … --out results.md             # also write the printed tables to a file
+ *   node --import tsx bench/visible.ts [--quick | --smoke]   # the visibility case alone
  *
  * Needs built packages, the command line's among them (the replicas case runs it; `pnpm bench`
  * builds first when a package's sources are newer than its dist), a PostgreSQL server
@@ -27,6 +28,7 @@ import { modernCase, type ModernResult } from './cases/modern.js';
 import { reloadCase, type ReloadResult } from './cases/reload.js';
 import { replicasCase, replicasSection, type ReplicasResult } from './cases/replicas.js';
 import { tenantsCase, tenantsSection, type TenantsResult } from './cases/tenants.js';
+import { visibleCase, visibleSection } from './cases/visible.js';
 import { folderStores } from './stores/folder.js';
 import { postgresStores } from './stores/postgres.js';
 import { s3Stores } from './stores/s3.js';
@@ -365,6 +367,10 @@ try {
   progress(`tenants: ${plan.tenants.join(', ')}`);
   tenants = await tenantsCase(kinds.postgres.connectionString!, plan.tenantSize, plan.tenants);
   for (const line of tenantsSection(tenants)) print(line);
+
+  // --- one catalog with visible() or a tenant per user ------------------------------------------------
+  progress(`visibility: ${plan.visible.corpus.users} users`);
+  for (const line of visibleSection(await visibleCase(kinds.postgres.connectionString!, plan.visible.corpus, plan.visible.runs))) print(line);
 
   // --- targets --------------------------------------------------------------------------------------
   print('## Targets');

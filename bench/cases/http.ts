@@ -6,7 +6,7 @@
  */
 import { connect, filesOf, type BenchClient } from '../http/client.js';
 import type { ServerKind, StorageSpec } from '../http/types.js';
-import { startServer, type RunningServer } from '../http/servers.js';
+import { startServer, type ForkedServer, type RunningServer } from '../http/servers.js';
 import { median, timed } from '../measure.js';
 
 export const SERVER_KINDS: readonly ServerKind[] = ['sdk-v2', 'fastify-stateless', 'fastify-session', 'express-stateless', 'express-session'];
@@ -100,7 +100,7 @@ export async function httpCase(
 }
 
 /** `timed`, with the server process's CPU time over the same span (µs). */
-async function cpuTimed<T>(server: RunningServer, fn: () => Promise<T>): Promise<{ ms: number; value: T; cpu: number }> {
+export async function cpuTimed<T>(server: ForkedServer, fn: () => Promise<T>): Promise<{ ms: number; value: T; cpu: number }> {
   const before = await server.cpuMicros();
   const result = await timed(fn);
   return { ...result, cpu: (await server.cpuMicros()) - before };

@@ -22,10 +22,10 @@ export interface Entry {
 export interface BenchClient {
   /** Every entry, page by page; returns the entries and the number of pages. */
   listAll(): Promise<{ entries: Entry[]; pages: number }>;
-  /** Read and verify every file with `inFlight` requests at a time; returns the number read. */
-  readAll(files: readonly Resource[], inFlight: number): Promise<number>;
-  /** Any other request; resolves with its result, rejects with its JSON-RPC error. */
-  call(method: string, params: Record<string, unknown>): Promise<any>;
+  /** Read and verify every file with `inFlight` requests at a time, each with `headersOf(file)` if given; returns the number read. */
+  readAll(files: readonly Resource[], inFlight: number, headersOf?: (file: Resource) => Record<string, string>): Promise<number>;
+  /** Any other request, with `headers` besides the client's own; resolves with its result, rejects with its JSON-RPC error. */
+  call(method: string, params: Record<string, unknown>, headers?: Record<string, string>): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -84,7 +84,7 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
       req.end(body);
     });
 
-  const request = async (method: string, params: Record<string, unknown>): Promise<any> => {
+  const request = async (method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<any> => {
     const id = nextId++;
     const reply =
       era === 'modern'
@@ -92,8 +92,9 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
             'mcp-protocol-version': MODERN_VERSION,
             'mcp-method': method,
             ...(method === 'resources/read' ? { 'mcp-name': String(params.uri) } : {}),
+            ...headers,
           })
-        : await send('POST', JSON.stringify({ jsonrpc: '2.0', id, method, params }), { 'mcp-protocol-version': PROTOCOL_VERSION });
+        : await send('POST', JSON.stringify({ jsonrpc: '2.0', id, method, params }), { 'mcp-protocol-version': PROTOCOL_VERSION, ...headers });
     const message = messagesOf(reply).find((m) => m.id === id);
     if (!message) throw new Error(`bench: ${method}: no response in a ${reply.status} reply: ${reply.text.slice(0, 200)}`);
     if (message.error) throw new Error(`bench: ${method} failed: ${message.error.code} ${message.error.message}`);
@@ -118,8 +119,8 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
     await send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-protocol-version': PROTOCOL_VERSION });
   }
 
-  const read = async (file: Resource) => {
-    const result = (await request('resources/read', { uri: file.uri })) as { contents?: { text?: string; blob?: string }[] };
+  const read = async (file: Resource, headers?: Record<string, string>) => {
+    const result = (await request('resources/read', { uri: file.uri }, headers)) as { contents?: { text?: string; blob?: string }[] };
     const content = result.contents?.[0];
     if (!content) throw new Error(`bench: ${file.uri}: no contents`);
     const bytes = content.text !== undefined ? Buffer.from(content.text, 'utf8') : Buffer.from(content.blob ?? '', 'base64');
@@ -141,8 +142,8 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
       } while (cursor !== undefined);
       return { entries, pages };
     },
-    async readAll(files, inFlight) {
-      await mapLimit(files, inFlight, read);
+    async readAll(files, inFlight, headersOf) {
+      await mapLimit(files, inFlight, (file) => read(file, headersOf?.(file)));
       return files.length;
     },
     call: request,

@@ -146,6 +146,25 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
     ['10'],
   );
   for (const row of tenants) for (const cell of row.slice(4)) assert.match(cell, /^\d+(\.\d+)? (ms|µs)$/);
+
+  // One catalog with visible() against a tenant per user: every figure on both sides, and A/B beside it.
+  const visible = rowsAfter(stdout, '## One catalog with visible() or a tenant per user');
+  const figure = (row: string[] | undefined, pattern: RegExp, withRatio = true) => {
+    assert.ok(row, 'a row of the visibility section is missing');
+    assert.match(row[1]!, pattern, row.join(' | '));
+    assert.match(row[2]!, pattern, row.join(' | '));
+    if (withRatio) assert.match(row[3]!, RATIO, row.join(' | '));
+  };
+  const byName = new Map(visible.map((r) => [r[0]!, r]));
+  assert.match(byName.get('catalog load before the first request')?.[1] ?? '', TIME);
+  for (const name of ["a user's first `skills/list`: median", "a user's first `skills/list`: p95", '`skills/list`, 1 in flight: median'])
+    figure(byName.get(name), /^\d+(\.\d+)? (ms|µs)$/);
+  // Memory can come out below the baseline at this size: a figure, without its ratio.
+  for (const name of ['RSS growth, every user answered', 'heap growth, every user answered']) figure(byName.get(name), /^-?\d+\.\d MiB$/, false);
+  for (const name of ['`skills/list`, 8 in flight', "`resources/read` of a user's SKILL.md, 8 in flight"]) figure(byName.get(name), /^[\d,]+\/s$/);
+  for (const name of ['server CPU per `skills/list`, 8 in flight', 'server CPU per `resources/read`, 8 in flight']) figure(byName.get(name), /^[\d,]+ µs$/);
+  // Smoke size: 20 users with 3 skills each and 2 shared, every one of them asked on each list.
+  assert.equal(byName.get('`visible()` calls per `skills/list`')?.[1], '62');
   assert.match(stdout, /Total run time: \d+ s/);
 
   const targets = rowsAfter(stdout, '## Targets');
