@@ -213,5 +213,8 @@ describe('fsStorage.listAll: threads', () => {
   test('options are checked', () => {
     assert.throws(() => fsStorage('.', { workerThreads: 'yes' as never }), /option "workerThreads" must be true or false/);
     assert.throws(() => fsStorage('.', { debounceMs: -1 }), /option "debounceMs" must be a number of milliseconds/);
+    // A timer longer than 2^31 - 1 ms would fire at once.
+    assert.throws(() => fsStorage('.', { debounceMs: 2 ** 31 }), /option "debounceMs" must be a number of milliseconds from 0 to 2147483647/);
+    assert.doesNotThrow(() => fsStorage('.', { debounceMs: 2 ** 31 - 1 }));
   });
 });

@@ -69,11 +69,11 @@ export interface FsStorage extends SkillFiles {
 /** The options with their defaults, each checked: a bad one is an OptionError naming it. */
 function checkedOptions(options: FsStorageOptions): Required<FsStorageOptions> {
   const debounceMs = options.debounceMs ?? 100;
-  if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0) {
+  if (typeof debounceMs !== 'number' || !Number.isFinite(debounceMs) || debounceMs < 0 || debounceMs > MAX_TIMER_MS) {
     throw new OptionError(
       typeof debounceMs === 'number' ? 'invalid-value' : 'invalid-type',
       'debounceMs',
-      `must be a number of milliseconds >= 0, got ${String(options.debounceMs)}`,
+      `must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (about 24 days), got ${String(options.debounceMs)}`,
       NAME,
     );
   }
