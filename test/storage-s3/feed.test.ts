@@ -236,6 +236,7 @@ describe('the manifest as a change feed', { timeout: 60_000 }, () => {
     assert.equal(s.counts.list, 1, 'still listing');
     assert.equal(s.errors.length, 1, s.errors.map((e) => e.message).join('\n'));
     assert.match(s.errors[0]!.message, /ignoring the manifest .* it cannot be fetched: .*HTTP 403/);
+    assert.doesNotMatch(s.errors[0]!.message, /skillmount publish/, 'a refused fetch is not fixed by writing the manifest again');
 
     // Readable again, and rewritten to cover the change (else it no longer describes the listing): trusted again.
     s.refuseManifest = false;

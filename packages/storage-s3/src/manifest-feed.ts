@@ -7,13 +7,11 @@ import type { Prefix, PrefixListing } from './prefix.js';
 
 export const manifestUrl = (at: Prefix) => s3Url(at.bucket, at.prefix + MANIFEST_PATH);
 
-export const ignoredManifest = (at: Prefix, problem: string, cause?: unknown) =>
-  new StorageError(
-    `ignoring the manifest ${manifestUrl(at)}: ${problem}; the files are read without it. ` +
-      `To rewrite it, run skillmount publish again (or call writeManifest() on the storage)`,
-    MANIFEST_PATH,
-    { cause },
-  );
+/** What to do about a manifest whose content is the problem: write it again. */
+const REWRITE = 'To rewrite it, run skillmount publish again (or call writeManifest() on the storage)';
+
+export const ignoredManifest = (at: Prefix, problem: string, cause?: unknown, fix = REWRITE) =>
+  new StorageError(`ignoring the manifest ${manifestUrl(at)}: ${problem}; the files are read without it. ${fix}`, MANIFEST_PATH, { cause });
 
 /** Entries of a manifest; `unusable` when its bytes are not a manifest this package reads. */
 export type ManifestEntries = Map<string, ManifestEntry> | 'unusable';
@@ -87,7 +85,9 @@ export function manifestFeed(at: Prefix, { fullListIntervalMs, maxManifestBytes 
         return { missing: true };
       }
       const problem = `it cannot be fetched: ${describeS3Error(got.error)}`;
-      report(problem, ignoredManifest(at, problem, got.error));
+      // Rewriting it would not help: the fetch failed, not the manifest.
+      const fix = 'It is fetched again at the next check; fix the access or connection the error names';
+      report(problem, ignoredManifest(at, problem, got.error, fix));
       return { failed: true };
     }
     present = true;
