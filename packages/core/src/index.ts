@@ -78,7 +78,7 @@ export { sha256Digest } from './bytes/digest.js';
 export { escapeControls } from './text/escape.js';
 export { formatBytes } from './text/size.js';
 export { SkillCatalog } from './catalog/catalog.js';
-export { consoleWarning } from './catalog/options.js';
+export { consoleWarning } from './warnings/console.js';
 export { OptionError, type OptionErrorCode } from './option-error.js';
 export { buildSkillEntry } from './entry/build.js';
 export { entryProblems } from './entry/validate.js';

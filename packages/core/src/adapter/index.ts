@@ -11,9 +11,9 @@ export type { AnyMcpServer, CheckedAdapterOptions, SkillsAdapterOptions, SkillsO
 export { createRequestGuard, bodyNotJson, bodyTooLarge, bodyTooSlow } from '../http/guard.js';
 export { closeAfterAnswer, discardBody } from '../http/body.js';
 export { LOCALHOST_NAMES } from '../http/hosts.js';
-export { hideInternalErrors } from '../http/internal-errors.js';
+export { hideInternalErrors } from '../sdk/internal-errors.js';
 export { sendError } from '../http/reply.js';
 export { contextOfRequest } from '../context/store.js';
-export { setClientAddress } from '../http/client-key.js';
+export { setClientAddress } from '../context/client-key.js';
 export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } from '../http/types.js';
 export { deferredSource, type DeferredSourceOptions } from '../routing/deferred-source.js';

@@ -5,15 +5,14 @@ import { isHiddenName } from '../storage-kit/skill-folders.js';
 import { escapeControls } from '../text/escape.js';
 import { findCandidates, type Candidate } from './candidates.js';
 import { fileRecords, type Records } from './records.js';
-import { buildSkill, compare, type BuiltSkill } from './skill.js';
+import { buildSkill, type BuiltSkill } from './skill.js';
+import { compare } from '../text/compare.js';
 import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord, type ListedState, type ReloadMemory } from './snapshot.js';
 import { joinPath, listAllOf, treeFromListing, treeTokenOf, walkStorage, type StorageTree } from './walk.js';
-import { deepFreeze } from './freeze.js';
+import { deepFreeze } from '../entry/freeze.js';
 import { UriTable } from './uris.js';
 import { fingerprintOf } from './fingerprint.js';
 import { listedState, treeFromBatches, type ListedItems } from './batches.js';
-
-export { compare };
 
 export interface BuildOptions {
   /** Decoded segments every URI starts with: the base URI's authority and path, then the prefix. */

@@ -1,7 +1,7 @@
 import { DEFAULT_CACHE_HINT, DEFAULT_PAGE_SIZE, MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from '../protocol/constants.js';
 import { isHiddenName } from '../storage-kit/skill-folders.js';
 import { segmentProblem } from '../uri/segment.js';
-import { escapeControls } from '../text/escape.js';
+import { consoleWarning } from '../warnings/console.js';
 import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
 import { isPositiveInteger, numberProblem, optionFail, type OptionFail } from '../option-checks.js';
 import { DEFAULT_BASE_URI, parseBaseUri, type BaseUri } from '../uri/base.js';
@@ -22,12 +22,6 @@ export interface NormalizedCatalogOptions {
 
 /** The default `cacheBytes`: verified bytes kept in memory so hot reads skip storage. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-
-/** The default `onWarning`: one line on stderr, with control characters from names and storages escaped. */
-export const consoleWarning = (warning: SkillWarning) => {
-  const where = warning.path ?? warning.uri;
-  console.warn(escapeControls(`[skillmount] ${where ? `${where}: ` : ''}${warning.message}`, { lines: true }));
-};
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 

@@ -5,6 +5,7 @@ import type { Candidate } from './candidates.js';
 import { limitProblems } from './over-limit.js';
 import type { FileRecord, ParsedSkillMd } from './snapshot.js';
 import { joinPath } from './walk.js';
+import { compare } from '../text/compare.js';
 
 /** What the build phase needs of the records phase and the previous snapshot. */
 export interface SkillInputs {
@@ -92,6 +93,3 @@ function sameResources(before: SkillEntry['resources'], after: readonly SkillRes
   }
   return true;
 }
-
-/** Code-unit order, the same in every locale. */
-export const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

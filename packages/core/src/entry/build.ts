@@ -7,8 +7,8 @@ import { frontmatterProblems } from '../skillmd/rules.js';
 import { buildSkillUri } from '../uri/canonical.js';
 import { segmentProblem } from '../uri/segment.js';
 import type { SkillEntry, SkillFrontmatter, SkillResource, SkillWarning } from '../types.js';
-import { compare } from '../catalog/build.js';
-import { deepFreeze } from '../catalog/freeze.js';
+import { compare } from '../text/compare.js';
+import { deepFreeze } from './freeze.js';
 
 /**
  * Build a valid, frozen entry for one skill from its files, for apps that write their own

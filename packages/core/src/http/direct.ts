@@ -17,7 +17,7 @@ import type { SkillHandlers } from '../server/handlers.js';
 import { optionalCursor, requiredUri } from '../server/params.js';
 import type { SkillContext, SkillWarning } from '../types.js';
 import { isJsonContentType } from './body.js';
-import { clientSafe } from './internal-errors.js';
+import { clientSafe } from '../sdk/internal-errors.js';
 
 type Result = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { consoleWarning } from '../catalog/options.js';
+import { consoleWarning } from '../warnings/console.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
@@ -18,7 +18,7 @@ import { closeAfterAnswer, discardBody, isJsonContentType, readBody } from './bo
 import { DirectAnswers } from './direct.js';
 import { ResponseBudget } from './budget.js';
 import { bodyNotJson, bodyTooLarge, bodyTooSlow, createRequestGuard } from './guard.js';
-import { hideInternalErrorsOn } from './internal-errors.js';
+import { hideInternalErrorsOn } from '../sdk/internal-errors.js';
 import { equipServer } from './equip.js';
 import { sendError, sendRefusal } from './reply.js';
 import { ServerPool } from './server-pool.js';

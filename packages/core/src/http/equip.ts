@@ -18,7 +18,7 @@ import { attachSkills, type AttachOptions } from '../server/attach.js';
 import type { SkillHandlers } from '../server/handlers.js';
 import type { SkillSource, SkillWarning } from '../types.js';
 import type { ResponseBudget } from './budget.js';
-import { hideInternalErrors } from './internal-errors.js';
+import { hideInternalErrors } from '../sdk/internal-errors.js';
 
 export interface EquipOptions {
   source: SkillSource;

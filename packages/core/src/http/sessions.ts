@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ClientCounts } from './client-key.js';
+import { ClientCounts } from '../context/client-key.js';
 import type { HttpRefusal } from './types.js';
 
 export interface SessionLimits {

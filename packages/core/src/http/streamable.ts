@@ -10,7 +10,7 @@ import type { DirectAnswers } from './direct.js';
 import { holdHeaders } from './hold-headers.js';
 import { sendError, sendRefusal } from './reply.js';
 import type { ServerPool } from './server-pool.js';
-import { clientKey } from './client-key.js';
+import { clientKey } from '../context/client-key.js';
 import type { SessionTable } from './sessions.js';
 
 /** What the 2025-11-25 paths share with the endpoint: its servers, its connect, its session table and body limit. */

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { SkillContext, SkillSource } from '../types.js';
-import { ClientCounts } from '../http/client-key.js';
+import { ClientCounts } from '../context/client-key.js';
 import type { RequestId } from './envelope.js';
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID, ModernError } from './protocol.js';
 import { SSE_HEADERS, sseFrame } from './reply.js';

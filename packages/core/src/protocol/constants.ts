@@ -17,10 +17,7 @@ export const MAX_BYTES_PER_SKILL = 16 * 1024 * 1024;
 /** A file digest on the wire: `sha256:` and 64 lowercase hex digits. */
 export const SKILL_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
-/** Agent Skills: a description is at most this many characters. */
-export const MAX_DESCRIPTION_LENGTH = 1024;
-export const MAX_NAME_LENGTH = 64;
-export const MAX_COMPATIBILITY_LENGTH = 500;
+export { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../skillmd/limits.js';
 
 /**
  * Sent when the app sets no cache hint: nothing cached, nothing shared (the official SDK's

@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SkillNotFoundError, invalidParams } from '../errors.js';
 import { parseUri, skillUriKey } from '../uri/canonical.js';
-import { consoleWarning } from '../catalog/options.js';
+import { consoleWarning } from '../warnings/console.js';
 import {
   afterConnect,
   installedHandler,

@@ -3,6 +3,11 @@
  * same bounds apply to a catalog loading SKILL.md files and to a client verifying what a server sent.
  */
 
+/** Agent Skills: the longest name, description and compatibility field, in characters. */
+export const MAX_NAME_LENGTH = 64;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+export const MAX_COMPATIBILITY_LENGTH = 500;
+
 /**
  * Largest SKILL.md, in bytes. The Agent Skills specification recommends a body under 500 lines
  * (about 5000 tokens, some 20 KiB); 1 MiB is fifty times that, so no real skill reaches it, while

@@ -1,4 +1,4 @@
-import { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../protocol/constants.js';
+import { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from './limits.js';
 import { codePointLength } from '../text/length.js';
 import type { SkillFrontmatter } from '../types.js';
 

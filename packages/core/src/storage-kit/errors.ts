@@ -1,4 +1,4 @@
-import { StorageError } from '../errors.js';
+import { StorageError } from './storage-error.js';
 
 /** What failed, where: the parts of every storage error message. */
 export interface StorageFailure {

@@ -17,4 +17,4 @@ export {
 } from './skill-folders.js';
 export { mapLimit } from './limit.js';
 export { storageError, toStorageError, type StorageFailure } from './errors.js';
-export { StorageError } from '../errors.js';
+export { StorageError } from './storage-error.js';

@@ -1,4 +1,5 @@
-import { consoleWarning, normalizeCatalogOptions } from '../catalog/options.js';
+import { normalizeCatalogOptions } from '../catalog/options.js';
+import { consoleWarning } from '../warnings/console.js';
 import { OptionError, type OptionErrorCode } from '../option-error.js';
 import { isPositiveInteger, numberProblem } from '../option-checks.js';
 import type { CatalogOptions, SkillFiles, SkillWarning } from '../types.js';

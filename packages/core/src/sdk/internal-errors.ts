@@ -5,7 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SkillProtocolError, invalidParams } from '../errors.js';
 import { INTERNAL_ERROR } from '../protocol/constants.js';
 import type { SkillWarning } from '../types.js';
-import { seamMissing, wrapHandlerLookups } from '../sdk/seams.js';
+import { seamMissing, wrapHandlerLookups } from './seams.js';
 
 const HIDDEN = Symbol.for('skillmount.hideInternalErrors');
 

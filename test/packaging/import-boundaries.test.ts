@@ -1,0 +1,44 @@
+/**
+ * The import-boundary check (`pnpm check:imports`, dependency-cruiser with .dependency-cruiser.cjs)
+ * passes on the workspace and fails, naming the rule, on a tree with a wrong import: a fixture
+ * copy of core's layout under .tmp/ where the host-side client imports a catalog module and a core
+ * module imports a web framework. The fixture sits inside the repository so the config resolves
+ * its own requires (typescript) from the workspace's node_modules.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const depcruise = path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+
+function check(cwd: string) {
+  return spawnSync(process.execPath, [depcruise, '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long', 'packages'], { cwd, encoding: 'utf8' });
+}
+
+test('the workspace keeps its import boundaries', () => {
+  const result = check(root);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /no dependency violations found/);
+});
+
+test('a wrong import fails the check with the rule that forbids it and why', (t) => {
+  mkdirSync(path.join(root, '.tmp'), { recursive: true });
+  const fixture = mkdtempSync(path.join(root, '.tmp/import-boundaries-'));
+  t.after(() => rmSync(fixture, { recursive: true, force: true }));
+  for (const file of ['.dependency-cruiser.cjs', 'tsconfig.imports.json', 'tsconfig.base.json']) copyFileSync(path.join(root, file), path.join(fixture, file));
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(fixture, file)), { recursive: true });
+    writeFileSync(path.join(fixture, file), text);
+  };
+  write('packages/core/src/catalog/catalog.ts', 'export const load = () => 1;\n');
+  write('packages/core/src/client/skills-client.ts', "import { load } from '../catalog/catalog.js';\nexport const list = () => load();\n");
+  write('packages/core/src/http/endpoint.ts', "import express from 'express';\nexport const app = () => express();\n");
+  const result = check(fixture);
+  assert.notEqual(result.status, 0, 'the check fails');
+  assert.match(result.stdout, /error client-imports-shared-only: packages\/core\/src\/client\/skills-client\.ts → packages\/core\/src\/catalog\/catalog\.ts/);
+  assert.match(result.stdout, /error core-no-http-framework: packages\/core\/src\/http\/endpoint\.ts → .*express/);
+  assert.match(result.stdout, /The SkillsClient \(core\/src\/client, @skillmount\/core\/client\) runs in hosts\s+and browsers/, 'the rule says why');
+});
