@@ -8,6 +8,7 @@ import { hostileCases, modernHostileCases, type HostileCase } from './cases.js';
 import { makeHostileTree, type HostileTree } from './fixture.js';
 import { jsonRpcMessages, send, type RawResponse } from './raw-http.js';
 import { FRAMEWORKS, serve } from './servers.js';
+import { inPool } from '../support/pool.js';
 
 const PER_REQUEST_MS = 5000;
 const IN_FLIGHT = 16;
@@ -28,20 +29,6 @@ function misbehaviour(c: HostileCase, r: RawResponse, tree: HostileTree): string
   if (!messages || messages.length === 0) return `HTTP ${r.status} without a JSON-RPC error`;
   if (messages.some((m) => !(typeof m === 'object' && m !== null && 'error' in m))) return `HTTP ${r.status} with a result`;
   return undefined;
-}
-
-async function inPool<T, R>(items: readonly T[], width: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await run(items[i]!);
-      }
-    }),
-  );
-  return results;
 }
 
 for (const framework of FRAMEWORKS) {
