@@ -70,7 +70,8 @@ const progress = pathToFileURL(path.join(root, 'scripts/test-progress.mjs')).hre
 const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${progress}`, '--test-reporter-destination=stderr'];
 // A test that hangs fails after 10 minutes (the slowest takes under 4 on a loaded machine) instead of holding the run.
 const limits = ['--test-concurrency=2', '--test-timeout=600000'];
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...limits, ...reporters, ...files], {
+const quiet = verbose ? [] : ['--import', pathToFileURL(path.join(root, 'scripts/test-quiet-warnings.mjs')).href];
+const result = spawnSync(process.execPath, ['--import', 'tsx', ...quiet, '--test', ...limits, ...reporters, ...files], {
   cwd: root,
   stdio: 'inherit',
   env,
