@@ -1,5 +1,6 @@
 // Type tests for per-request visibility and the skills service: checked by tsc (see types.test.ts), never run.
 import {
+  JsonRpcErrorCode,
   attach,
   createSkillsEndpoint,
   type GetSkillResult,
@@ -36,6 +37,11 @@ const later: SkillSource = deferredSource({ source: async () => source, baseUri:
 // @ts-expect-error source is a function that resolves to the source, not the source itself
 deferredSource({ source });
 void later;
+// JsonRpcErrorCode: named codes, read-only.
+const notFound: -32602 = JsonRpcErrorCode.InvalidParams;
+// @ts-expect-error the codes are read-only
+JsonRpcErrorCode.InvalidParams = 1;
+void notFound;
 void adapterOptions;
 void ownRule;
 void listed;

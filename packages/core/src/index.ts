@@ -100,3 +100,4 @@ export type {
 } from './tenants/types.js';
 // The type of the allowedHosts option; the request checks themselves are on @skillmount/core/adapter.
 export type { AllowedHosts } from './http/types.js';
+export { JsonRpcErrorCode } from './protocol/error-codes.js';

@@ -16,6 +16,7 @@ import {
   contextOfRequest,
   discardBody,
   sendError,
+  JsonRpcErrorCode,
   setClientAddress,
   type CheckedAdapterOptions,
 } from '@skillmount/core/adapter';
@@ -78,9 +79,9 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       source = await skills.ready;
     } catch {
       // The cause was reported through onWarning when the load failed; clients learn only that it did.
-      return sendError(res, 500, -32603, 'skills catalog failed to load');
+      return sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
     }
-    if (closing) return sendError(res, 503, -32000, 'Service unavailable: this skills endpoint is closed');
+    if (closing) return sendError(res, 503, JsonRpcErrorCode.ServerError, 'Service unavailable: this skills endpoint is closed');
     let context: Record<string, unknown>;
     try {
       context = await contextOf(req);
@@ -123,11 +124,11 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     try {
       source = await skills.ready;
     } catch {
-      sendError(res, 500, -32603, 'skills catalog failed to load');
+      sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
       return true;
     }
     if (closing) {
-      sendError(res, 503, -32000, 'Service unavailable: this skills endpoint is closed');
+      sendError(res, 503, JsonRpcErrorCode.ServerError, 'Service unavailable: this skills endpoint is closed');
       return true;
     }
     const context = await contextOf(req);

@@ -1,5 +1,5 @@
 import { SkillCatalog, SkillProtocolError, type ReloadReport, type SkillSource, type SkillWarning } from '@skillmount/core';
-import { deferredSource, type SkillsOrigin as Served } from '@skillmount/core/adapter';
+import { deferredSource, JsonRpcErrorCode, type SkillsOrigin as Served } from '@skillmount/core/adapter';
 
 /** The skills a router serves, and their lifecycle: loading, reloading, watching, closing. */
 export interface ServedSkills {
@@ -15,8 +15,6 @@ export interface ServedSkills {
   /** Stop watching; with `storage`, also close the catalog loaded here and the storage itself. */
   close(): Promise<void>;
 }
-
-const INTERNAL_ERROR = -32603;
 
 export function serveSkills(served: Served, watch: boolean, warn: (warning: SkillWarning) => void): ServedSkills {
   switch (served.kind) {
@@ -86,7 +84,7 @@ function loadFromStorage(served: Extract<Served, { kind: 'storage' }>, watch: bo
     try {
       return await current;
     } catch {
-      throw new SkillProtocolError(INTERNAL_ERROR, 'skills catalog failed to load');
+      throw new SkillProtocolError(JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
     }
   };
 

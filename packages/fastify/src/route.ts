@@ -1,5 +1,5 @@
 import type { SkillsEndpoint } from '@skillmount/core';
-import { bodyNotJson, bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal, setClientAddress } from '@skillmount/core/adapter';
+import { bodyNotJson, bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefusal, JsonRpcErrorCode, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { BODY_TIMEOUT, limitBodyTime } from './body-timeout.js';
 import { requestContext } from './context.js';
@@ -29,12 +29,12 @@ function bodyRefusal(error: FastifyError, bodyLimit: number, bodyTimeout: number
   if (status === 413) {
     return {
       status,
-      code: -32000,
+      code: JsonRpcErrorCode.ServerError,
       message: `Payload Too Large: the request body is over the ${bodyLimit}-byte limit of this endpoint; send one JSON-RPC message or a small batch`,
     };
   }
-  if (status === 415) return { status, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' };
-  return { status, code: -32700, message: `Parse error: ${error.message}` };
+  if (status === 415) return { status, code: JsonRpcErrorCode.ServerError, message: 'Unsupported Media Type: Content-Type must be application/json' };
+  return { status, code: JsonRpcErrorCode.ParseError, message: `Parse error: ${error.message}` };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { buildSkillUri, parseUri } from '@skillmount/core';
-import { SkillVerificationError, type SkillEntry, type SkillsClient } from '@skillmount/core/client';
+import { JsonRpcErrorCode, SkillVerificationError, type SkillEntry, type SkillsClient } from '@skillmount/core/client';
 import { connectSkills, headerOptions } from '../connect.js';
 import { FLAGS } from '../flags.js';
 import { findSkill, isUriRef, refSegments, skillPathOf } from '../skill-ref.js';
@@ -38,7 +38,7 @@ export async function get(argv: string[]): Promise<number> {
       return 1;
     }
     const code = (error as { code?: unknown }).code;
-    if (code === -32602) {
+    if (code === JsonRpcErrorCode.InvalidParams) {
       complain(`skillmount: not found: ${(error as Error).message}`);
       return 1;
     }
@@ -80,7 +80,7 @@ async function resolve(skills: SkillsClient, url: string, ref: string): Promise<
     try {
       return (await skills.get(buildSkillUri(unlisted.segments))).skill;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== -32602) throw error;
+      if ((error as { code?: unknown }).code !== JsonRpcErrorCode.InvalidParams) throw error;
     }
   }
   const invalid =

@@ -49,3 +49,4 @@ export {
   MAX_FRONTMATTER_NODES,
   MAX_SKILL_MD_BYTES,
 } from '../skillmd/limits.js';
+export { JsonRpcErrorCode } from '../protocol/error-codes.js';

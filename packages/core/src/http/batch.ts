@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { HttpRefusal } from './types.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 /** Most messages in one JSON-RPC batch. Each may be a read of a large file; clients rarely batch more than a few. */
 export const MAX_BATCH = 32;
 /** The one protocol version whose Streamable HTTP takes batches: 2025-06-18 removed them. */
 const BATCHING_VERSION = '2025-03-26';
-const INVALID_REQUEST = -32600;
+const INVALID_REQUEST = JsonRpcErrorCode.InvalidRequest;
 
 /**
  * The answer to a JSON-RPC batch this endpoint will not run, or undefined for a single message

@@ -5,6 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SkillProtocolError } from '../errors.js';
 import { seamMissing, wrapHandlerLookups } from '../sdk/seams.js';
 import type { SkillWarning } from '../types.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 export interface ResponseBudgetLimits {
   /** Bytes of answers one connection may have produced and not yet sent. */
@@ -27,7 +28,7 @@ export const DEFAULT_RESPONSE_BUDGET: ResponseBudgetLimits = {
 };
 
 /** A server error code of the JSON-RPC range: the request was valid, the server will not run it now. */
-const SERVER_BUSY = -32000;
+const SERVER_BUSY = JsonRpcErrorCode.ServerError;
 /** How often waiting requests look again: a socket that drains into the kernel emits no event for it. */
 const RECHECK_MS = 20;
 const TAG = Symbol.for('skillmount.responseBudget');

@@ -8,7 +8,7 @@ import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
 import { publicService } from '../server/service.js';
-import { warningSink } from '../server/warn-once.js';
+import { warningSink } from '../warnings/sink.js';
 import type { SkillSource, SkillsService, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
@@ -25,6 +25,7 @@ import { ServerPool } from './server-pool.js';
 import { SessionTable } from './sessions.js';
 import { stateful, stateless } from './streamable.js';
 import type { HttpRefusal, RequestGuardOptions } from './types.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 export { sendError } from './reply.js';
 
@@ -224,7 +225,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       const admitted = await admit(req, res, body);
       if (admitted) await route(classify(req, admitted.body), req, res, admitted.body, context);
     } catch (error) {
-      if (!res.headersSent) sendError(res, 500, -32603, 'Internal error: the server could not handle this request; try again later');
+      if (!res.headersSent) sendError(res, 500, JsonRpcErrorCode.InternalError, 'Internal error: the server could not handle this request; try again later');
       else res.end();
       throw error;
     }
@@ -260,7 +261,7 @@ function classify(req: IncomingMessage, body: unknown): Classified {
   if (req.method === 'POST' && body === undefined && !isJsonContentType(req)) {
     return {
       kind: 'refused',
-      refusal: { status: 415, code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' },
+      refusal: { status: 415, code: JsonRpcErrorCode.ServerError, message: 'Unsupported Media Type: Content-Type must be application/json' },
       discardBody: true,
     };
   }
@@ -274,7 +275,7 @@ async function readMessage(req: IncomingMessage, limit: number, timeoutMs: numbe
   try {
     bytes = await readBody(req, limit, timeoutMs);
   } catch {
-    return { refused: { status: 400, code: -32700, message: 'Parse error: the request body ended before it was complete' } };
+    return { refused: { status: 400, code: JsonRpcErrorCode.ParseError, message: 'Parse error: the request body ended before it was complete' } };
   }
   if (bytes === 'too-large') return { refused: bodyTooLarge(limit) };
   if (bytes === 'too-slow') return { refused: bodyTooSlow(timeoutMs) };

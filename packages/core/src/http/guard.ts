@@ -3,15 +3,16 @@ import { numberProblem } from '../option-checks.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, declaredLength } from './body.js';
 import { hostRefusal, normalizeAllowedHosts } from './hosts.js';
 import type { HttpRefusal, RequestGuard, RequestGuardOptions } from './types.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 const FORBIDDEN = 403;
 const REQUEST_TIMEOUT = 408;
 const PAYLOAD_TOO_LARGE = 413;
 /** The code the SDK's transport uses for HTTP-level refusals. */
-const SERVER_ERROR = -32000;
+const SERVER_ERROR = JsonRpcErrorCode.ServerError;
 const BAD_REQUEST = 400;
 /** JSON-RPC's code for a message that is not JSON. */
-const PARSE_ERROR = -32700;
+const PARSE_ERROR = JsonRpcErrorCode.ParseError;
 
 /** The 400 answer for a body that is not JSON, whichever parser read it (the endpoint's own or a framework's), so every adapter says the same. */
 export function bodyNotJson(): HttpRefusal {

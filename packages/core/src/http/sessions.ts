@@ -4,6 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ClientCounts } from '../context/client-key.js';
 import type { HttpRefusal } from './types.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 export interface SessionLimits {
   /** Close a session with no request for this long. */
@@ -79,14 +80,14 @@ export class SessionTable {
     if (this.#perOwner.of(owner) >= maxPerClient && !this.#evictIdle(owner)) {
       return {
         status: 429,
-        code: -32000,
+        code: JsonRpcErrorCode.ServerError,
         message: `Too many sessions: this client already has ${maxPerClient} sessions, all busy; close one (DELETE with its Mcp-Session-Id) or try again later`,
       };
     }
     if (this.#sessions.size + this.#pending >= max && !this.#evictForNewcomer(owner)) {
       return {
         status: 503,
-        code: -32000,
+        code: JsonRpcErrorCode.ServerError,
         message: `Too many open sessions: all ${max} are busy or held by clients with no more sessions than this one; try again later`,
       };
     }

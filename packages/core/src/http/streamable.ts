@@ -12,6 +12,7 @@ import { sendError, sendRefusal } from './reply.js';
 import type { ServerPool } from './server-pool.js';
 import { clientKey } from '../context/client-key.js';
 import type { SessionTable } from './sessions.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 /** What the 2025-11-25 paths share with the endpoint: its servers, its connect, its session table and body limit. */
 export interface Era2025 {
@@ -40,7 +41,7 @@ export async function stateless(
 ): Promise<void> {
   if (req.method !== 'POST') {
     res.setHeader('Allow', 'POST');
-    return sendError(res, 405, -32000, 'Method not allowed: this stateless MCP endpoint takes POST only');
+    return sendError(res, 405, JsonRpcErrorCode.ServerError, 'Method not allowed: this stateless MCP endpoint takes POST only');
   }
   const call = direct.match(req, body);
   // The default server has no handlers of the app's: nothing to build or ask.
@@ -70,7 +71,7 @@ export async function stateful(
   const id = req.headers['mcp-session-id'];
   if (typeof id === 'string') {
     const session = sessions.get(id);
-    if (!session) return sendError(res, 404, -32001, 'Session not found: start a new session with an initialize request');
+    if (!session) return sendError(res, 404, JsonRpcErrorCode.SessionNotFound, 'Session not found: start a new session with an initialize request');
     sessions.track(session, res);
     const call = direct.match(req, body);
     if (call && answersAsAttached(session.server, call.method)) return direct.answer(call, req, res, id);
@@ -81,7 +82,7 @@ export async function stateful(
   }
   // A body still undefined here had a content type the transport refuses without reading it.
   if (req.method !== 'POST' || (body !== undefined && !isInitializeRequest(body))) {
-    return sendError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
+    return sendError(res, 400, JsonRpcErrorCode.ServerError, 'Bad Request: no Mcp-Session-Id header; the first request of a session must be initialize');
   }
   const slot = sessions.reserve(clientKey(req));
   if ('status' in slot) return sendRefusal(res, slot);

@@ -10,6 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcError } from './reply.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 /** The app server's identity, as its `initialize` answer gives it. */
 export interface ServerIdentity {
@@ -40,7 +41,7 @@ const ANONYMOUS_CLIENT = { name: 'unnamed-2026-07-28-client', version: '0.0.0' }
 
 /** Server-to-client requests have no channel in 2026-07-28 (their replacement is MRTR). */
 const NO_CLIENT_REQUESTS: JsonRpcError = {
-  code: -32601,
+  code: JsonRpcErrorCode.MethodNotFound,
   message:
     'Not available on protocol 2026-07-28: requests from the server to the client (sampling, elicitation, roots, ping) have no channel there; ' +
     'the server can serve these through a 2025-11-25 session',
@@ -129,7 +130,8 @@ export class AppBridge {
         { jsonrpc: '2.0', id: CALL_ID, method: call.method, params: call.params } as JSONRPCMessage & { id: string },
         call.transportInfo,
       );
-      if (!answer) return { error: { code: -32603, message: `Internal error: ${call.method.slice(0, 100)} was cancelled before it completed` } };
+      if (!answer)
+        return { error: { code: JsonRpcErrorCode.InternalError, message: `Internal error: ${call.method.slice(0, 100)} was cancelled before it completed` } };
       if ('error' in answer) return { error: answer.error as JsonRpcError };
       return { result: (answer as { result: Record<string, unknown> }).result };
     });

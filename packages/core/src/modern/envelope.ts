@@ -18,9 +18,10 @@ import {
   SUPPORTED_VERSIONS,
   UNSUPPORTED_PROTOCOL_VERSION,
 } from './protocol.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 const BAD_REQUEST = 400;
-const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = JsonRpcErrorCode.InvalidParams;
 
 export type RequestId = string | number;
 

@@ -8,6 +8,7 @@ import { ClientCounts } from '../context/client-key.js';
 import type { RequestId } from './envelope.js';
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID, ModernError } from './protocol.js';
 import { SSE_HEADERS, sseFrame } from './reply.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 export interface ListenLimits {
   /** Streams open at once across all clients; more are refused, so idle listeners cannot pile up without bound. */
@@ -55,11 +56,11 @@ export class Listeners {
     if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
       throw new ModernError(
         200,
-        -32602,
+        JsonRpcErrorCode.InvalidParams,
         'Invalid params for subscriptions/listen: params.notifications must be an object, e.g. { "resourcesListChanged": true }',
       );
     }
-    if (this.#closed) throw new ModernError(503, -32000, 'Service unavailable: this endpoint is shutting down; connect again later');
+    if (this.#closed) throw new ModernError(503, JsonRpcErrorCode.ServerError, 'Service unavailable: this endpoint is shutting down; connect again later');
     const follow = (asked as Record<string, unknown>).resourcesListChanged === true && typeof this.source.onListChanged === 'function';
     if (follow) this.#admit(client);
     const tag = { [META_SUBSCRIPTION_ID]: id };
@@ -113,13 +114,17 @@ export class Listeners {
     if (this.#perClient.of(client) >= maxPerClient) {
       throw new ModernError(
         200,
-        -32603,
+        JsonRpcErrorCode.InternalError,
         `Too many subscription streams: this client already holds ${maxPerClient} subscriptions/listen streams, ` +
           'the most one client may hold; close one it no longer needs (end its HTTP response) and try again, or listen once for every change',
       );
     }
     if (this.#open.size >= max) {
-      throw new ModernError(200, -32603, `Internal error: this server already holds ${max} subscription streams, its limit; try again later`);
+      throw new ModernError(
+        200,
+        JsonRpcErrorCode.InternalError,
+        `Internal error: this server already holds ${max} subscription streams, its limit; try again later`,
+      );
     }
   }
 

@@ -19,6 +19,7 @@ import { checkModernRequest, isNotification, type ModernRequest } from './envelo
 import { type ListenLimits, Listeners } from './listen.js';
 import { CACHEABLE_METHODS, META_SERVER_INFO, METHOD_LISTEN, METHOD_NOT_FOUND, ModernError } from './protocol.js';
 import { ModernReply, resultMessage, type JsonRpcError } from './reply.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 export interface ModernPathOptions {
   source: SkillSource;
@@ -64,12 +65,12 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
       res.setHeader('Allow', 'POST');
       return reply.error(
         null,
-        { code: -32000, message: 'Method not allowed: protocol 2026-07-28 takes POST only (no GET stream, no sessions to DELETE)' },
+        { code: JsonRpcErrorCode.ServerError, message: 'Method not allowed: protocol 2026-07-28 takes POST only (no GET stream, no sessions to DELETE)' },
         405,
       );
     }
     if (body === undefined) {
-      return reply.error(null, { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' }, 415);
+      return reply.error(null, { code: JsonRpcErrorCode.ServerError, message: 'Unsupported Media Type: Content-Type must be application/json' }, 415);
     }
     if (isNotification(body)) {
       // Nothing to answer: cancelling a request is closing its response stream on this protocol.

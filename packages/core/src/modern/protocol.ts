@@ -1,4 +1,5 @@
 /** Names and codes of protocol revision 2026-07-28 that the modern path speaks. */
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 export const MODERN_VERSION = '2026-07-28';
 /** The versions `server/discover` and `UnsupportedProtocolVersion` name: this revision, and the legacy one the same endpoint serves. */
@@ -13,11 +14,11 @@ export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
-export const HEADER_MISMATCH = -32020;
-export const MISSING_CLIENT_CAPABILITY = -32021;
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-export const INVALID_REQUEST = -32600;
-export const METHOD_NOT_FOUND = -32601;
+export const HEADER_MISMATCH = JsonRpcErrorCode.HeaderMismatch;
+export const MISSING_CLIENT_CAPABILITY = JsonRpcErrorCode.MissingClientCapability;
+export const UNSUPPORTED_PROTOCOL_VERSION = JsonRpcErrorCode.UnsupportedProtocolVersion;
+export const INVALID_REQUEST = JsonRpcErrorCode.InvalidRequest;
+export const METHOD_NOT_FOUND = JsonRpcErrorCode.MethodNotFound;
 
 export const METHOD_DISCOVER = 'server/discover';
 export const METHOD_LISTEN = 'subscriptions/listen';

@@ -1,4 +1,5 @@
 /** Extension identifier declared under `capabilities.extensions`. */
+import { JsonRpcErrorCode } from './error-codes.js';
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
 
 export const METHOD_SKILLS_LIST = 'skills/list';
@@ -27,8 +28,8 @@ export const DEFAULT_CACHE_HINT = { ttlMs: 0, cacheScope: 'private' } as const;
 export const DEFAULT_PAGE_SIZE = 100;
 
 /** JSON-RPC error codes this extension uses. */
-export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
+export const INVALID_PARAMS = JsonRpcErrorCode.InvalidParams;
+export const INTERNAL_ERROR = JsonRpcErrorCode.InternalError;
 
 /** The protocol revision on which `ttlMs` and `cacheScope` are required. */
 export const CACHEABLE_PROTOCOL_VERSION = '2026-07-28';
