@@ -27,7 +27,7 @@ import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EX
 import type { ReadSkillFileResult, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
 import { SkillHandlers, type SkillHandlersOptions } from './handlers.js';
-import { warningSink } from './warn-once.js';
+import { warningSink } from '../warnings/sink.js';
 
 export interface AttachOptions {
   /** Where refused entries and reads are reported. Default: the source's `warn`, else `console.warn`. */
