@@ -186,8 +186,9 @@ for (const kind of ADAPTERS) {
       uri: 'skill://other/SKILL.md',
       resources: [{ ...(hello!.resources as { uri: string; digest: string; size: number }[])[0]!, uri: 'skill://other/SKILL.md' }],
     };
-    const source = { list: async () => ({ skills: [hello!, misnamed] }), get: async () => undefined, read: async () => undefined };
     for (const strict of [undefined, false, true]) {
+      // A source of its own each time: a bad entry is told once per source, whatever onWarning hears it.
+      const source = { list: async () => ({ skills: [hello!, misnamed] }), get: async () => undefined, read: async () => undefined };
       const warned: string[] = [];
       const onWarning = (w: SkillWarning) => warned.push(`${w.code} ${w.uri}`);
       const started = await startAdapter(kind, { source, onWarning, ...(strict === undefined ? {} : { strict }) });

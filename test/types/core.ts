@@ -6,6 +6,8 @@ import {
   type SkillFiles,
   type SkillResource,
   type SkillSource,
+  type SkillWarning,
+  type SkillWarningCode,
   type TenantCatalogsOptions,
   tenantCatalogs,
 } from '@skillmount/core';
@@ -118,3 +120,16 @@ const notJson: HttpRefusal = bodyNotJson();
 void fields;
 void invalidContext;
 void notJson;
+
+// SkillWarning.code: one of the registered codes, still read as a string by apps that log or compare it.
+declare const warning: SkillWarning;
+const asText: string = warning.code;
+const knownCode: SkillWarningCode = 'invalid-entry';
+// @ts-expect-error an unregistered code is refused
+const unknownCode: SkillWarningCode = 'invalid-entrie';
+// @ts-expect-error a warning made with an unregistered code is refused
+const madeUp: SkillWarning = { code: 'made-up', message: 'x' };
+void asText;
+void knownCode;
+void unknownCode;
+void madeUp;

@@ -35,6 +35,7 @@ export type {
   ReadDirectoryResult,
   SkillFileContents,
   SkillWarning,
+  SkillWarningCode,
 } from './types.js';
 export {
   DIRECTORY_MIME,

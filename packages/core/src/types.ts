@@ -244,9 +244,54 @@ export interface SkillsService {
 // ---------------------------------------------------------------------------
 // Catalog
 
+/**
+ * Every code a `SkillWarning` can carry. What each one means and how often it is told are in
+ * the core README's warning table (the registry is `packages/core/src/warnings/codes.ts`). New
+ * codes may be added in a minor release: read `code` as a string and keep a default branch.
+ */
+export type SkillWarningCode =
+  // A catalog's load or reload: skills skipped, files ignored, skills served over a limit.
+  | 'frontmatter'
+  | 'name-mismatch'
+  | 'limit'
+  | 'skill-md-case'
+  | 'bad-name'
+  | 'unsupported'
+  | 'root-skill'
+  | 'portability'
+  | 'reserved-metadata'
+  | 'no-skills'
+  | 'missing-skill-md'
+  // A catalog while it serves.
+  | 'read-failed'
+  | 'reload-failed'
+  | 'changed'
+  // What a custom source or a visible() rule answered.
+  | 'invalid-entry'
+  | 'invalid-page'
+  | 'invalid-read-result'
+  | 'invalid-cache-hint'
+  | 'invalid-visible'
+  | 'visible-failed'
+  // Requests and the MCP SDK.
+  | 'internal-error'
+  | 'sdk-seam-missing'
+  // Per-tenant catalogs.
+  | 'tenant-key-failed'
+  | 'tenant-key-refused'
+  | 'tenant-load-failed'
+  | 'tenant-close-failed'
+  | 'watch-unsupported'
+  // The Express and Fastify adapters.
+  | 'load-failed'
+  | 'request-failed'
+  | 'modern-not-handled'
+  | 'context-not-applied'
+  | 'no-request-timeout';
+
 export interface SkillWarning {
-  /** A stable machine-readable code, e.g. `frontmatter`, `name-mismatch`, `unsupported`. */
-  code: string;
+  /** A stable machine-readable code, e.g. `frontmatter`, `name-mismatch`, `unsupported`: one of `SkillWarningCode`. */
+  code: SkillWarningCode;
   message: string;
   /** Storage path the warning is about, when there is one. */
   path?: string;

@@ -161,7 +161,7 @@ function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => voi
   return () => {
     if (warned) return;
     warned = true;
-    const warning = {
+    const warning: SkillWarning = {
       code: 'context-not-applied',
       message:
         '@skillmount/express: a skills request on your own MCP route reached the skill source without the "context" option applied, ' +

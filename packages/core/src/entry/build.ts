@@ -37,7 +37,7 @@ export function buildSkillEntry(skillPath: string, files: Readonly<Record<string
     resources.push({ uri: buildSkillUri([...dir, ...segments]), digest: sha256Digest(bytes), size: bytes.byteLength });
     if (path === SKILL_MD) {
       const text = decodeUtf8(bytes);
-      const parsed = text === undefined ? { ok: false as const, code: 'frontmatter', error: 'SKILL.md is not valid UTF-8' } : parseFrontmatter(text);
+      const parsed = text === undefined ? { ok: false as const, code: 'frontmatter' as const, error: 'SKILL.md is not valid UTF-8' } : parseFrontmatter(text);
       if (!parsed.ok) problems.push({ code: parsed.code, path, message: parsed.error });
       else {
         for (const message of frontmatterProblems(parsed.frontmatter, dir.at(-1))) problems.push({ code: 'frontmatter', path, message });

@@ -9,6 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SkillWarning } from '../types.js';
+import { THE_PROCESS, tell } from '../warnings/told.js';
 
 /** The SDK v1 releases the test suite runs against; the README's table says the same. */
 export const TESTED_SDK_RANGE = '1.29.0 to 1.32.2';
@@ -24,28 +25,23 @@ const SEAM_INTERNALS: Record<SeamName, string> = {
   'server-connect': "the server's connect() method, wrapped in place",
 };
 
-/** Seams already reported, per warning sink: a server built per request must not warn per request. */
-const reported = new WeakMap<(warning: SkillWarning) => void, Set<string>>();
-
 /**
- * Report once per `onWarning` (and per seam and consequence) that `seam` did not take hold, with
- * what skillmount does without it and the SDK releases it is tested with.
+ * Report that `seam` did not take hold, with what skillmount does without it and the SDK releases
+ * it is tested with: once per process for each seam and consequence (the SDK is the process's, and
+ * a server built per request must not warn per request).
  */
 export function seamMissing(onWarning: (warning: SkillWarning) => void, seam: SeamName, consequence: string): void {
-  let seen = reported.get(onWarning);
-  if (!seen) {
-    seen = new Set();
-    reported.set(onWarning, seen);
-  }
-  const key = `${seam}\n${consequence}`;
-  if (seen.has(key)) return;
-  seen.add(key);
-  onWarning({
-    code: 'sdk-seam-missing',
-    message:
-      `this @modelcontextprotocol/sdk has no ${SEAM_INTERNALS[seam]} (seam "${seam}"), so ${consequence}. ` +
-      `skillmount is tested with @modelcontextprotocol/sdk ${TESTED_SDK_RANGE}: install a release in that range, or report the release you use`,
-  });
+  tell(
+    THE_PROCESS,
+    onWarning,
+    {
+      code: 'sdk-seam-missing',
+      message:
+        `this @modelcontextprotocol/sdk has no ${SEAM_INTERNALS[seam]} (seam "${seam}"), so ${consequence}. ` +
+        `skillmount is tested with @modelcontextprotocol/sdk ${TESTED_SDK_RANGE}: install a release in that range, or report the release you use`,
+    },
+    `${seam}\n${consequence}`,
+  );
 }
 
 /** True for an `McpServer` of any copy of the SDK (recognised by its public shape). */

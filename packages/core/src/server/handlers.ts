@@ -10,7 +10,7 @@ const METHOD_DISCOVER = 'server/discover';
 import { canonicalUri } from '../uri/canonical.js';
 import { DEFAULT_BASE_URI, isUnderBase, parseBaseUri, type BaseUri } from '../uri/base.js';
 import { fileOfAnswer, kindOf, pageProblem, sortPageEntries, type DroppedEntry } from './source-answers.js';
-import { warnOnce } from './warn-once.js';
+import { tellFor } from '../warnings/told.js';
 import { holdingCandidates, Visibility } from './visibility.js';
 import { withResolvedSource } from '../routing/routed-source.js';
 import type {
@@ -27,6 +27,7 @@ import type {
   SkillSource,
   SkillVisibility,
   SkillWarning,
+  SkillWarningCode,
 } from '../types.js';
 
 /** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
@@ -70,11 +71,13 @@ interface Answering {
  */
 export class SkillHandlers {
   readonly #source: SkillSource;
-  readonly #warn: (warning: SkillWarning) => void;
   readonly #strict: boolean;
   /** Where the source's URIs live (`source.baseUri`, default `skill://`). */
   readonly base: BaseUri;
-  /** Problems with what the source returned, each told once (they recur on every request). */
+  /**
+   * Where warnings go, each as often as its code's rule says (warnings/codes.ts): a problem with what
+   * the source returned recurs on every request, and is told once per source and URI.
+   */
   readonly #tell: (warning: SkillWarning) => void;
   /** Undefined when no rule is set: then nothing is asked, and nothing costs more. */
   readonly #visibility: Visibility | undefined;
@@ -82,10 +85,9 @@ export class SkillHandlers {
 
   constructor(source: SkillSource, warn: (warning: SkillWarning) => void, options: SkillHandlersOptions = {}) {
     this.#source = source;
-    this.#warn = warn;
     this.base = baseOf(source);
     this.#strict = options.strict === true;
-    this.#tell = warnOnce(source, warn);
+    this.#tell = tellFor(source, warn);
     this.#visibility = Visibility.of(options.visible, source, this.#tell);
     this.#count = options.count;
   }
@@ -118,7 +120,7 @@ export class SkillHandlers {
     const hint = source.cacheHint?.(ctx) ?? DEFAULT_CACHE_HINT;
     const problem = cacheHintProblem(hint);
     if (problem) {
-      this.#warn({
+      this.#tell({
         code: 'invalid-cache-hint',
         message: `the skill source's cacheHint() returned ${problem}; nothing was sent. Return { ttlMs: <integer ≥ 0>, cacheScope: 'public' | 'private' }`,
       });
@@ -128,7 +130,7 @@ export class SkillHandlers {
   }
 
   /** Refuse an answer that breaks the SkillSource contract: told once, and a -32603 that names no detail. */
-  #refuse(code: string, method: string, problem: string, uri?: string): never {
+  #refuse(code: SkillWarningCode, method: string, problem: string, uri?: string): never {
     this.#tell({ code, ...(uri !== undefined ? { uri } : {}), message: `${method}: the skill source returned ${problem}; nothing was sent` });
     throw internalError(`The server's skill source gave an invalid answer to ${method}${uri !== undefined ? ` for ${uri}` : ''}`);
   }
@@ -307,7 +309,7 @@ export class SkillHandlers {
     if (published && published !== 'dynamic' && !checked) {
       if (file.bytes.byteLength !== published.size || sha256Digest(file.bytes) !== published.digest) {
         const { warning, error } = changedFile(file.uri);
-        this.#warn(warning);
+        this.#tell(warning);
         throw error;
       }
     }

@@ -5,7 +5,8 @@
 import { SkillCatalog, describe } from '../catalog/catalog.js';
 import { StorageError, internalError } from '../errors.js';
 import { memoryStorage } from '../storage/memory.js';
-import type { CatalogOptions, SkillFiles, SkillWarning } from '../types.js';
+import type { CatalogOptions, SkillFiles, SkillWarning, SkillWarningCode } from '../types.js';
+import { tell } from '../warnings/told.js';
 import { fingerprint } from './fingerprint.js';
 import type { TenantListeners } from './listeners.js';
 import type { NormalizedTenantOptions } from './options.js';
@@ -22,7 +23,7 @@ export interface LoadedTenant {
   empty?: true;
 }
 
-export const NO_SKILLS = 'no-skills';
+export const NO_SKILLS: SkillWarningCode = 'no-skills';
 // Clients learn only that their own tenant failed; the cause goes to onWarning.
 const LOAD_FAILED = "This tenant's skills could not be loaded; try again later";
 
@@ -33,7 +34,6 @@ export class TenantLoader {
   readonly #origin: Origin;
   readonly #warn: (warning: SkillWarning) => void;
   readonly #listeners: TenantListeners;
-  #watchWarned = false;
 
   constructor(origin: Origin, warn: (warning: SkillWarning) => void, listeners: TenantListeners) {
     this.#origin = origin;
@@ -108,8 +108,8 @@ export class TenantLoader {
     try {
       return catalog.watch();
     } catch (error) {
-      if (!this.#watchWarned) this.#warn({ code: 'watch-unsupported', message: `tenant catalogs are not watched: ${describe(error)}` });
-      this.#watchWarned = true;
+      // Told once per loader (warnings/codes.ts): every tenant's storage is the same kind.
+      tell(this, this.#warn, { code: 'watch-unsupported', message: `tenant catalogs are not watched: ${describe(error)}` });
       return undefined;
     }
   }

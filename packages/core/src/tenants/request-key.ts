@@ -5,21 +5,20 @@
 import { describe } from '../catalog/catalog.js';
 import { SkillProtocolError, internalError } from '../errors.js';
 import type { SkillContext, SkillWarning } from '../types.js';
+import { tellFor } from '../warnings/told.js';
 import { showKey, tenantKeyProblem } from './key.js';
 import type { TenantKeyFunction } from './types.js';
 
 const KEY_FAILED = 'Could not tell which tenant this request belongs to; try again later';
-// Remember this many refused keys, so a client repeating one does not flood the log.
-const REFUSED_REMEMBERED = 1000;
 
 export class TenantKeys {
   readonly #key: TenantKeyFunction;
-  readonly #warn: (warning: SkillWarning) => void;
-  readonly #refused = new Set<string>();
+  /** A refused key is told once per key (`tenant-key-refused` in warnings/codes.ts), so a client repeating one does not flood the log. */
+  readonly #warn: (warning: SkillWarning, subject?: string) => void;
 
   constructor(key: TenantKeyFunction, warn: (warning: SkillWarning) => void) {
     this.#key = key;
-    this.#warn = warn;
+    this.#warn = tellFor(this, warn);
   }
 
   /**
@@ -46,12 +45,12 @@ export class TenantKeys {
 
   #refuse(raw: unknown, problem: string): void {
     const id = typeof raw === 'string' ? raw : `<${raw === null ? 'null' : typeof raw}>`;
-    if (this.#refused.has(id)) return;
-    if (this.#refused.size >= REFUSED_REMEMBERED) this.#refused.clear();
-    this.#refused.add(id);
-    this.#warn({
-      code: 'tenant-key-refused',
-      message: `tenant key ${showKey(raw)} refused (${problem}): its requests are served as having no tenant and see no skills`,
-    });
+    this.#warn(
+      {
+        code: 'tenant-key-refused',
+        message: `tenant key ${showKey(raw)} refused (${problem}): its requests are served as having no tenant and see no skills`,
+      },
+      id,
+    );
   }
 }
