@@ -73,8 +73,10 @@ function networkCode(e: { code?: unknown }): string | undefined {
 }
 
 /** `host:port` of a failed connection (ECONNREFUSED), or the name that did not resolve (ENOTFOUND). */
-function hostOf(e: { address?: unknown; port?: unknown; hostname?: unknown }): string | undefined {
-  if (typeof e.hostname === 'string') return e.hostname;
-  if (typeof e.address === 'string') return typeof e.port === 'number' ? `${e.address}:${e.port}` : e.address;
+function hostOf(error: object): string | undefined {
+  // Node's network errors carry these fields beside the message.
+  const { address, port, hostname } = error as { address?: unknown; port?: unknown; hostname?: unknown };
+  if (typeof hostname === 'string') return hostname;
+  if (typeof address === 'string') return typeof port === 'number' ? `${address}:${port}` : address;
   return undefined;
 }
