@@ -1,5 +1,6 @@
 import { SkillNotFoundError, StorageError, changedFile, directoryNotFound, fileNotFound, internalError, invalidParams, skillNotFound } from '../errors.js';
 import { parseUri } from '../uri/canonical.js';
+import { describeError } from '../text/error-text.js';
 import type {
   CacheHint,
   CatalogOptions,
@@ -184,7 +185,7 @@ export class SkillCatalog implements SkillSource {
     if (this.#watches.size === 0) {
       this.#unwatchStorage = this.#files.watch(() => {
         this.reload().catch((error: unknown) => {
-          this.#options.onWarning({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${describe(error)}` });
+          this.#options.onWarning({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${describeError(error)}` });
         });
       });
     }
@@ -252,7 +253,7 @@ export class SkillCatalog implements SkillSource {
         this.#options.onWarning({ ...changed.warning, path: record.path, message: `${changed.warning.message} (${error.message})` });
         throw changed.error;
       }
-      this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.resource.uri, message: `storage read failed: ${describe(error)}` });
+      this.#options.onWarning({ code: 'read-failed', path: record.path, uri: record.resource.uri, message: `storage read failed: ${describeError(error)}` });
       throw internalError(`Could not read ${record.resource.uri} from storage; try again later`);
     }
   }
@@ -351,12 +352,4 @@ function buildOptions(options: NormalizedCatalogOptions) {
     strict: options.strict,
     concurrency: options.concurrency,
   };
-}
-
-export function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
-    return error.message + cause;
-  }
-  return String(error);
 }

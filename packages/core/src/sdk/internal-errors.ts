@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { SkillProtocolError, invalidParams } from '../errors.js';
 import { INTERNAL_ERROR } from '../protocol/constants.js';
 import type { SkillWarning } from '../types.js';
+import { describeError } from '../text/error-text.js';
 import { seamMissing, wrapHandlerLookups } from './seams.js';
 
 const HIDDEN = Symbol.for('skillmount.hideInternalErrors');
@@ -81,18 +82,10 @@ export function clientSafe(error: unknown, requested: string, onWarning: (warnin
       .map((issue) => `${(issue.path ?? []).map(String).join('.') || '(request)'}: ${String(issue.message).slice(0, 120)}`);
     return invalidParams(`Invalid params for ${method}: ${issues.join('; ')}`);
   }
-  onWarning({ code: 'internal-error', message: `${method} failed; the client was told only "Internal error": ${describe(error)}` });
+  onWarning({ code: 'internal-error', message: `${method} failed; the client was told only "Internal error": ${describeError(error, { name: true })}` });
   return new SkillProtocolError(
     INTERNAL_ERROR,
     `Internal error: the server could not complete ${method}. Try again later; ` +
       `if it keeps failing, tell the server's operator (the cause is in the server's log).`,
   );
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
-    return `${error.name}: ${error.message}${cause}`;
-  }
-  return String(error);
 }

@@ -3,7 +3,7 @@
  * request resolves its tenant once (`resolve`); the request handlers take the result and its
  * cache hint from the source it resolved to.
  */
-import { describe } from '../catalog/catalog.js';
+import { describeError } from '../text/error-text.js';
 import { contextFromExtra } from '../context/store.js';
 import { directoryNotFound, internalError } from '../errors.js';
 import { markRouted } from '../routing/routed-source.js';
@@ -41,7 +41,7 @@ export class TenantCatalogs implements TenantSource {
         admit: (_key, loaded) => loaded.empty !== true,
         free: (key, loaded) => loader.free(key, loaded),
         freeFailed: (key, error) =>
-          this.#warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describe(error)}` }),
+          this.#warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describeError(error)}` }),
       },
       options.max,
       options.idleMs,

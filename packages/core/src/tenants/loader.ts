@@ -2,7 +2,8 @@
  * Loading one tenant and letting go of it: its source (a catalog from its storage, or the app's
  * own), the forwarding of its list changes and its storage watch, and what to close when it leaves.
  */
-import { SkillCatalog, describe } from '../catalog/catalog.js';
+import { SkillCatalog } from '../catalog/catalog.js';
+import { describeError } from '../text/error-text.js';
 import { StorageError, internalError } from '../errors.js';
 import { memoryStorage } from '../storage/memory.js';
 import type { CatalogOptions, SkillFiles, SkillWarning, SkillWarningCode } from '../types.js';
@@ -54,7 +55,7 @@ export class TenantLoader {
       const path = (error as { path?: unknown })?.path;
       this.#warn({
         code: 'tenant-load-failed',
-        message: `tenant ${key}: skills could not be loaded (its requests get -32603 and the next one tries again): ${describe(error)}`,
+        message: `tenant ${key}: skills could not be loaded (its requests get -32603 and the next one tries again): ${describeError(error)}`,
         ...(typeof path === 'string' ? { path } : {}),
       });
       throw Object.assign(internalError(LOAD_FAILED), { cause: error });
@@ -109,7 +110,7 @@ export class TenantLoader {
       return catalog.watch();
     } catch (error) {
       // Told once per loader (warnings/codes.ts): every tenant's storage is the same kind.
-      tell(this, this.#warn, { code: 'watch-unsupported', message: `tenant catalogs are not watched: ${describe(error)}` });
+      tell(this, this.#warn, { code: 'watch-unsupported', message: `tenant catalogs are not watched: ${describeError(error)}` });
       return undefined;
     }
   }

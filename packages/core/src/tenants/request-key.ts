@@ -2,7 +2,7 @@
  * The tenant of a request: the app's `key(ctx)`, checked against the key rules. A refused key is
  * reported once (a client repeating it does not flood the log) and served as no tenant.
  */
-import { describe } from '../catalog/catalog.js';
+import { describeError } from '../text/error-text.js';
 import { SkillProtocolError, internalError } from '../errors.js';
 import type { SkillContext, SkillWarning } from '../types.js';
 import { tellFor } from '../warnings/told.js';
@@ -31,7 +31,7 @@ export class TenantKeys {
       raw = await this.#key(ctx);
     } catch (error) {
       if (error instanceof SkillProtocolError || quiet) throw error; // the app chose the answer
-      this.#warn({ code: 'tenant-key-failed', message: `the tenant key function threw (the request gets -32603): ${describe(error)}` });
+      this.#warn({ code: 'tenant-key-failed', message: `the tenant key function threw (the request gets -32603): ${describeError(error)}` });
       throw Object.assign(internalError(KEY_FAILED), { cause: error });
     }
     if (raw === undefined || raw === null) return undefined;
