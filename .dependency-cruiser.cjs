@@ -48,7 +48,8 @@ const layerPath = (holds) => holds.map((held) => `${CORE}${escape(held)}${held.e
 const layerRules = LAYERS.slice(0, -1).map((layer, at) => {
   const above = LAYERS.slice(at + 1);
   return {
-    name: 'core-layers',
+    // One name per layer: a report prints the comment of the first rule with a violation's name.
+    name: `core-layer-${layer.name}`,
     severity: 'error',
     comment:
       `packages/core/src is layered, lowest first: ${LAYERS.map((l) => l.name).join(' < ')}. ` +

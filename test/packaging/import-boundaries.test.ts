@@ -1,9 +1,10 @@
 /**
  * The import-boundary check (`pnpm check:imports`, dependency-cruiser with .dependency-cruiser.cjs)
  * passes on the workspace and fails, naming the rule, on a tree with a wrong import: a fixture
- * copy of core's layout under .tmp/ where the host-side client imports a catalog module and a core
- * module imports a web framework. The fixture sits inside the repository so the config resolves
- * its own requires (typescript) from the workspace's node_modules.
+ * copy of core's layout under .tmp/ where the host-side client imports a catalog module, a core
+ * module imports a web framework, and skillmd imports protocol back (a layer and a folder cycle).
+ * The fixture sits inside the repository so the config resolves its own requires (typescript)
+ * from the workspace's node_modules.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,8 +37,19 @@ test('a wrong import fails the check with the rule that forbids it and why', (t)
   write('packages/core/src/catalog/catalog.ts', 'export const load = () => 1;\n');
   write('packages/core/src/client/skills-client.ts', "import { load } from '../catalog/catalog.js';\nexport const list = () => load();\n");
   write('packages/core/src/http/endpoint.ts', "import express from 'express';\nexport const app = () => express();\n");
+  // skillmd sits below protocol: importing it back is a layer violation and a cycle between the two folders.
+  write('packages/core/src/protocol/limits.ts', "import { MAX_NAME } from '../skillmd/limits.js';\nexport const LIMITS = { name: MAX_NAME };\n");
+  write('packages/core/src/skillmd/limits.ts', 'export const MAX_NAME = 64;\n');
+  write(
+    'packages/core/src/skillmd/rules.ts',
+    "import { LIMITS } from '../protocol/limits.js';\nexport const ok = (name: string) => name.length <= LIMITS.name;\n",
+  );
   const result = check(fixture);
   assert.notEqual(result.status, 0, 'the check fails');
+  assert.match(result.stdout, /error core-layer-skillmd: packages\/core\/src\/skillmd\/rules\.ts → packages\/core\/src\/protocol\/limits\.ts/);
+  // Each layer's violation carries that layer's own reason, not another layer's.
+  assert.match(result.stdout, /Layer "skillmd" \(skillmd\/: the Agent Skills file format/);
+  assert.match(result.stdout, /error no-folder-cycle: packages\/core\/src\/protocol →\s+packages\/core\/src\/skillmd/);
   assert.match(result.stdout, /error client-imports-shared-only: packages\/core\/src\/client\/skills-client\.ts → packages\/core\/src\/catalog\/catalog\.ts/);
   assert.match(result.stdout, /error core-no-http-framework: packages\/core\/src\/http\/endpoint\.ts → .*express/);
   assert.match(result.stdout, /The SkillsClient \(core\/src\/client, @skillmount\/core\/client\) runs in hosts\s+and browsers/, 'the rule says why');
