@@ -1,7 +1,7 @@
 /**
- * CORS in front of the skills endpoint, with the framework's own CORS library (`@fastify/cors`,
- * `cors`) configured from `MCP_CORS_OPTIONS`, a bearer-token check of the app's, `allowedHosts`
- * pinned to the endpoint's name and `allowedOrigins` naming the browser host's origin. Node's fetch
+ * CORS in front of the skills endpoint (the apps of cors-apps.ts): the framework's own CORS
+ * library from `MCP_CORS_OPTIONS`, the app's bearer check, `allowedHosts` pinned to the endpoint's
+ * name and `allowedOrigins` naming the browser host's origin. Node's fetch
  * sends an `Origin` as a page would; the browser test shows what a real page may then read.
  */
 import assert from 'node:assert/strict';
@@ -11,20 +11,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MCP_CORS_OPTIONS } from '@skillmount/core';
 import { SkillsClient } from '@skillmount/core/client';
 import type { Listening } from './apps.js';
+import { CHALLENGE, TOKEN } from './cors-apps.js';
 import { exampleFiles } from './skills-suite.js';
 
 /** The browser host's origin, allowed by both the CORS layer and `allowedOrigins`. */
 export const ALLOWED_ORIGIN = 'https://app.example.test';
 export const OTHER_ORIGIN = 'https://evil.example.test';
-export const TOKEN = 'test-token-1';
-/** What the app's bearer check answers a request without the token with. */
-export const CHALLENGE = 'Bearer resource_metadata="https://skills.example.test/.well-known/oauth-protected-resource"';
-
-/**
- * Starts the framework's app serving `examples/skills` with sessions: CORS for `ALLOWED_ORIGIN`
- * first, then the bearer check (401 with `CHALLENGE`), then the skills endpoint at `/mcp` with
- * `allowedHosts: ['127.0.0.1']` and `allowedOrigins: [ALLOWED_ORIGIN]`.
- */
+/** Starts the framework's app of cors-apps.ts for `ALLOWED_ORIGIN`. */
 export type StartCorsApp = () => Promise<Listening>;
 
 const ALL_REQUEST_HEADERS = MCP_CORS_OPTIONS.allowedHeaders.map((h) => h.toLowerCase());
