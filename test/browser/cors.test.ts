@@ -5,7 +5,8 @@
  * framework's CORS library (`@fastify/cors`, `cors`) and a bearer check. From the allowed origin
  * it reads the 401's `WWW-Authenticate`, opens a session (the transport must read
  * `Mcp-Session-Id`), opens its GET stream, lists and verifies every skill, and ends the session
- * with DELETE. From an
+ * with DELETE; the SDK v2 client on protocol 2026-07-28 (its `Mcp-Method` and `Mcp-Name` headers
+ * preflighted) lists and verifies them too. From an
  * origin not allowed the browser refuses, and no request but the preflight reaches the app.
  * Skips, saying why, where /usr/bin/chromium is missing.
  */
@@ -118,6 +119,12 @@ for (const [framework, start] of Object.entries(CORS_APPS)) {
           .sort(),
       );
       assert.equal(session.terminated, true);
+      assert.ok(!('failed' in report.modern), `the 2026-07-28 client worked: ${JSON.stringify(report.modern)}`);
+      const modern = report.modern as Exclude<CorsReport['modern'], { failed: string }>;
+      assert.equal(modern.version, '2026-07-28');
+      assert.deepEqual(modern.skills.sort(), session.skills);
+      assert.deepEqual(modern.unverified, []);
+      assert.deepEqual(modern.verified.sort(), session.verified.sort());
       const methods = new Set(seen.filter((r) => r.origin === allowed.origin).map((r) => r.method));
       assert.deepEqual(
         [...methods].sort(),
@@ -129,6 +136,7 @@ for (const [framework, start] of Object.entries(CORS_APPS)) {
       assert.equal(refused.report.origin, other.origin);
       assert.match(JSON.stringify(refused.report.unauthorized), /failed.*Failed to fetch/);
       assert.match(JSON.stringify(refused.report.session), /failed.*Failed to fetch/);
+      assert.match(JSON.stringify(refused.report.modern), /failed/);
       assert.ok(
         refused.console.some((e) => /blocked by CORS policy/.test(e)),
         `the browser says why: ${refused.console.join('\n')}`,

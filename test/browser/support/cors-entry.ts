@@ -1,9 +1,11 @@
 /**
  * What the cross-origin page runs: the SDK's client and Streamable HTTP transport with
- * `@skillmount/core/client`, bundled for the browser, against an MCP endpoint on another origin
+ * `@skillmount/core/client`, and the SDK v2 client on protocol 2026-07-28, bundled for the browser, against an MCP endpoint on another origin
  * behind a bearer token. Every step reports what the page could see, so a CORS header that is
  * missing shows up as a value the page could not read, or a fetch the browser refused.
  */
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { SkillsClient as ModernSkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SkillsClient } from '@skillmount/core/client';
@@ -14,6 +16,11 @@ export interface CorsReport {
   unauthorized: { status: number; wwwAuthenticate: string | null } | { failed: string };
   /** With the token: the session id the transport read, the skills listed and the files verified. */
   session: { sessionId: string | undefined; skills: string[]; verified: string[]; unverified: string[]; terminated: boolean } | { failed: string };
+  /**
+   * The official SDK v2 client pinned to protocol 2026-07-28, with the token: its requests carry
+   * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`, which the preflight must allow.
+   */
+  modern: { version: string | undefined; skills: string[]; verified: string[]; unverified: string[] } | { failed: string };
 }
 
 declare const location: { readonly origin: string };
@@ -68,8 +75,36 @@ async function session(endpoint: string, token: string): Promise<CorsReport['ses
   }
 }
 
+async function modern(endpoint: string, token: string): Promise<CorsReport['modern']> {
+  const client = new ModernClient({ name: 'cors-page', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } as never } });
+  try {
+    await client.connect(new ModernTransport(new URL(endpoint), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const skills = new ModernSkillsClient(client);
+    const listing = await skills.list();
+    const verified: string[] = [];
+    const unverified: string[] = [];
+    for (const skill of listing.skills) {
+      const root = skill.uri.slice(0, -'/SKILL.md'.length);
+      for (const { uri } of skill.resources as { uri: string }[]) {
+        const file = await skills.read(skill, uri.slice(root.length + 1));
+        (file.verified ? verified : unverified).push(file.uri);
+      }
+    }
+    return { version: client.getNegotiatedProtocolVersion(), skills: listing.skills.map((s) => s.uri), verified, unverified };
+  } catch (error) {
+    return { failed: String(error) };
+  } finally {
+    await client.close();
+  }
+}
+
 async function corsRun(endpoint: string, token: string): Promise<CorsReport> {
-  return { origin: location.origin, unauthorized: await unauthorized(endpoint), session: await session(endpoint, token) };
+  return {
+    origin: location.origin,
+    unauthorized: await unauthorized(endpoint),
+    session: await session(endpoint, token),
+    modern: await modern(endpoint, token),
+  };
 }
 
 (globalThis as { corsRun?: typeof corsRun }).corsRun = corsRun;
