@@ -40,6 +40,8 @@ serve options:
                         a non-loopback --host serves any Host, and a warning says so
   --request-timeout <ms>
                         longest a request may take to arrive, headers and body (default 30000)
+  --cors <origin>       let browser pages from this origin call the endpoint (CORS and the Origin
+                        check), e.g. https://app.example.com; repeatable; * is refused
   --tenant-header <name>
                         one catalog per tenant, named by this request header: <folder>/<tenant>,
                         the S3 prefix <prefix><tenant>/ or the PostgreSQL namespace <tenant>.

@@ -59,6 +59,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       listenLifetimeMs: checked.listenLifetimeMs,
       attach: attachOptions,
       allowedHosts: checked.allowedHosts,
+      allowedOrigins: checked.allowedOrigins,
       bodyLimit: checked.guard.bodyLimit,
       bodyTimeout: checked.guard.bodyTimeout,
       packageName: NAME,

@@ -13,6 +13,7 @@ import { contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestContext } from './context.js';
+import { keepHookHeaders } from './hook-headers.js';
 import { NAME, normalizeOptions, type SkillsOrigin } from './options.js';
 import { mountEndpoint } from './route.js';
 import { refuseRoutesOnEndpoint } from './route-conflict.js';
@@ -67,6 +68,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       listenLifetimeMs: options.listenLifetimeMs,
       attach: attachOptions,
       allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
       bodyLimit: options.guard.bodyLimit,
       bodyTimeout: options.guard.bodyTimeout,
       packageName: NAME,
@@ -97,6 +99,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       if (!isModernRequest(request.raw, request.body)) return false;
       modernWatch?.answered(request);
       const fields = await requestContext(request, options.context);
+      keepHookHeaders(reply);
       reply.hijack();
       setClientAddress(request.raw, request.ip);
       return endpointOf().handleModern(request.raw, reply.raw, request.body, fields);

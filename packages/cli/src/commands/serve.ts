@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
 import { FLAGS } from '../flags.js';
+import { corsOrigins, expressCors, useFastifyCors } from '../cors.js';
 import { checkReachable } from '../reachable.js';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
@@ -38,6 +39,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   if (values['max-tenants'] !== undefined && tenantHeader === undefined) throw new UsageError('--max-tenants applies with --tenant-header only');
   const allowedHosts = hostList(values['allowed-hosts']);
   const http: HttpSettings = { requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1), allowedHosts };
+  http.cors = corsOrigins(values.cors as string[] | undefined);
 
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
@@ -105,6 +107,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  if (http.cors) say(`skillmount: browser pages from ${http.cors.join(', ')} may call this endpoint (CORS)`);
   announce({
     address,
     path,
@@ -193,6 +196,8 @@ function isLoopback(address: string): boolean {
 interface HttpSettings {
   requestTimeout: number;
   allowedHosts: string[] | undefined;
+  /** `--cors`: browser origins let through the CORS layer and the endpoint's Origin check. */
+  cors?: string[] | undefined;
 }
 
 /** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */
@@ -211,6 +216,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
   const { skillsPlugin } = await import('@skillmount/fastify');
   const app = Fastify({ requestTimeout: http.requestTimeout, keepAliveTimeout: KEEP_ALIVE_MS });
   app.server.headersTimeout = Math.min(http.requestTimeout, 60_000);
+  if (http.cors) await useFastifyCors(app, http.cors);
   await app.register(skillsPlugin, {
     ...served,
     // The adapter's own warnings (a failed request, an error hidden from a client) are printed as the catalog's are.
@@ -220,6 +226,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
     watch,
     bodyTimeout: http.requestTimeout,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+    ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
   return {
     async listen(port, host) {
@@ -241,7 +248,9 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
     watch,
     bodyTimeout: http.requestTimeout,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+    ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
+  if (http.cors) app.use(path, await expressCors(http.cors));
   app.use(path, skills);
   let server: HttpServer | undefined;
   return {

@@ -49,7 +49,10 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
   checkListenOptions(options, fail);
   const watch = options.watch === true;
   if (watch) checkWatchable(origin, fail);
-  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, packageName);
+  const guard = createRequestGuard(
+    { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout },
+    packageName,
+  );
 
   return {
     origin,
@@ -67,6 +70,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     onWarning: options.onWarning,
     strict: origin.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
     guard,
   };
 }

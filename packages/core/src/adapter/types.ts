@@ -113,6 +113,13 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    * list its public names.
    */
   allowedHosts?: AllowedHosts;
+  /**
+   * Browser hosts on another site: their origins (`['https://app.example.com']`, scheme, host and
+   * port exactly as the browser sends them) pass the Origin check besides the `allowedHosts`
+   * names; the Host check stays as it is. Use it with a CORS layer in front of the endpoint
+   * (`@fastify/cors`, `cors`) that allows the same origins; `*` is refused. Default: none.
+   */
+  allowedOrigins?: readonly string[];
   /** Largest request body, in bytes. Larger bodies get 413 with a JSON-RPC error body. Default 1 MiB. */
   bodyLimit?: number;
   /**
@@ -148,6 +155,7 @@ export interface CheckedAdapterOptions<Request> {
   /** With a custom `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */
   strict: boolean | undefined;
   allowedHosts: AllowedHosts | undefined;
-  /** Host/Origin and body-limit checks, from `allowedHosts`, `bodyLimit` and `bodyTimeout`. */
+  allowedOrigins: readonly string[] | undefined;
+  /** Host/Origin and body-limit checks, from `allowedHosts`, `allowedOrigins`, `bodyLimit` and `bodyTimeout`. */
   guard: RequestGuard;
 }

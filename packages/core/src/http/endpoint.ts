@@ -74,7 +74,7 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
   /**
-   * Prefixes option errors (`allowedHosts`, `bodyLimit`, `bodyTimeout`), so an adapter's
+   * Prefixes option errors (`allowedHosts`, `allowedOrigins`, `bodyLimit`, `bodyTimeout`), so an adapter's
    * mistakes name the adapter. Default `'skillmount'`.
    */
   packageName?: string;
@@ -126,7 +126,7 @@ const defaultServer = () => {
  * 4. frame: the path writes the answer the way its era does (an SSE event or JSON).
  */
 export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndpoint {
-  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, options.packageName);
+  const guard = createRequestGuard(options, options.packageName);
   const buildServer = options.server ?? defaultServer;
   const sessions = new SessionTable({
     idleMs: options.sessionIdleMs ?? 15 * 60_000,
