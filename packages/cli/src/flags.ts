@@ -22,6 +22,8 @@ export const FLAGS = {
     'max-tenants': { type: 'string' },
     'allowed-hosts': { type: 'string' },
     'request-timeout': { type: 'string' },
+    tools: { type: 'boolean' },
+    prompts: { type: 'boolean' },
   },
   check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } },
   publish: {
