@@ -57,7 +57,9 @@ function decode(cursor: string, method: string): Position {
   } catch {
     throw refused();
   }
-  const { s, a } = (position ?? {}) as Record<string, unknown>;
-  if (typeof position !== 'object' || (s !== undefined && typeof s !== 'string') || (a !== undefined && typeof a !== 'string')) throw refused();
+  if (typeof position !== 'object' || position === null || Array.isArray(position)) throw refused();
+  const { s, a } = position as Record<string, unknown>;
+  // A cursor this server gives always holds one position at least.
+  if ((s === undefined && a === undefined) || (s !== undefined && typeof s !== 'string') || (a !== undefined && typeof a !== 'string')) throw refused();
   return { ...(s !== undefined ? { s: s as string } : {}), ...(a !== undefined ? { a: a as string } : {}) };
 }

@@ -50,9 +50,10 @@ export function installSkillPrompts(server: McpServer | Server, isMcp: boolean, 
   const list: RawHandler = async (request, extra) => {
     const cursor = optionalCursor(paramsObject(request.params, 'prompts/list'), 'prompts/list');
     const ctx = deps.contextOf(extra as ExtraLike);
-    const names = new Map<string, string>();
-    for (const [name, entry] of namedSkills(await visibleSkills(deps.handlers, ctx), deps.handlers.base)) names.set(entry.uri, name);
     const skills = async (at: string | undefined): Promise<Page<Prompt>> => {
+      // Asked only once the cursor is known to be one this server gave (mergedPage checks it first).
+      const names = new Map<string, string>();
+      for (const [name, entry] of namedSkills(await visibleSkills(deps.handlers, ctx), deps.handlers.base)) names.set(entry.uri, name);
       const page = await deps.handlers.list(at, ctx);
       return { items: page.skills.map((entry) => promptOf(entry, names.get(entry.uri) ?? entry.frontmatter.name)), nextCursor: page.nextCursor };
     };
