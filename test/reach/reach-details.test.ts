@@ -20,6 +20,9 @@ import { attach, createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skil
 import { listenHttp } from '../support/apps.js';
 import { connectClient } from '../support/client.js';
 import { listen } from '../modern/support.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 const skillMd = (name: string, description = `The ${name} skill.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 const textOf = (result: any) => (result.content as { text: string }[]).map((c) => c.text);
@@ -137,6 +140,50 @@ describe('a low-level Server with its own tools and prompts', () => {
     const handler = (server as any)._requestHandlers.get('tools/list');
     await assert.rejects(handler({ method: 'tools/list', params: {} }, {}), /two tools named read_skill/);
     assert.match(warnings.join('\n'), /tool-name-taken: .*already has a tool by that name/);
+  });
+});
+
+describe('prompts the app adds after attach', () => {
+  /** An SDK v1 client connected in memory to `server`. */
+  const connected = async (server: Server | McpServer) => {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const client = new Client({ name: 'reach-tests', version: '0.0.0' });
+    await client.connect(b);
+    return client;
+  };
+
+  test("an McpServer's registerPrompt after attach still works and joins the skills' prompts", async () => {
+    const catalog = await SkillCatalog.load(memoryStorage({ 'alpha/SKILL.md': skillMd('alpha') }));
+    const mcp = new McpServer({ name: 'late', version: '1.0.0' });
+    attach(mcp, catalog, { prompts: true });
+    mcp.registerPrompt('late', { description: 'added after attach' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'late' } }] }));
+    const client = await connected(mcp);
+    try {
+      assert.deepEqual(
+        (await client.listPrompts()).prompts.map((p) => p.name),
+        ['late', 'alpha'],
+      );
+      assert.deepEqual((await client.getPrompt({ name: 'late' })).messages[0]!.content, { type: 'text', text: 'late' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a Server's own prompts/list handler set after attach keeps prompts/list its own", async () => {
+    const catalog = await SkillCatalog.load(memoryStorage({ 'alpha/SKILL.md': skillMd('alpha') }));
+    const server = new Server({ name: 'owner', version: '1.0.0' }, { capabilities: { prompts: {} } });
+    attach(server, catalog, { prompts: true });
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'mine-only' }] }));
+    const client = await connected(server);
+    try {
+      assert.deepEqual(
+        (await client.listPrompts()).prompts.map((p) => p.name),
+        ['mine-only'],
+      );
+    } finally {
+      await client.close();
+    }
   });
 });
 
