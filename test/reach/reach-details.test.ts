@@ -248,6 +248,10 @@ describe('files and names', () => {
       assert.equal(((await client.getPrompt({ name: 'b/deploy' })).messages[0]!.content as any).resource.uri, 'skill://b/deploy/SKILL.md');
       const byName = await client.callTool({ name: 'read_skill', arguments: { name: 'b/deploy' } });
       assert.equal(textOf(byName)[0], skillMd('deploy', 'Deploy, team B.'));
+      const shared = await client.callTool({ name: 'read_skill', arguments: { name: 'deploy' } });
+      assert.equal(shared.isError, true);
+      assert.deepEqual(textOf(shared), ['2 skills are named "deploy": give one of their paths as the name (a/deploy, b/deploy).']);
+      assert.match(String(await client.getPrompt({ name: 'deploy' }).catch((e) => e.message)), /Prompt deploy not found/);
     } finally {
       await close();
       await app.close();

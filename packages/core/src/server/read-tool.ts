@@ -12,7 +12,8 @@ import { OptionError } from '../option-error.js';
 import { INVALID_PARAMS } from '../protocol/constants.js';
 import { LooseCallToolRequestSchema, LooseListToolsRequestSchema } from '../protocol/schemas.js';
 import { clientSafe } from '../sdk/internal-errors.js';
-import { installedHandler, wrapInstalledHandler, type RawHandler } from '../sdk/seams.js';
+import { wrapInstalledHandler, type RawHandler } from '../sdk/seams.js';
+import { appHandler } from './app-handler.js';
 import type { ExtraLike } from '../context/store.js';
 import type { SkillContext, SkillEntry, SkillWarning } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
@@ -102,25 +103,6 @@ export function installReadTool(server: McpServer | Server, isMcp: boolean, low:
   return undefined;
 }
 
-/**
- * The app's handler for `method` on a low-level Server, or undefined when it has none. One it has
- * but this SDK release does not let skillmount reach (seam `request-handler-map`) is refused: the
- * tool or the prompts would replace it.
- */
-export function appHandler(low: Server, method: string): RawHandler | undefined {
-  const installed = installedHandler(low, method);
-  if (installed) return installed;
-  try {
-    low.assertCanSetRequestHandler(method);
-    return undefined;
-  } catch {
-    throw new Error(
-      `skillmount: this Server has its own ${method} handler, which this @modelcontextprotocol/sdk release does not let skillmount ` +
-        'join; leave tools and prompts off for it, or use an SDK release skillmount is tested with',
-    );
-  }
-}
-
 function taken(): OptionError {
   return new OptionError(
     'conflicting-options',
@@ -144,6 +126,8 @@ export async function callReadTool(args: unknown, extra: ExtraLike | undefined, 
     }
     const entry = await findSkill(deps.handlers, name!, ctx);
     if (!entry) return noSkill(name!);
+    if ('shared' in entry)
+      return failed(`${entry.shared.length} skills are named "${name}": give one of their paths as the name (${entry.shared.join(', ')}).`);
     const result = asResult(await readSkillFile(deps.handlers, deps.appRead, entry.uri, extra, ctx));
     return { content: [...result.content, { type: 'text', text: otherFiles(entry) }] };
   } catch (error) {

@@ -47,10 +47,13 @@ export function namedSkills(skills: readonly SkillEntry[], base: BaseUri): Map<s
 
 /**
  * The skill `name` names for the request: its name when no other visible skill shares it, or its
- * path (always accepted); undefined for a name no visible skill goes by.
+ * path (always accepted). A name several visible skills share gives their paths instead; a name no
+ * visible skill goes by gives undefined.
  */
-export async function findSkill(handlers: SkillHandlers, name: string, ctx: SkillContext): Promise<SkillEntry | undefined> {
+export async function findSkill(handlers: SkillHandlers, name: string, ctx: SkillContext): Promise<SkillEntry | { shared: string[] } | undefined> {
   const skills = await visibleSkills(handlers, ctx);
-  const named = namedSkills(skills, handlers.base).get(name);
-  return named ?? skills.find((entry) => skillPath(entry, handlers.base) === name);
+  const named = namedSkills(skills, handlers.base).get(name) ?? skills.find((entry) => skillPath(entry, handlers.base) === name);
+  if (named) return named;
+  const sharing = skills.filter((entry) => entry.frontmatter.name === name);
+  return sharing.length > 1 ? { shared: sharing.map((entry) => skillPath(entry, handlers.base)) } : undefined;
 }

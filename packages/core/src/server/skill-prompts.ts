@@ -15,7 +15,7 @@ import type { SkillContext, SkillEntry } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
 import { mergedPage, type Page } from './merged-pages.js';
 import { optionalCursor, paramsObject } from './params.js';
-import { appHandler } from './read-tool.js';
+import { appHandler } from './app-handler.js';
 import { contentOf, readSkillFile, ReadStepsAside, type AppRead } from './skill-read.js';
 import { findSkill, namedSkills, visibleSkills } from './skill-names.js';
 
@@ -87,7 +87,8 @@ export function installSkillPrompts(server: McpServer | Server, isMcp: boolean, 
     }
     const ctx = deps.contextOf(extra as ExtraLike);
     const entry = await findSkill(deps.handlers, params.name, ctx);
-    if (!entry) throw theirs ?? invalidParams(`Prompt ${params.name.slice(0, 100)} not found`);
+    // A shared name is not a prompt name: prompts/list names those skills by their paths.
+    if (!entry || 'shared' in entry) throw theirs ?? invalidParams(`Prompt ${params.name.slice(0, 100)} not found`);
     return promptResult(entry, extra as ExtraLike, ctx, deps);
   };
 
