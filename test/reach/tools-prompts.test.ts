@@ -10,6 +10,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
+import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { memoryStorage } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import * as z from 'zod';
 import { ADAPTERS, PACKAGE, startAdapter, type StartedAdapter } from '../adapters/support.js';
@@ -213,6 +215,32 @@ for (const kind of ADAPTERS) {
           await pro.close();
         }
       });
+    });
+
+    test('a session hears notifications/prompts/list_changed after a reload, and the new skill is a prompt', { timeout: 60_000 }, async () => {
+      const storage = memoryStorage({ 'alpha/SKILL.md': '---\nname: alpha\ndescription: Alpha.\n---\n' });
+      const reloading = await startAdapter(kind, { storage, server: appServer, sessions: true, prompts: true });
+      // Watched before connecting: the client opens its event stream right after initialize.
+      const opened = reloading.streamOpened();
+      const { client, close } = await connectClient(reloading.url);
+      try {
+        const heard = new Promise<void>((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()));
+        assert.deepEqual(
+          (await client.listPrompts()).prompts.map((p) => p.name),
+          ['greet', 'alpha'],
+        );
+        await opened;
+        storage.write('beta/SKILL.md', '---\nname: beta\ndescription: Beta.\n---\n');
+        await reloading.skills.reload();
+        await heard;
+        assert.deepEqual(
+          (await client.listPrompts()).prompts.map((p) => p.name),
+          ['greet', 'alpha', 'beta'],
+        );
+      } finally {
+        await close();
+        await reloading.close();
+      }
     });
 
     test('an app server that already has a read_skill tool is refused at start, naming the tool', async () => {
