@@ -1,5 +1,8 @@
 // Type tests for @skillmount/core's public types: checked by tsc (see types.test.ts), never run.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
+  type AttachOptions,
+  attach as attachSkills,
   OptionError,
   type OptionErrorCode,
   type SkillEntry,
@@ -8,6 +11,7 @@ import {
   type SkillSource,
   type SkillWarning,
   type SkillWarningCode,
+  type SkillsEndpointOptions,
   type TenantCatalogsOptions,
   tenantCatalogs,
 } from '@skillmount/core';
@@ -133,3 +137,12 @@ void asText;
 void knownCode;
 void unknownCode;
 void madeUp;
+
+// tools and prompts: booleans on attach and on createSkillsEndpoint.
+declare const someServer: McpServer;
+declare const someSource: SkillSource;
+attachSkills(someServer, someSource, { tools: true, prompts: true });
+const surfaces: Pick<SkillsEndpointOptions, 'tools' | 'prompts'> = { tools: true, prompts: false };
+// @ts-expect-error tools is a boolean
+const badTools: AttachOptions = { tools: 'read_skill' };
+export { badTools, surfaces };

@@ -23,6 +23,8 @@ export const FLAGS = {
     'allowed-hosts': { type: 'string' },
     'request-timeout': { type: 'string' },
     cors: { type: 'string', multiple: true },
+    tools: { type: 'boolean' },
+    prompts: { type: 'boolean' },
   },
   check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } },
   publish: {

@@ -47,6 +47,8 @@ serve options:
                         the S3 prefix <prefix><tenant>/ or the PostgreSQL namespace <tenant>.
                         Only behind a proxy that sets the header itself: the server believes it
   --max-tenants <n>     with --tenant-header: tenants' catalogs kept in memory (default 50)
+  --tools               add the read_skill tool, for hosts that show tools but not resources
+  --prompts             serve each skill as an MCP prompt, for hosts with prompt slash commands
 
 check options:
   --prefix <segments>   as for serve

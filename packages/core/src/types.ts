@@ -276,6 +276,7 @@ export type SkillWarningCode =
   // Requests and the MCP SDK.
   | 'internal-error'
   | 'sdk-seam-missing'
+  | 'tool-name-taken'
   // Per-tenant catalogs.
   | 'tenant-key-failed'
   | 'tenant-key-refused'

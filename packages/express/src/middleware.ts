@@ -12,6 +12,7 @@ import {
 } from '@skillmount/core';
 import {
   checkAdapterOptions,
+  checkServerSurfaces,
   contextFields,
   contextOfRequest,
   discardBody,
@@ -21,7 +22,7 @@ import {
   type CheckedAdapterOptions,
 } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
-import { describe, serveSkills } from './served.js';
+import { describe, serveSkills, type ServedSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
@@ -40,6 +41,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   const warn = checked.onWarning ?? consoleWarning;
   const skills = serveSkills(checked.origin, checked.watch, warn);
   const attachOptions = attachOptionsOf(checked, warn);
+  const ready = readyWithSurfaces(skills, checked, attachOptions, warn);
   let endpoint: SkillsEndpoint | undefined;
   let closing: Promise<void> | undefined;
 
@@ -77,7 +79,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     }
     let source: SkillSource;
     try {
-      source = await skills.ready;
+      source = await ready();
     } catch {
       // The cause was reported through onWarning when the load failed; clients learn only that it did.
       return sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
@@ -110,7 +112,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   });
 
   Object.defineProperties(router, {
-    ready: { get: () => skills.ready, enumerable: true },
+    ready: { get: () => ready(), enumerable: true },
     catalog: { get: () => skills.catalog, enumerable: true },
     entries: { get: () => skills.catalog?.entries ?? [], enumerable: true },
   });
@@ -123,7 +125,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     if (!isModernRequest(req, body)) return false;
     let source: SkillSource;
     try {
-      source = await skills.ready;
+      source = await ready();
     } catch {
       sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
       return true;
@@ -156,6 +158,23 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   return Object.assign(router, members);
 }
 
+/**
+ * `skills.ready`, once the app's server took the tools and prompts: a tool name it already uses
+ * rejects it (and requests get 500), checked once at start, not per request.
+ */
+function readyWithSurfaces(skills: ServedSkills, checked: CheckedAdapterOptions<Request>, options: AttachOptions, warn: (w: SkillWarning) => void) {
+  const surfaces = skills.ready.then(
+    (source) => checkServerSurfaces(checked.server, source, options),
+    () => undefined, // a failed load is reported by the load
+  );
+  surfaces.catch((error) => warn({ code: 'load-failed', message: `${NAME}: the app's server cannot take the skills' tools or prompts: ${describe(error)}` }));
+  return async (): Promise<SkillSource> => {
+    const source = await skills.ready;
+    await surfaces;
+    return source;
+  };
+}
+
 /** On the app's own route the context option applies only inside run(req, fn): say once when it was left out. */
 function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => void {
   let warned = false;
@@ -173,11 +192,13 @@ function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => voi
   };
 }
 
-/** What `attach` takes of the router's options: the one warning sink, `strict` and `visible`. */
+/** What `attach` takes of the router's options: the one warning sink, `strict`, `visible`, `tools` and `prompts`. */
 function attachOptionsOf(checked: CheckedAdapterOptions<Request>, warn: (warning: SkillWarning) => void): AttachOptions {
   return {
     onWarning: warn,
     ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
     ...(checked.visible !== undefined ? { visible: checked.visible } : {}),
+    ...(checked.tools ? { tools: true } : {}),
+    ...(checked.prompts ? { prompts: true } : {}),
   };
 }

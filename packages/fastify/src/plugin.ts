@@ -9,7 +9,7 @@ import {
   type SkillSource,
   type SkillsEndpoint,
 } from '@skillmount/core';
-import { contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
+import { checkServerSurfaces, contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestContext } from './context.js';
@@ -53,7 +53,17 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     onWarning: warn,
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(options.visible !== undefined ? { visible: options.visible } : {}),
+    ...(options.tools ? { tools: true } : {}),
+    ...(options.prompts ? { prompts: true } : {}),
   };
+  try {
+    // A tool name the app's server already uses fails the registration, not a request.
+    await checkServerSurfaces(options.server, source, attachOptions);
+  } catch (error) {
+    stopWatching?.();
+    await release();
+    throw error;
+  }
   let endpoint: SkillsEndpoint | undefined;
   const endpointOf = () =>
     (endpoint ??= createSkillsEndpoint({

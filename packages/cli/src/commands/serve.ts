@@ -40,6 +40,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   const allowedHosts = hostList(values['allowed-hosts']);
   const http: HttpSettings = { requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1), allowedHosts };
   http.cors = corsOrigins(values.cors as string[] | undefined);
+  const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true };
 
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
@@ -90,7 +91,10 @@ export async function serve(argv: string[]): Promise<undefined> {
   try {
     // A tenant source watches each tenant's storage itself.
     const appWatch = 'catalog' in served && watch;
-    app = framework === 'fastify' ? await fastifyApp(served, path, sessions, appWatch, http) : await expressApp(served, path, sessions, appWatch, http);
+    app =
+      framework === 'fastify'
+        ? await fastifyApp(served, path, sessions, appWatch, http, reach)
+        : await expressApp(served, path, sessions, appWatch, http, reach);
     address = await app.listen(port, host);
   } catch (error) {
     await release();
@@ -200,6 +204,12 @@ interface HttpSettings {
   cors?: string[] | undefined;
 }
 
+/** The surfaces for hosts without the Skills extension: `--tools`, `--prompts`. */
+interface Reach {
+  tools: boolean;
+  prompts: boolean;
+}
+
 /** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */
 const KEEP_ALIVE_MS = 5_000;
 
@@ -211,7 +221,7 @@ interface RunningApp {
   close(): Promise<void>;
 }
 
-async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings): Promise<RunningApp> {
+async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
   const { default: Fastify } = await import('fastify');
   const { skillsPlugin } = await import('@skillmount/fastify');
   const app = Fastify({ requestTimeout: http.requestTimeout, keepAliveTimeout: KEEP_ALIVE_MS });
@@ -224,6 +234,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
     path,
     sessions,
     watch,
+    ...reach,
     bodyTimeout: http.requestTimeout,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.cors ? { allowedOrigins: http.cors } : {}),
@@ -237,7 +248,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
   };
 }
 
-async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings): Promise<RunningApp> {
+async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
   const { default: express } = await import('express');
   const { skillsMiddleware } = await import('@skillmount/express');
   const app = express();
@@ -246,6 +257,7 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
     onWarning: warn,
     sessions,
     watch,
+    ...reach,
     bodyTimeout: http.requestTimeout,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.cors ? { allowedOrigins: http.cors } : {}),

@@ -123,6 +123,19 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
   /** Largest request body, in bytes. Larger bodies get 413 with a JSON-RPC error body. Default 1 MiB. */
   bodyLimit?: number;
   /**
+   * Add the `read_skill` tool beside the app's tools, for hosts that show the model tools but not
+   * resources: it reads a skill's SKILL.md by name, or any file of a visible skill by URI, with
+   * the checks of `resources/read`. Costs a host one tool schema in context. A server of the app
+   * that already has a tool named `read_skill` is refused. Default `false`.
+   */
+  tools?: boolean;
+  /**
+   * Serve each skill a request may see as an MCP prompt (named for the skill), beside the app's
+   * prompts, for hosts that offer prompts as slash commands; `prompts/get` gives the SKILL.md as
+   * an embedded resource. Costs a host one prompt listing per skill. Default `false`.
+   */
+  prompts?: boolean;
+  /**
    * Longest time, in milliseconds, a request body the adapter reads may take to arrive. A body
    * still incomplete then gets 408 with a JSON-RPC error body and its connection is closed.
    * Default 30000.
@@ -150,6 +163,10 @@ export interface CheckedAdapterOptions<Request> {
   maxListenStreamsPerClient: number | undefined;
   listenLifetimeMs: number | undefined;
   watch: boolean;
+  /** The `read_skill` tool is added to every server. */
+  tools: boolean;
+  /** The skills are served as prompts on every server. */
+  prompts: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;
   /** With a custom `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */

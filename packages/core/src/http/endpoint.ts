@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../warnings/console.js';
 import { contextOfRequest, runWithSkillContext } from '../context/store.js';
-import { followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
+import { followListChanges, serviceOptions, surfaceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
 import { publicService } from '../server/service.js';
 import { warningSink } from '../warnings/sink.js';
@@ -73,6 +73,10 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   listenLifetimeMs?: number;
   /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
+  /** Add the `read_skill` tool to every server (see `AttachOptions.tools`). Default `false`. */
+  tools?: boolean;
+  /** Serve each visible skill as an MCP prompt on every server (see `AttachOptions.prompts`). Default `false`. */
+  prompts?: boolean;
   /**
    * Prefixes option errors (`allowedHosts`, `allowedOrigins`, `bodyLimit`, `bodyTimeout`), so an adapter's
    * mistakes name the adapter. Default `'skillmount'`.
@@ -135,17 +139,17 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   });
   const budget = new ResponseBudget();
   const source = options.source;
+  const attachOptions = withSurfaces(options);
   const warn: (warning: SkillWarning) => void = warningSink(source, options.attach?.onWarning, consoleWarning);
   // The one skills service: the servers' handlers, the direct answers and the 2026-07-28 path all answer through it.
   const service = new SkillHandlers(source, warn, { ...serviceOptions(options.attach ?? {}), count: (subject, work) => budget.count(subject, work) });
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
-
   /** Servers on which hideInternalErrors could not take hold: their transports hide errors instead. */
   const unhidden = new WeakSet<McpServer | Server>();
   const newServer = async () => {
     const server = await buildServer();
-    if (!equipServer(server, { source, attach: options.attach ?? {}, service, budget, warn }).errorsHidden) unhidden.add(server);
+    if (!equipServer(server, { source, attach: attachOptions, service, budget, warn }).errorsHidden) unhidden.add(server);
     return server;
   };
   const beforeConnect = (server: McpServer | Server, transport: Transport) => {
@@ -167,8 +171,8 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     appServers: options.server !== undefined,
     count: (subject, work, size) => budget.count(subject, work, size),
     listen: { max: options.maxListenStreams, maxPerClient: options.maxListenStreamsPerClient, lifetimeMs: options.listenLifetimeMs },
+    prompts: attachOptions.prompts === true,
   });
-
   // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).
   const pool = options.sessions || options.server ? undefined : new ServerPool(newServer);
   // Skills requests of 2025-11-25 answered from the source, as the 2026-07-28 path answers them.
@@ -245,6 +249,12 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       await sessions.closeAll();
     },
   };
+}
+
+/** `attach` as the endpoint's servers get it: with `tools` and `prompts`, checked. */
+function withSurfaces(options: SkillsEndpointOptions): AttachOptions {
+  const surfaces = surfaceOptions(options, options.packageName);
+  return { ...options.attach, ...(surfaces.tools ? { tools: true } : {}), ...(surfaces.prompts ? { prompts: true } : {}) };
 }
 
 /**
