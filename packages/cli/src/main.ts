@@ -45,6 +45,8 @@ serve options:
                         the S3 prefix <prefix><tenant>/ or the PostgreSQL namespace <tenant>.
                         Only behind a proxy that sets the header itself: the server believes it
   --max-tenants <n>     with --tenant-header: tenants' catalogs kept in memory (default 50)
+  --well-known          publish /.well-known/agent-skills/index.json for \`npx skills add <url>\`
+                        (one-file skills as SKILL.md, others as .zip; as public as the endpoint)
 
 check options:
   --prefix <segments>   as for serve

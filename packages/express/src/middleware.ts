@@ -23,6 +23,7 @@ import {
 import { parsedBody } from './body.js';
 import { describe, serveSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
+import { mountWellKnown } from './well-known.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
 const NAME = '@skillmount/express';
@@ -57,6 +58,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       maxListenStreams: checked.maxListenStreams,
       maxListenStreamsPerClient: checked.maxListenStreamsPerClient,
       listenLifetimeMs: checked.listenLifetimeMs,
+      wellKnown: checked.wellKnown,
       attach: attachOptions,
       allowedHosts: checked.allowedHosts,
       bodyLimit: checked.guard.bodyLimit,
@@ -102,6 +104,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   };
 
   const router = express.Router() as SkillsRouter;
+  mountWellKnown(router, { enabled: checked.wellKnown, skills, closed: () => closing !== undefined, contextOf, endpointFor, warn });
   router.all('/', (req, res, next) => {
     // The methods of MCP's Streamable HTTP; any other (OPTIONS, PUT, HEAD) is the app's to answer, as on Fastify's route.
     if (!ENDPOINT_METHODS.has(req.method)) return next();
@@ -113,10 +116,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     catalog: { get: () => skills.catalog, enumerable: true },
     entries: { get: () => skills.catalog?.entries ?? [], enumerable: true },
   });
-  async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
-    const context = await contextOf(req);
-    return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
-  }
+  const run = runIn(contextOf);
   const handleModern = async (req: Request, res: Response): Promise<boolean> => {
     const body = parsedBody(req);
     if (!isModernRequest(req, body)) return false;
@@ -153,6 +153,14 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       })()),
   };
   return Object.assign(router, members);
+}
+
+/** `run(req, fn)`: `fn` with the `context` option applied to `req`. */
+function runIn(contextOf: (req: Request) => Promise<Record<string, unknown>>): SkillsRouter['run'] {
+  return async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
+    const context = await contextOf(req);
+    return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
+  };
 }
 
 /** On the app's own route the context option applies only inside run(req, fn): say once when it was left out. */

@@ -35,7 +35,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
   for (const name of ['server', 'context', 'visible', 'onWarning'] as const) {
     if (options[name] !== undefined && !isFunction(options[name])) fail('invalid-type', name, `${FUNCTION_SHAPES[name]}, got ${describeValue(options[name])}`);
   }
-  for (const name of ['sessions', 'watch'] as const) {
+  for (const name of ['sessions', 'watch', 'wellKnown'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean')
       fail('invalid-type', name, `must be true or false, got ${describeValue(options[name])}`);
   }
@@ -64,6 +64,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     maxListenStreamsPerClient: options.maxListenStreamsPerClient,
     listenLifetimeMs: options.listenLifetimeMs,
     watch,
+    wellKnown: options.wellKnown === true,
     onWarning: options.onWarning,
     strict: origin.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,
