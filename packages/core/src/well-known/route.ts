@@ -82,7 +82,11 @@ function send(req: IncomingMessage, res: ServerResponse, answer: WellKnownAnswer
     'cache-control': cacheControl(answer.cacheHint),
     'x-content-type-options': 'nosniff',
   };
-  if (fresh(req.headers, headers)) {
+  // If-None-Match alone, as an origin server evaluates it (RFC 9110, 13.1.2): a request's
+  // `Cache-Control: no-cache` (which fetch() adds to every conditional request) is for caches on
+  // the way, and would otherwise make fresh() answer the whole body.
+  const condition = req.headers['if-none-match'];
+  if (condition !== undefined && fresh({ 'if-none-match': condition }, headers)) {
     res.writeHead(304, headers);
     res.end();
     return;
