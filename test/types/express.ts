@@ -30,5 +30,12 @@ skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreams: 256, maxLis
 skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreamsPerClient: '8' });
 // @ts-expect-error ready is read-only
 skills.ready = Promise.reject();
+// /.well-known/agent-skills at the origin root: middleware.
+app.use(skillsMiddleware({ storage: fsStorage('./skills'), wellKnown: true }).wellKnown);
+const wellKnown: RequestHandler = skills.wellKnown;
+// @ts-expect-error wellKnown is a switch
+skillsMiddleware({ storage: fsStorage('./skills'), wellKnown: 'yes' });
+// @ts-expect-error wellKnown is read-only
+skills.wellKnown = handler;
 
-export { attached, closed, handler, ready, reload };
+export { attached, closed, handler, ready, reload, wellKnown };
