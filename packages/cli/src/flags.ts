@@ -32,6 +32,6 @@ export const FLAGS = {
     table: { type: 'string' },
     concurrency: { type: 'string' },
   },
-  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true } },
-  get: { header: { type: 'string', multiple: true } },
+  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
+  get: { header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>;

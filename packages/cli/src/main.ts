@@ -65,6 +65,8 @@ publish options:
 
 ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
+  --well-known          read a site's /.well-known/agent-skills/index.json instead of an MCP
+                        endpoint (as \`npx skills add <site>\` does); every artifact's digest is checked
   A name that several skills share is refused by get, with the path and URI of each: give one of those.
 
 Run "skillmount <command> --help" for this text.`;
