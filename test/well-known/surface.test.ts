@@ -196,3 +196,22 @@ test('methods other than GET and HEAD get 405; without wellKnown nothing is answ
   }
   void express;
 });
+
+test('Fastify: the routes at the root and under path, including path "/" and path: false', async (t) => {
+  const root = tempTree(t, TREE);
+  const catalog = await SkillCatalog.load(fsStorage(root), { onWarning: () => undefined });
+  t.after(() => catalog.close());
+  for (const mcpPath of ['/', '/mcp', '/deep/mcp/', false] as const) {
+    const app = Fastify();
+    await app.register(skillsPlugin, { catalog, wellKnown: true, path: mcpPath });
+    const http = await listenFastify(app, '');
+    try {
+      assert.equal((await index(http.url)).skills.length, 3, `path ${mcpPath}: at the root`);
+      if (mcpPath !== false && mcpPath !== '/') {
+        assert.equal((await index(`${http.url}${mcpPath.replace(/\/$/, '')}`)).skills.length, 3, `under ${mcpPath}`);
+      }
+    } finally {
+      await http.close();
+    }
+  }
+});

@@ -14,8 +14,9 @@ const PREFIX = '/.well-known/agent-skills/*';
  * endpoint then applies its own checks, the `context` option and the response budget.
  */
 export function mountWellKnown(app: FastifyInstance, endpoint: () => SkillsEndpoint, options: Pick<NormalizedOptions, 'context' | 'path'>, warn: Warn): void {
-  const urls = [PREFIX];
-  if (options.path !== false) urls.push(`${options.path.replace(/\/$/, '')}${PREFIX}`);
+  // A Set: with path "/" both are the root's.
+  const urls = new Set([PREFIX]);
+  if (options.path !== false) urls.add(`${options.path.replace(/\/$/, '')}${PREFIX}`);
   for (const url of urls) {
     app.route({
       method: ['GET', 'HEAD'],
