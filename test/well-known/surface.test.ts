@@ -6,13 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import express from 'express';
 import Fastify from 'fastify';
-import { createSkillsEndpoint, OptionError, SkillCatalog, type SkillWarning } from '@skillmount/core';
+import { createSkillsEndpoint, OptionError, SkillCatalog, type SkillSource, type SkillWarning } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import { fsStorage } from '@skillmount/storage-fs';
@@ -214,4 +215,39 @@ test('Fastify: the routes at the root and under path, including path "/" and pat
       await http.close();
     }
   }
+});
+
+test('left out with a warning: an archive over the 10 MiB the installer downloads, and a skill with "dynamic" files', async (t) => {
+  const root = tempTree(t, {
+    'huge/SKILL.md': skillMd('huge', 'Incompressible data over 10 MiB.'),
+    'huge/data.bin': randomBytes(11 * 1024 * 1024),
+    'small/SKILL.md': skillMd('small', 'Fits.'),
+  });
+  const catalog = await SkillCatalog.load(fsStorage(root), { onWarning: () => undefined });
+  t.after(() => catalog.close());
+  const dynamic: SkillSource = {
+    list: async (params) => {
+      const page = await catalog.list(params);
+      const entry = { uri: 'skill://live/SKILL.md', frontmatter: { name: 'live', description: 'Generated per request.' }, resources: 'dynamic' as const };
+      return { ...page, skills: [...page.skills, entry] };
+    },
+    get: (uri) => catalog.get(uri),
+    read: (uri) => catalog.read(uri),
+  };
+  const warnings: SkillWarning[] = [];
+  const server = await serveWellKnown('endpoint', dynamic, { onWarning: (w) => warnings.push(w) });
+  t.after(server.close);
+  assert.deepEqual(
+    (await index(server.origin)).skills.map((s) => s.name),
+    ['small'],
+  );
+  const skipped = warnings.filter((w) => w.code === 'well-known-skipped');
+  assert.match(
+    skipped.find((w) => w.uri === 'skill://huge/SKILL.md')?.message ?? '',
+    /its archive is \d+ bytes, over the 10485760 bytes the installer downloads/,
+  );
+  assert.match(skipped.find((w) => w.uri === 'skill://live/SKILL.md')?.message ?? '', /its files are "dynamic"/);
+  const huge = await get(`${server.origin}${PREFIX}huge.zip`);
+  assert.equal(huge.status, 404);
+  assert.deepEqual(huge.bytes, (await get(`${server.origin}${PREFIX}nowhere.zip`)).bytes);
 });
