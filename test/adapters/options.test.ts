@@ -48,6 +48,7 @@ async function cases(): Promise<Case[]> {
     // Switches.
     [{ storage: s, sessions: 'yes' }, 'sessions', 'invalid-type', /^must be true or false, got "yes"$/],
     [{ storage: s, watch: 1 }, 'watch', 'invalid-type', /^must be true or false, got 1$/],
+    [{ storage: s, wellKnown: 'yes' }, 'wellKnown', 'invalid-type', /^must be true or false, got "yes"$/],
     // Sessions.
     [{ storage: s, sessions: true, sessionIdleMs: 0 }, 'sessionIdleMs', 'invalid-value', /^must be a positive integer \(milliseconds\), got 0$/],
     [{ storage: s, sessionIdleMs: 1000 }, 'sessionIdleMs', 'conflicting-options', /^applies only with sessions: true$/],

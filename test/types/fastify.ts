@@ -23,6 +23,9 @@ await app.register(skillsPlugin, { storage, prompts: 'all' });
 await app.register(skillsPlugin, { storage, watch: 'yes' });
 // @ts-expect-error storage must be a SkillFiles
 await app.register(skillsPlugin, { storage: './skills' });
+await app.register(skillsPlugin, { storage, wellKnown: true });
+// @ts-expect-error wellKnown is a switch
+await app.register(skillsPlugin, { storage, wellKnown: 'on' });
 // @ts-expect-error the listen lifetime is a number of milliseconds
 await app.register(skillsPlugin, { storage, listenLifetimeMs: '1h' });
 

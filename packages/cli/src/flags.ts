@@ -25,6 +25,7 @@ export const FLAGS = {
     cors: { type: 'string', multiple: true },
     tools: { type: 'boolean' },
     prompts: { type: 'boolean' },
+    'well-known': { type: 'boolean' },
   },
   check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } },
   publish: {
@@ -34,6 +35,6 @@ export const FLAGS = {
     table: { type: 'string' },
     concurrency: { type: 'string' },
   },
-  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true } },
-  get: { header: { type: 'string', multiple: true } },
+  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
+  get: { header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>;

@@ -49,6 +49,8 @@ serve options:
   --max-tenants <n>     with --tenant-header: tenants' catalogs kept in memory (default 50)
   --tools               add the read_skill tool, for hosts that show tools but not resources
   --prompts             serve each skill as an MCP prompt, for hosts with prompt slash commands
+  --well-known          publish /.well-known/agent-skills/index.json for \`npx skills add <url>\`
+                        (one-file skills as SKILL.md, others as .zip; as public as the endpoint)
 
 check options:
   --prefix <segments>   as for serve
@@ -67,6 +69,8 @@ publish options:
 
 ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
+  --well-known          read a site's /.well-known/agent-skills/index.json instead of an MCP
+                        endpoint (as \`npx skills add <site>\` does); every artifact's digest is checked
   A name that several skills share is refused by get, with the path and URI of each: give one of those.
 
 Run "skillmount <command> --help" for this text.`;

@@ -288,7 +288,9 @@ export type SkillWarningCode =
   | 'request-failed'
   | 'modern-not-handled'
   | 'context-not-applied'
-  | 'no-request-timeout';
+  | 'no-request-timeout'
+  // /.well-known/agent-skills.
+  | 'well-known-skipped';
 
 export interface SkillWarning {
   /** A stable machine-readable code, e.g. `frontmatter`, `name-mismatch`, `unsupported`: one of `SkillWarningCode`. */

@@ -7,6 +7,7 @@ import {
   runWithSkillContext,
   type AttachOptions,
   type SkillsEndpoint,
+  type SkillsEndpointOptions,
   type SkillSource,
   type SkillWarning,
 } from '@skillmount/core';
@@ -24,6 +25,7 @@ import {
 import { parsedBody } from './body.js';
 import { describe, serveSkills, type ServedSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
+import { mountWellKnown } from './well-known.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
 const NAME = '@skillmount/express';
@@ -48,26 +50,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   const contextOf = (req: Request) => contextFields(checked.context, req, NAME);
 
   // Created once the source is loaded, so a catalog is served as itself.
-  const endpointFor = (source: SkillSource) => {
-    endpoint ??= createSkillsEndpoint({
-      source,
-      server: checked.server,
-      sessions: checked.sessions,
-      sessionIdleMs: checked.sessionIdleMs,
-      maxSessions: checked.maxSessions,
-      maxSessionsPerClient: checked.maxSessionsPerClient,
-      maxListenStreams: checked.maxListenStreams,
-      maxListenStreamsPerClient: checked.maxListenStreamsPerClient,
-      listenLifetimeMs: checked.listenLifetimeMs,
-      attach: attachOptions,
-      allowedHosts: checked.allowedHosts,
-      allowedOrigins: checked.allowedOrigins,
-      bodyLimit: checked.guard.bodyLimit,
-      bodyTimeout: checked.guard.bodyTimeout,
-      packageName: NAME,
-    });
-    return endpoint;
-  };
+  const endpointFor = (source: SkillSource) => (endpoint ??= createSkillsEndpoint(endpointOptions(checked, source, attachOptions)));
 
   const handle = async (req: Request, res: Response, next: NextFunction) => {
     // First, before waiting for the catalog or running the app's context function.
@@ -105,6 +88,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   };
 
   const router = express.Router() as SkillsRouter;
+  mountWellKnown(router, { enabled: checked.wellKnown, skills, closed: () => closing !== undefined, contextOf, endpointFor, warn });
   router.all('/', (req, res, next) => {
     // The methods of MCP's Streamable HTTP; any other (OPTIONS, PUT, HEAD) is the app's to answer, as on Fastify's route.
     if (!ENDPOINT_METHODS.has(req.method)) return next();
@@ -116,10 +100,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     catalog: { get: () => skills.catalog, enumerable: true },
     entries: { get: () => skills.catalog?.entries ?? [], enumerable: true },
   });
-  async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
-    const context = await contextOf(req);
-    return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
-  }
+  const run = runIn(contextOf);
   const handleModern = async (req: Request, res: Response): Promise<boolean> => {
     const body = parsedBody(req);
     if (!isModernRequest(req, body)) return false;
@@ -172,6 +153,36 @@ function readyWithSurfaces(skills: ServedSkills, checked: CheckedAdapterOptions<
     const source = await skills.ready;
     await surfaces;
     return source;
+  };
+}
+
+/** The endpoint's options: the adapter's checked options over the loaded `source`. */
+function endpointOptions(checked: CheckedAdapterOptions<Request>, source: SkillSource, attach: AttachOptions): SkillsEndpointOptions {
+  return {
+    source,
+    server: checked.server,
+    sessions: checked.sessions,
+    sessionIdleMs: checked.sessionIdleMs,
+    maxSessions: checked.maxSessions,
+    maxSessionsPerClient: checked.maxSessionsPerClient,
+    maxListenStreams: checked.maxListenStreams,
+    maxListenStreamsPerClient: checked.maxListenStreamsPerClient,
+    listenLifetimeMs: checked.listenLifetimeMs,
+    wellKnown: checked.wellKnown,
+    attach,
+    allowedHosts: checked.allowedHosts,
+    allowedOrigins: checked.allowedOrigins,
+    bodyLimit: checked.guard.bodyLimit,
+    bodyTimeout: checked.guard.bodyTimeout,
+    packageName: NAME,
+  };
+}
+
+/** `run(req, fn)`: `fn` with the `context` option applied to `req`. */
+function runIn(contextOf: (req: Request) => Promise<Record<string, unknown>>): SkillsRouter['run'] {
+  return async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
+    const context = await contextOf(req);
+    return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
   };
 }
 

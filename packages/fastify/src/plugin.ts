@@ -16,6 +16,7 @@ import { requestContext } from './context.js';
 import { keepHookHeaders } from './hook-headers.js';
 import { NAME, normalizeOptions, type SkillsOrigin } from './options.js';
 import { mountEndpoint } from './route.js';
+import { mountWellKnown } from './well-known.js';
 import { refuseRoutesOnEndpoint } from './route-conflict.js';
 import { watchForMissedModern } from './modern-missed.js';
 import type { SkillsDecoration, SkillsPluginOptions } from './types.js';
@@ -76,6 +77,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       maxListenStreams: options.maxListenStreams,
       maxListenStreamsPerClient: options.maxListenStreamsPerClient,
       listenLifetimeMs: options.listenLifetimeMs,
+      wellKnown: options.wellKnown,
       attach: attachOptions,
       allowedHosts: options.allowedHosts,
       allowedOrigins: options.allowedOrigins,
@@ -122,6 +124,8 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     mountEndpoint(app, options.path, endpointOf(), options, warn);
     if (app.server.requestTimeout === 0) warn(noRequestTimeout());
   }
+
+  if (options.wellKnown) mountWellKnown(app, endpointOf, options, warn);
 
   // preClose runs before Fastify waits for open connections: session streams must end first.
   app.addHook('preClose', async () => {

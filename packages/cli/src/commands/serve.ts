@@ -38,7 +38,11 @@ export async function serve(argv: string[]): Promise<undefined> {
   const maxTenants = integerOption(values['max-tenants'], 'max-tenants', 50, 1);
   if (values['max-tenants'] !== undefined && tenantHeader === undefined) throw new UsageError('--max-tenants applies with --tenant-header only');
   const allowedHosts = hostList(values['allowed-hosts']);
-  const http: HttpSettings = { requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1), allowedHosts };
+  const http: HttpSettings = {
+    requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1),
+    allowedHosts,
+    wellKnown: values['well-known'] === true,
+  };
   http.cors = corsOrigins(values.cors as string[] | undefined);
   const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true };
 
@@ -122,6 +126,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     served,
     tenantHeader,
     allowedHosts,
+    wellKnown: http.wellKnown,
     label: opened.label,
   });
 
@@ -139,14 +144,19 @@ function announce(at: {
   served: Served;
   tenantHeader: string | undefined;
   allowedHosts: string[] | undefined;
+  wellKnown: boolean;
   label: string;
 }): void {
   const { address, path, served, tenantHeader } = at;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const mode = [at.framework, at.sessions ? 'sessions' : 'stateless', at.watch ? 'watching' : undefined].filter(Boolean).join(', ');
+  const mode = [at.framework, at.sessions ? 'sessions' : 'stateless', at.watch ? 'watching' : undefined, at.wellKnown ? 'well-known' : undefined]
+    .filter(Boolean)
+    .join(', ');
   const polling = at.polledMs !== undefined ? `, polled every ${at.polledMs} ms` : '';
   const what = 'catalog' in served ? plural(served.catalog.entries.length, 'skill') : `each tenant's skills (header ${tenantHeader})`;
   say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${at.label}${polling}`);
+  if (at.wellKnown)
+    say(`skillmount: skills index at http://${shown}:${address.port}/.well-known/agent-skills/index.json (npx skills add http://${shown}:${address.port})`);
   if (tenantHeader !== undefined && !isLoopback(address.address)) {
     complain(
       `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
@@ -200,6 +210,8 @@ function isLoopback(address: string): boolean {
 interface HttpSettings {
   requestTimeout: number;
   allowedHosts: string[] | undefined;
+  /** `--well-known`: /.well-known/agent-skills/ at the root (and under the MCP path). */
+  wellKnown: boolean;
   /** `--cors`: browser origins let through the CORS layer and the endpoint's Origin check. */
   cors?: string[] | undefined;
 }
@@ -236,6 +248,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
     watch,
     ...reach,
     bodyTimeout: http.requestTimeout,
+    wellKnown: http.wellKnown,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
@@ -259,10 +272,13 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
     watch,
     ...reach,
     bodyTimeout: http.requestTimeout,
+    wellKnown: http.wellKnown,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
   if (http.cors) app.use(path, await expressCors(http.cors));
+  // The origin root, where `npx skills add http://host:port` looks.
+  if (http.wellKnown) app.use(skills.wellKnown);
   app.use(path, skills);
   let server: HttpServer | undefined;
   return {

@@ -35,7 +35,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
   for (const name of ['server', 'context', 'visible', 'onWarning'] as const) {
     if (options[name] !== undefined && !isFunction(options[name])) fail('invalid-type', name, `${FUNCTION_SHAPES[name]}, got ${describeValue(options[name])}`);
   }
-  for (const name of ['sessions', 'watch', 'tools', 'prompts'] as const) {
+  for (const name of ['sessions', 'watch', 'tools', 'prompts', 'wellKnown'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean')
       fail('invalid-type', name, `must be true or false, got ${describeValue(options[name])}`);
   }
@@ -69,6 +69,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     watch,
     tools: options.tools === true,
     prompts: options.prompts === true,
+    wellKnown: options.wellKnown === true,
     onWarning: options.onWarning,
     strict: origin.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,

@@ -105,6 +105,13 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    */
   watch?: boolean;
   /**
+   * Publish the skills each request may see at `/.well-known/agent-skills/index.json` (GET and
+   * HEAD), for the `skills` installer (`npx skills add https://your.site`): one-file skills as
+   * their SKILL.md, others as a `.zip`, each with its `sha256:` digest. Answered at the origin
+   * root and under the MCP path; as public as `context` and `visible` make it. Default `false`.
+   */
+  wellKnown?: boolean;
+  /**
    * DNS-rebinding protection: the `Host` names (and `Origin` hosts, when sent) that are answered;
    * others get 403 with a JSON-RPC error body. A list of names, each with or without a port
    * (`['skills.example.com', 'localhost:3000']`); `true` for `localhost`, `127.0.0.1` and `[::1]`
@@ -167,6 +174,8 @@ export interface CheckedAdapterOptions<Request> {
   tools: boolean;
   /** The skills are served as prompts on every server. */
   prompts: boolean;
+  /** Serve `/.well-known/agent-skills/`. */
+  wellKnown: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;
   /** With a custom `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */

@@ -57,4 +57,8 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
   'modern-not-handled': { meaning: 'a 2026-07-28 request reached your own MCP route without handleModern', once: 'per-owner' },
   'context-not-applied': { meaning: 'a request on your own MCP route reached the source without the context option', once: 'per-owner' },
   'no-request-timeout': { meaning: 'the Fastify server has no requestTimeout: slow headers can hold a connection', once: 'per-owner' },
+  'well-known-skipped': {
+    meaning: 'a skill left out of /.well-known/agent-skills/index.json: the skills installer would refuse it, or its name is taken',
+    once: 'per-subject',
+  },
 });
