@@ -1,7 +1,8 @@
 /**
  * The official MCP conformance suite judges `skillmount serve examples/skills`: its three SEP-2640
  * server scenarios behind each framework adapter, at the suite's default protocol version
- * (2026-07-28, the modern path) and at 2025-11-25 (the legacy path).
+ * (2026-07-28, the modern path) and at 2025-11-25 (the legacy path), with the surfaces for hosts
+ * without the extension off and with every one of them on.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { describeProblems, ensureSuite, runScenario, type Check, type ScenarioRun } from './support/conformance.js';
-import { useServer } from './support/serve.js';
+import { assertEverySurfaceOn } from './support/every-surface.js';
+import { EVERY_SURFACE, useServer } from './support/serve.js';
 
 const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
 
@@ -35,9 +37,17 @@ before(
   { timeout: 660_000 },
 );
 
-for (const framework of ['fastify', 'express'] as const) {
-  describe(`conformance suite against skillmount serve --framework ${framework}`, () => {
-    const server = useServer({ framework });
+const SERVERS = [
+  { framework: 'fastify', args: [] },
+  { framework: 'express', args: [] },
+  { framework: 'fastify', args: EVERY_SURFACE },
+  { framework: 'express', args: EVERY_SURFACE },
+] as const;
+
+for (const { framework, args } of SERVERS) {
+  describe(`conformance suite against skillmount serve --framework ${framework}${args.length ? ` ${args.join(' ')}` : ''}`, () => {
+    const server = useServer({ framework, args: [...args] });
+    if (args.length > 0) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 
     for (const expected of RUNS) {
       describe(expected.label, () => {

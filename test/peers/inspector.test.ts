@@ -9,7 +9,8 @@ import { before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { exampleFiles } from '../support/skills-suite.js';
 import { INSPECTOR_CLI, ensureSuite } from './support/conformance.js';
-import { useServer } from './support/serve.js';
+import { assertEverySurfaceOn } from './support/every-surface.js';
+import { EVERY_SURFACE, useServer } from './support/serve.js';
 
 const run = promisify(execFile);
 const FILES = exampleFiles().map((f) => `skill://${f}`);
@@ -22,9 +23,16 @@ before(
   { timeout: 660_000 },
 );
 
-for (const framework of ['fastify', 'express'] as const) {
-  describe(`MCP Inspector CLI against skillmount serve --framework ${framework}`, () => {
-    const server = useServer({ framework });
+const SERVERS = [
+  { framework: 'fastify', args: [] },
+  { framework: 'express', args: [] },
+  { framework: 'express', args: EVERY_SURFACE },
+] as const;
+
+for (const { framework, args } of SERVERS) {
+  describe(`MCP Inspector CLI against skillmount serve --framework ${framework}${args.length ? ` ${args.join(' ')}` : ''}`, () => {
+    const server = useServer({ framework, args: [...args] });
+    if (args.length > 0) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 
     for (const era of ['modern', 'legacy'] as const) {
       test(`skills/list --verify --protocol-era ${era}: every file verified, exit 0`, { timeout: 90_000 }, async () => {

@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { DIRECTORY_MIME_TYPE, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
-import { useServer, type ServeOptions } from './support/serve.js';
+import { assertEverySurfaceOn } from './support/every-surface.js';
+import { EVERY_SURFACE, useServer, type ServeOptions } from './support/serve.js';
 
 /** Skill folders on disk, found by their SKILL.md, as `skill://` URIs. */
 const SKILL_URIS = exampleFiles()
@@ -36,6 +37,8 @@ const SERVERS: { label: string; options: ServeOptions }[] = [
   { label: 'fastify, sessions', options: { framework: 'fastify' } },
   { label: 'express, sessions', options: { framework: 'express' } },
   { label: 'fastify, stateless', options: { framework: 'fastify', stateless: true } },
+  { label: 'express, sessions, every surface on', options: { framework: 'express', args: EVERY_SURFACE } },
+  { label: 'fastify, stateless, every surface on', options: { framework: 'fastify', stateless: true, args: EVERY_SURFACE } },
 ];
 const MODES = [
   { label: 'default negotiation', clientOptions: {}, version: '2025-11-25' },
@@ -48,6 +51,7 @@ assert.equal(SKILL_URIS.length, 3, 'examples/skills holds three skills');
 for (const { label, options } of SERVERS) {
   describe(`SDK v2 SkillsClient against skillmount serve (${label})`, () => {
     const server = useServer(options);
+    if (options.args === EVERY_SURFACE) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 
     for (const { label: mode, clientOptions, version } of MODES) {
       describe(mode, () => {

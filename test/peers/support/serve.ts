@@ -14,6 +14,12 @@ export const EXAMPLES = path.join(REPO, 'examples/skills');
 const READY = /^skillmount: serving (\d+) skills? at (https?:\/\/\S+)/m;
 const START_TIMEOUT_MS = 20_000;
 
+/**
+ * Every surface for hosts without the Skills extension switched on: the peers must see the same
+ * Skills extension through them (instructions forced on even for clients that declare it).
+ */
+export const EVERY_SURFACE = ['--tools', '--prompts', '--well-known', '--cors', 'http://localhost:5173', '--instructions', 'always'];
+
 export interface ServeOptions {
   framework?: 'fastify' | 'express';
   stateless?: boolean;
