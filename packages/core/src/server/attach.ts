@@ -24,10 +24,13 @@ import {
   ReadDirectoryRequestSchema,
 } from '../protocol/schemas.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
-import type { ReadSkillFileResult, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { InstructionsOption, ReadSkillFileResult, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
 import { SkillHandlers, type SkillHandlersOptions } from './handlers.js';
 import { warningSink } from '../warnings/sink.js';
+import { optionFail } from '../option-checks.js';
+import { checkInstructionsOption } from './instructions-option.js';
+import { nameSkillsAtInitialize } from './instructions-initialize.js';
 
 export interface AttachOptions {
   /** Where refused entries and reads are reported. Default: the source's `warn`, else `console.warn`. */
@@ -56,6 +59,14 @@ export interface AttachOptions {
    * `run(req, fn)` was left out of an app's own route.
    */
   onContextMissing?: () => void;
+  /**
+   * Whether the server's `instructions` (its `initialize` answer) name the skills the client may
+   * see, after the app's own instructions, for hosts that show instructions to the model but do
+   * not speak the Skills extension. `'auto'` (default): for clients that did not declare the
+   * extension; `true`: always; `false`: never; `{ maxBytes, intro }`: as `'auto'`, with the
+   * section's budget (default 2048 UTF-8 bytes) and first sentence. See `InstructionsOption`.
+   */
+  instructions?: InstructionsOption;
 }
 
 /** What `attach` returns: the skills' resource handlers, for apps that compose them by hand. */
@@ -190,6 +201,17 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     });
   }
 
+  // An endpoint's service carries the endpoint's option; attach's own, the one given here.
+  const plan = handlers.instructions;
+  if (plan.when !== 'off') {
+    // The app's own skills/list, when it set one after attach, decides what the section names, as it decides the list.
+    const listFor = (extra: ExtraLike | undefined) => async (cursor: string | undefined) => {
+      const own = installedHandler(low, METHOD_SKILLS_LIST);
+      if (own && !answersAsAttached(low, METHOD_SKILLS_LIST)) return own({ method: METHOD_SKILLS_LIST, params: cursor === undefined ? {} : { cursor } }, extra);
+      return handlers.list(cursor, contextOf(extra));
+    };
+    nameSkillsAtInitialize(low, plan, listFor, warn);
+  }
   if (isMcp) guardResourceParams(low, handlers, warn);
   else if (!manual) installResourceHandlers(low, listResources, readResource);
 
@@ -208,15 +230,21 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   return handle;
 }
 
-/** The options of `attach` that the skills service takes (`strict`, `visible`), checked. */
-export function serviceOptions(options: AttachOptions): SkillHandlersOptions {
+/**
+ * The options of `attach` that the skills service takes (`strict`, `visible`, `instructions`),
+ * checked; `instructions` given apart (an endpoint's own option) takes the place of `options.instructions`.
+ */
+export function serviceOptions(options: AttachOptions, instructions = options.instructions): SkillHandlersOptions {
   if (options.strict !== undefined && typeof options.strict !== 'boolean') {
     throw new OptionError('invalid-type', 'strict', `must be true or false, got ${typeof options.strict}`);
   }
   if (options.visible !== undefined && typeof options.visible !== 'function') {
     throw new OptionError('invalid-type', 'visible', `must be a function (entry, ctx) => boolean | Promise<boolean>, got ${typeof options.visible}`);
   }
-  return { strict: options.strict, visible: options.visible };
+  const fail = optionFail('skillmount');
+  // Both checked now, though one wins: attach() on each server of an endpoint checks attach's again.
+  if (instructions !== options.instructions) checkInstructionsOption(options.instructions, fail);
+  return { strict: options.strict, visible: options.visible, instructions: checkInstructionsOption(instructions, fail) };
 }
 
 /** The handlers `low` has now for `methods` (those it has). */
