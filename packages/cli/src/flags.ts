@@ -22,6 +22,7 @@ export const FLAGS = {
     'max-tenants': { type: 'string' },
     'allowed-hosts': { type: 'string' },
     'request-timeout': { type: 'string' },
+    instructions: { type: 'string' },
   },
   check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } },
   publish: {

@@ -37,7 +37,11 @@ export async function serve(argv: string[]): Promise<undefined> {
   const maxTenants = integerOption(values['max-tenants'], 'max-tenants', 50, 1);
   if (values['max-tenants'] !== undefined && tenantHeader === undefined) throw new UsageError('--max-tenants applies with --tenant-header only');
   const allowedHosts = hostList(values['allowed-hosts']);
-  const http: HttpSettings = { requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1), allowedHosts };
+  const http: HttpSettings = {
+    requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1),
+    allowedHosts,
+    instructions: instructionsFlag(values.instructions),
+  };
 
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
@@ -155,6 +159,13 @@ function announce(at: {
   }
 }
 
+/** `--instructions auto|always|off`: the adapters' `instructions` option ('auto' when absent). */
+function instructionsFlag(value: string | undefined): 'auto' | boolean {
+  if (value === undefined || value === 'auto') return 'auto';
+  if (value === 'always' || value === 'off') return value === 'always';
+  throw new UsageError(`--instructions must be auto (clients without the Skills extension), always or off, got "${value}"`);
+}
+
 /** `--allowed-hosts a,b`: the names, trimmed; undefined when the flag is absent. */
 function hostList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -193,6 +204,8 @@ function isLoopback(address: string): boolean {
 interface HttpSettings {
   requestTimeout: number;
   allowedHosts: string[] | undefined;
+  /** Whether the server's instructions name the skills (`--instructions`). */
+  instructions: 'auto' | boolean;
 }
 
 /** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */
@@ -220,6 +233,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
     watch,
     bodyTimeout: http.requestTimeout,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+    instructions: http.instructions,
   });
   return {
     async listen(port, host) {
@@ -241,6 +255,7 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
     watch,
     bodyTimeout: http.requestTimeout,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+    instructions: http.instructions,
   });
   app.use(path, skills);
   let server: HttpServer | undefined;
