@@ -4,7 +4,7 @@
  * to the model, and read resources; this section is how such a host learns which skills exist
  * and where their SKILL.md files are. Names and descriptions are tenant-written text: control
  * characters, line breaks and bidirectional overrides are taken out, so one skill cannot add
- * lines (or hide text) in the section.
+ * lines (or hide text) in the section, and angle brackets are replaced, so it cannot plant a URI.
  */
 
 /** One skill as the section names it. */
@@ -69,10 +69,13 @@ export function cutAtWord(text: string, max = DESCRIPTION_CHARS): string {
   return `${cut.replace(/[\s.,;:!?-]+$/u, '')}…`;
 }
 
+/** Angle brackets in tenant text become look-alikes: the only `<…>` in the section are the server's URIs. */
+const unbracketed = (text: string) => text.replace(/</g, '‹').replace(/>/g, '›');
+
 /** The line for one skill: `- name: description <uri>` (the URI in angle brackets, so it ends unambiguously). */
 export function skillLine(skill: PointerSkill): string {
-  const name = oneLine(skill.name);
-  const description = cutAtWord(oneLine(skill.description));
+  const name = unbracketed(oneLine(skill.name));
+  const description = unbracketed(cutAtWord(oneLine(skill.description)));
   return `- ${name}${description ? `: ${description}` : ''} <${skill.uri}>`;
 }
 
