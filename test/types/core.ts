@@ -1,5 +1,9 @@
 // Type tests for @skillmount/core's public types: checked by tsc (see types.test.ts), never run.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
+  attach,
+  createSkillsEndpoint,
+  type InstructionsOption,
   OptionError,
   type OptionErrorCode,
   type SkillEntry,
@@ -133,3 +137,14 @@ void asText;
 void knownCode;
 void unknownCode;
 void madeUp;
+
+// instructions: 'auto', a boolean, or the budget and intro; nothing else.
+declare const aServer: McpServer;
+declare const aSource: SkillSource;
+const instructionValues: InstructionsOption[] = ['auto', true, false, {}, { maxBytes: 1024 }, { intro: 'Our skills.' }];
+createSkillsEndpoint({ source: aSource, instructions: instructionValues[0] });
+attach(aServer, aSource, { instructions: { maxBytes: 4096, intro: 'Team playbooks.' } });
+// @ts-expect-error 'always' is the CLI's word; the option takes true
+createSkillsEndpoint({ source: aSource, instructions: 'always' });
+// @ts-expect-error maxBytes is a number
+attach(aServer, aSource, { instructions: { maxBytes: '2048' } });
