@@ -152,11 +152,19 @@ for (const kind of ADAPTERS) {
       }
     });
 
-    test('a small budget names what fits and counts the rest; true and false; a failed listing leaves the handshake whole', { timeout: 60_000 }, async () => {
+    test('a small budget names what fits and counts the rest; true and false; a failed or hanging listing leaves the handshake whole', {
+      timeout: 90_000,
+    }, async () => {
       const small = await startAdapter(kind, { storage: memoryStorage(numberedSkills(60)), instructions: { maxBytes: 600, intro: 'Team skills live here.' } });
       const always = await startAdapter(kind, { storage: memoryStorage(numberedSkills(2)), instructions: true, server: appServer });
       const never = await startAdapter(kind, { storage: memoryStorage(numberedSkills(2)), instructions: false, server: appServer });
       const warnings: SkillWarning[] = [];
+      // A source whose listing never ends: the handshake waits at most a few seconds for it.
+      const hanging = await startAdapter(kind, {
+        source: { list: () => new Promise<never>(() => undefined), get: async () => undefined, read: async () => undefined },
+        server: appServer,
+        onWarning: (w) => warnings.push(w),
+      });
       const failing = await startAdapter(kind, {
         source: {
           list: async () => {
@@ -179,10 +187,14 @@ for (const kind of ADAPTERS) {
           assert.equal(urisIn(await instructionsOf(always.url, era, { declares: true })).length, 2, `${era}: true names them for every client`);
           assert.equal(await instructionsOf(never.url, era), APP_TEXT, `${era}: false never`);
           assert.equal(await instructionsOf(failing.url, era), APP_TEXT, `${era}: the app's text alone`);
+          const started = performance.now();
+          assert.equal(await instructionsOf(hanging.url, era), APP_TEXT, `${era}: the app's text alone, in time`);
+          assert.ok(performance.now() - started < 10_000, `${era}: ${Math.round(performance.now() - started)} ms`);
         }
         assert.ok(warnings.some((w) => w.code === 'instructions-failed' && w.message.includes('the listing broke')));
+        assert.ok(warnings.some((w) => w.code === 'instructions-failed' && /took longer than 3000 ms/.test(w.message)));
       } finally {
-        await Promise.all([small.close(), always.close(), never.close(), failing.close()]);
+        await Promise.all([small.close(), always.close(), never.close(), failing.close(), hanging.close()]);
       }
     });
   });

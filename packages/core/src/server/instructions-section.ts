@@ -55,8 +55,17 @@ function pointerOf(entry: unknown): PointerSkill | undefined {
 }
 
 /**
+ * The longest a handshake waits for the listing. The section is a courtesy: a source that hangs
+ * (a storage that does not answer) must not keep clients from connecting to the app's own tools.
+ */
+export const LISTING_TIME_MS = 3000;
+
+const LATE = Symbol('late');
+
+/**
  * The section, or undefined (told to `warn` as `instructions-failed`) when the skills cannot be
- * listed: the client then gets the app's instructions alone, and its handshake still succeeds.
+ * listed, or not within `LISTING_TIME_MS`: the client then gets the app's instructions alone, and
+ * its handshake still succeeds.
  */
 export async function sectionOrNothing(
   plan: InstructionsPlan,
@@ -64,12 +73,34 @@ export async function sectionOrNothing(
   warn: (warning: SkillWarning) => void,
   signal?: AbortSignal,
 ): Promise<string | undefined> {
+  const stop = new AbortController();
+  // Stops paging when the client goes away too (AbortSignal.any is not in every Node 20).
+  const gone = () => stop.abort();
+  signal?.addEventListener('abort', gone, { once: true });
+  if (signal?.aborted) stop.abort();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => {
+      stop.abort();
+      resolve(LATE);
+    }, LISTING_TIME_MS);
+  });
   try {
-    return await sectionFor(plan, list, signal);
+    // Paging stops once the client is gone or the time is up; a page still being listed is left to finish on its own.
+    const section = await Promise.race([sectionFor(plan, list, stop.signal), late]);
+    if (section !== LATE) return section;
+    warn({
+      code: 'instructions-failed',
+      message: `listing the skills for the instructions took longer than ${LISTING_TIME_MS} ms; they went out without them`,
+    });
+    return undefined;
   } catch (error) {
     if (signal?.aborted) return undefined;
     const why = error instanceof Error ? error.message : String(error);
     warn({ code: 'instructions-failed', message: `the skills could not be listed for the instructions, which went out without them: ${why.slice(0, 300)}` });
     return undefined;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', gone);
   }
 }

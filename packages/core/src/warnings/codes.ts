@@ -46,7 +46,7 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
   'visible-failed': { meaning: 'a visible() rule threw: the request fails with -32603', once: 'per-subject' },
   'internal-error': { meaning: 'a request failed inside the server: the client was told only "Internal error"', once: 'every-time' },
   'instructions-failed': {
-    meaning: "the skills could not be listed for the instructions: the app's instructions went out without them",
+    meaning: "the skills could not be listed for the instructions, or not within 3 s: the app's instructions went out without them",
     once: 'every-time',
   },
   'sdk-seam-missing': { meaning: 'this MCP SDK lacks an internal skillmount uses: what works without it is named', once: 'per-process' },
