@@ -39,6 +39,7 @@ const LAYERS = [
   { name: 'catalog', holds: ['catalog/'], what: 'catalogs built from a SkillFiles storage' },
   { name: 'service', holds: ['server/', 'tenants/'], what: 'the skills service (SkillHandlers), attach, per-tenant catalogs' },
   { name: 'modern', holds: ['modern/'], what: 'the 2026-07-28 request path' },
+  { name: 'well-known', holds: ['well-known/'], what: 'the /.well-known/agent-skills surface over the skills service' },
   { name: 'http', holds: ['http/'], what: 'the endpoint, its guard and the 2025-11-25 request paths' },
   { name: 'entry-points', holds: ['adapter/', 'index.ts'], what: 'the public entry points @skillmount/core and @skillmount/core/adapter' },
 ];
@@ -147,11 +148,11 @@ module.exports = {
       comment:
         'Only the skills service (server/handlers.ts, class SkillHandlers) and the catalog itself call the skills methods of a ' +
         'SkillSource, so visibility, budgets and checks apply on every surface. Enforced: the modules that answer requests on the ' +
-        'wire (http/, modern/) and every server/ module but handlers.ts import nothing from catalog/, tenants/, routing/ or ' +
+        'wire (http/, modern/, well-known/) and every server/ module but handlers.ts import nothing from catalog/, tenants/, routing/ or ' +
         'storage/, so the only way they reach skills is a SkillHandlers. Not enforced: a call such as source.list(ctx) on the ' +
         'SkillSource value they pass along (they import its type from types.ts); reviews and the per-surface tests catch those. ' +
         'Ask SkillHandlers for the answer instead.',
-      from: { path: [`${CORE}(http|modern)/`, `${CORE}server/`], pathNot: `${CORE}server/handlers\\.ts$` },
+      from: { path: [`${CORE}(http|modern|well-known)/`, `${CORE}server/`], pathNot: `${CORE}server/handlers\\.ts$` },
       to: { path: `${CORE}(catalog|tenants|routing|storage)/` },
     },
     {

@@ -5,7 +5,8 @@
 // file starting and a file finishing are reported as they happen, and those are what it counts.
 // It also hands every event to Node's own `tap` reporter and writes that reporter's closing lines
 // (`# tests N`, `# pass N`, …) to the file named by SKILLMOUNT_TEST_CLOSING_LINES, for test.mjs to
-// print last. (A third reporter would do the same, but three make Node 20 warn about listeners.)
+// print last, after one `# failed: <file> › <test>: <reason>` line per failed test, so the end of a
+// long log (all a CI summary may show) names what failed. (A third reporter would do the same, but three make Node 20 warn about listeners.)
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -30,7 +31,9 @@ function progressState() {
   let done = 0;
   let passed = 0;
   let failed = 0;
+  const failures = [];
   return {
+    failures,
     see({ type, data }) {
       if (isFile(data)) {
         if (type === 'test:enqueue') queued.add(data.file);
@@ -38,10 +41,13 @@ function progressState() {
         else if (type === 'test:complete') {
           running.delete(data.file);
           done++;
-        }
+        } else if (type === 'test:fail' && data.details?.error?.failureType !== 'subtestsFailed') failures.push(failureLine(data));
       } else if ((type === 'test:pass' || type === 'test:fail') && data.details?.type !== 'suite') {
         if (type === 'test:pass') passed++;
-        else failed++;
+        else {
+          failed++;
+          failures.push(failureLine(data));
+        }
       }
     },
     line() {
@@ -52,6 +58,17 @@ function progressState() {
       return `[progress ${seconds(now - started)}] ${done} of ${queued.size} test files done, ${tests}; running: ${files.join(', ') || 'none'}\n`;
     },
   };
+}
+
+/** `# failed: test/x.test.ts › its name: the first line of why`, one line, cut at 300 characters. */
+function failureLine(data) {
+  const file = data.file ? path.relative(process.cwd(), data.file) : '?';
+  const cause = data.details?.error?.cause ?? data.details?.error;
+  const reason =
+    String(cause?.message ?? cause ?? '')
+      .split('\n')
+      .find((line) => line.trim()) ?? '';
+  return `# failed: ${file} › ${data.name}: ${reason.trim()}`.slice(0, 300);
 }
 
 /** Node's `tap` reporter over a copy of the events; resolves to its closing lines once `copy` ends. */
@@ -88,6 +105,6 @@ export default async function* progress(source) {
   }
   if (copy && closing) {
     copy.end();
-    await writeFile(closingFile, (await closing).join('\n'));
+    await writeFile(closingFile, [...state.failures, ...(await closing)].join('\n'));
   }
 }

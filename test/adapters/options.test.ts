@@ -48,6 +48,7 @@ async function cases(): Promise<Case[]> {
     // Switches.
     [{ storage: s, sessions: 'yes' }, 'sessions', 'invalid-type', /^must be true or false, got "yes"$/],
     [{ storage: s, watch: 1 }, 'watch', 'invalid-type', /^must be true or false, got 1$/],
+    [{ storage: s, wellKnown: 'yes' }, 'wellKnown', 'invalid-type', /^must be true or false, got "yes"$/],
     // Sessions.
     [{ storage: s, sessions: true, sessionIdleMs: 0 }, 'sessionIdleMs', 'invalid-value', /^must be a positive integer \(milliseconds\), got 0$/],
     [{ storage: s, sessionIdleMs: 1000 }, 'sessionIdleMs', 'conflicting-options', /^applies only with sessions: true$/],
@@ -63,6 +64,18 @@ async function cases(): Promise<Case[]> {
     // Request checks.
     [{ storage: s, allowedHosts: 'localhost' }, 'allowedHosts', 'invalid-type', /^must be a list of host names/],
     [{ storage: s, allowedHosts: [] }, 'allowedHosts', 'invalid-value', /^is an empty list/],
+    [{ storage: s, allowedOrigins: 'https://app.example.com' }, 'allowedOrigins', 'invalid-type', /^must be a list of origins/],
+    [{ storage: s, allowedOrigins: [42] }, 'allowedOrigins', 'invalid-type', /^entry 0 must be a string/],
+    [{ storage: s, allowedOrigins: ['*'] }, 'allowedOrigins', 'invalid-value', /^entry 0 is "\*", which would let any web page/],
+    [{ storage: s, allowedOrigins: ['null'] }, 'allowedOrigins', 'invalid-value', /^entry 0 is "null"/],
+    [
+      { storage: s, allowedOrigins: ['https://app.example.com/mcp'] },
+      'allowedOrigins',
+      'invalid-value',
+      /^entry 0 \("https:\/\/app\.example\.com\/mcp"\) is not an origin/,
+    ],
+    [{ storage: s, allowedOrigins: ['app.example.com'] }, 'allowedOrigins', 'invalid-value', /is not an origin: give a scheme/],
+    [{ storage: s, allowedOrigins: ['ftp://app.example.com'] }, 'allowedOrigins', 'invalid-value', /is not an origin/],
     [{ storage: s, bodyLimit: 0 }, 'bodyLimit', 'invalid-value', /^must be a positive integer/],
     [{ storage: s, bodyTimeout: -5 }, 'bodyTimeout', 'invalid-value', /^must be a positive integer/],
     // The skills named in instructions.

@@ -111,6 +111,47 @@ test('serve --allowed-hosts: a request naming another Host is refused with 403, 
   assert.doesNotMatch(s.stderr(), /warning/);
 });
 
+for (const framework of ['fastify', 'express']) {
+  test(`serve --framework ${framework} --cors: the CORS library answers the preflight, the origins given get through, others get 403`, async (t) => {
+    const allowed = 'https://app.example.test';
+    const s = await serve([EXAMPLES, '--framework', framework, '--cors', allowed, '--cors', 'http://localhost:5173/']);
+    t.after(async () => {
+      s.child.kill('SIGTERM');
+      await once(s.child, 'exit');
+    });
+    assert.match(s.stdout(), /browser pages from https:\/\/app\.example\.test, http:\/\/localhost:5173 may call this endpoint \(CORS\)/);
+    const pre = await fetch(s.url, {
+      method: 'OPTIONS',
+      headers: { origin: allowed, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,mcp-session-id,authorization' },
+    });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers.get('access-control-allow-origin'), allowed);
+    assert.match(pre.headers.get('access-control-allow-headers') ?? '', /Mcp-Session-Id/);
+    assert.match(pre.headers.get('access-control-allow-methods') ?? '', /DELETE/);
+
+    const { call, close } = await connectClient(s.url, { origin: allowed });
+    assert.equal((await call('skills/list', {})).skills.length, 3);
+    await close();
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
+    const post = (origin: string) =>
+      fetch(s.url, { method: 'POST', headers: { origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: init });
+    const ok = await post('http://localhost:5173');
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+    assert.match(ok.headers.get('access-control-expose-headers') ?? '', /Mcp-Session-Id.*WWW-Authenticate/);
+    await ok.body?.cancel();
+    const refused = await post('https://evil.example.test');
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers.get('access-control-allow-origin'), null);
+    await refused.body?.cancel();
+  });
+}
+
 test('serve --host 0.0.0.0 without --allowed-hosts warns on stderr; with it, no warning', async () => {
   const open = await serve([EXAMPLES, '--host', '0.0.0.0']);
   await until(() => /warning: listening on 0\.0\.0\.0.*--allowed-hosts/.test(open.stderr()));
@@ -124,11 +165,14 @@ test('serve --host 0.0.0.0 without --allowed-hosts warns on stderr; with it, no 
   await once(listed.child, 'exit');
 });
 
-test('serve: bad --allowed-hosts and --request-timeout values are usage errors', async () => {
+test('serve: bad --allowed-hosts, --request-timeout and --cors values are usage errors', async () => {
   for (const [flag, value, message] of [
     ['--allowed-hosts', ' , ', /--allowed-hosts must list host names/],
     ['--request-timeout', '0', /--request-timeout must be an integer ≥ 1/],
     ['--instructions', 'sometimes', /--instructions must be auto \(clients without the Skills extension\), always or off, got "sometimes"/],
+    ['--cors', '*', /--cors \* would let any web page a user opens call this server.*--cors https:\/\/app\.example\.com/],
+    ['--cors', 'https://app.example.com/mcp', /--cors must be an origin such as https:\/\/app\.example\.com.*got "https:\/\/app\.example\.com\/mcp"/],
+    ['--cors', 'app.example.com', /--cors must be an origin/],
   ] as const) {
     const child = spawn(process.execPath, [BIN, 'serve', EXAMPLES, flag, value, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -29,3 +29,45 @@ test("the endpoint's JSON parser stays in its own context: the app's routes keep
     await app.close();
   }
 });
+
+test("headers the app's hooks set on the reply reach the endpoint's answers, on both protocol eras, and the answers stay whole", async () => {
+  const { app, url } = await startApp({ storage: fsStorage(EXAMPLES), sessions: true, onWarning: () => {} }, (app) => {
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('x-frame-options', 'DENY').header('x-ratelimit-remaining', 41).header('content-length', '1');
+    });
+  });
+  try {
+    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    // A session's initialize is answered by the SDK's transport; the length a hook set is not the answer's.
+    const legacy = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+    assert.equal(legacy.status, 200);
+    assert.equal(legacy.headers.get('x-frame-options'), 'DENY');
+    assert.equal(legacy.headers.get('x-ratelimit-remaining'), '41');
+    assert.match(await legacy.text(), /"serverInfo"/, 'the whole answer, not one byte of it');
+
+    const modern = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'skills/list' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'skills/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    });
+    assert.equal(modern.status, 200);
+    assert.equal(modern.headers.get('x-frame-options'), 'DENY');
+    assert.equal(((await modern.json()) as { result: { skills: unknown[] } }).result.skills.length, 3);
+  } finally {
+    await app.close();
+  }
+});

@@ -56,6 +56,33 @@ for (const framework of FRAMEWORKS) {
     });
   });
 
+  test(`${framework}: allowedOrigins lets a browser host on another site through the Origin check, and only the Host check decides the Host`, async () => {
+    const served = await serve(framework, {
+      storage: memoryStorage(SKILLS),
+      onWarning: () => {},
+      allowedHosts: ['skills.example.com'],
+      // Normalised: a trailing slash, an upper-case name and the scheme's own port are the origin browsers send.
+      allowedOrigins: ['https://App.example.com:443/', 'http://localhost:5173'],
+    });
+    try {
+      const url = served.url;
+      assert.equal(await statusWith(url, { host: 'skills.example.com', origin: 'https://app.example.com' }), 200);
+      assert.equal(await statusWith(url, { host: 'skills.example.com', origin: 'http://localhost:5173' }), 200);
+      assert.equal(await statusWith(url, { host: 'skills.example.com', origin: 'http://localhost:5174' }), 403, 'another port is another origin');
+      assert.equal(await statusWith(url, { host: 'skills.example.com', origin: 'http://app.example.com' }), 403, 'another scheme is another origin');
+      assert.equal(await statusWith(url, { host: 'skills.example.com', origin: 'https://app.example.com.evil.example' }), 403);
+      assert.equal(await statusWith(url, { host: 'skills.example.com', origin: 'null' }), 403);
+      // DNS rebinding: the attacker's name in Host, whatever Origin the page claims.
+      assert.equal(await statusWith(url, { host: 'app.example.com', origin: 'https://app.example.com' }), 403);
+      assert.equal(await statusWith(url, { host: 'evil.example', origin: 'http://localhost:5173' }), 403);
+      const refused = await send(url, { body: LIST, headers: { host: 'skills.example.com', origin: 'https://evil.example' } });
+      assert.ok(refused.kind === 'response');
+      assert.match(JSON.parse(refused.text).error.message, /Origin "https:\/\/evil\.example" is not allowed.*allowedOrigins/);
+    } finally {
+      await served.close();
+    }
+  });
+
   test(`${framework}: allowedHosts true keeps to localhost names; false turns the check off`, async () => {
     await withServer(framework, true, async (url) => {
       assert.equal(await statusWith(url, { host: 'localhost' }), 200);
@@ -105,6 +132,8 @@ test('bad allowedHosts, bodyLimit and bodyTimeout values fail at registration, n
     ['allowedHosts', ['skills.example.com/mcp']],
     ['allowedHosts', [42]],
     ['allowedHosts', 'localhost'],
+    ['allowedOrigins', ['*']],
+    ['allowedOrigins', ['https://app.example.com/path']],
     ['bodyLimit', 0],
     ['bodyLimit', 1.5],
     ['bodyLimit', '1mb'],

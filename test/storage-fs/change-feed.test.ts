@@ -7,6 +7,7 @@ import { describe, test, type TestContext } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SkillCatalog, type ListAllOptions, type SkillFileListing, type SkillFiles, type SkillWarning } from '@skillmount/core';
@@ -396,27 +397,39 @@ for (const mode of modes) {
 
 describe('fsStorage watch under a steady trickle of changes', () => {
   test('a new skill is served within the maximum wait while a file keeps changing every 50 ms', async (t) => {
-    const dir = tempTree(t, TREE);
+    const { dir, remove } = tempDir();
+    writeTree(dir, TREE);
     // Outside every skill: listed by name, never read, so no reload fails on a file being written.
     const log = path.join(dir, 'trickle.log');
     // Another process writes a counter every 50 ms: events never pause for the debounce.
     const writer = spawn(process.execPath, ['-e', `let n = 0; setInterval(() => require('fs').writeFileSync(${JSON.stringify(log)}, String(++n)), 50);`], {
       stdio: 'ignore',
     });
-    t.after(() => writer.kill());
+    let catalog: SkillCatalog | undefined;
+    // One hook, in this order: removing the folder while the writer still writes into it can fail
+    // (ENOTEMPTY), and a failed hook would leave the writer and the watch running.
+    t.after(async () => {
+      if (writer.exitCode === null && writer.signalCode === null) {
+        const exited = once(writer, 'exit');
+        writer.kill();
+        await exited;
+      }
+      catalog?.close();
+      remove();
+    });
     // The most writes seen: a read may fall between the truncation and the write.
     let seen = 0;
     const writes = () => (seen = Math.max(seen, Number(readFileSync(log, 'utf8')) || 0));
     await waitFor(() => existsSync(log) && writes() > 3, 'the writer started', PATIENCE);
     // A debounce 20 times the writer's period: without the maximum wait, the catalog would wait for a pause that never comes.
     const storage = fsStorage(dir, { debounceMs: 1000, maxWaitMs: 2000 });
-    const catalog = await SkillCatalog.load(storage);
-    t.after(() => catalog.close());
-    catalog.watch();
+    const loaded = await SkillCatalog.load(storage);
+    catalog = loaded;
+    loaded.watch();
     const atStart = writes();
     writeTree(dir, { 'added/SKILL.md': skillMd('added') });
     const made = Date.now();
-    await waitFor(() => uris(catalog).includes('skill://added/SKILL.md'), 'the new skill served', PATIENCE);
+    await waitFor(() => uris(loaded).includes('skill://added/SKILL.md'), 'the new skill served', PATIENCE);
     t.diagnostic(`served ${Date.now() - made} ms after the folder was made, ${writes() - atStart} writes of the trickle meanwhile`);
     assert.ok(writes() > atStart + 10, 'the trickle went on meanwhile');
     assert.equal(writer.exitCode, null, 'the writer still runs');

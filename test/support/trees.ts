@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** A temporary folder under the OS temp dir, removed by `remove()`. */
+/** A temporary folder under the OS temp dir, removed by `remove()` (retried while something still writes into it). */
 export function tempDir(prefix = 'skillmount-test-'): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }) };
 }
 
 /** Write `files` (relative `/` paths → content) under `root`, creating folders. */

@@ -1,7 +1,8 @@
 // Type tests for @skillmount/core's public types: checked by tsc (see types.test.ts), never run.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  attach,
+  type AttachOptions,
+  attach as attachSkills,
   createSkillsEndpoint,
   type InstructionsOption,
   OptionError,
@@ -12,6 +13,7 @@ import {
   type SkillSource,
   type SkillWarning,
   type SkillWarningCode,
+  type SkillsEndpointOptions,
   type TenantCatalogsOptions,
   tenantCatalogs,
 } from '@skillmount/core';
@@ -138,13 +140,20 @@ void knownCode;
 void unknownCode;
 void madeUp;
 
+// tools and prompts: booleans on attach and on createSkillsEndpoint.
+declare const someServer: McpServer;
+declare const someSource: SkillSource;
+attachSkills(someServer, someSource, { tools: true, prompts: true });
+const surfaces: Pick<SkillsEndpointOptions, 'tools' | 'prompts'> = { tools: true, prompts: false };
+// @ts-expect-error tools is a boolean
+const badTools: AttachOptions = { tools: 'read_skill' };
+export { badTools, surfaces };
+
 // instructions: 'auto', a boolean, or the budget and intro; nothing else.
-declare const aServer: McpServer;
-declare const aSource: SkillSource;
 const instructionValues: InstructionsOption[] = ['auto', true, false, {}, { maxBytes: 1024 }, { intro: 'Our skills.' }];
-createSkillsEndpoint({ source: aSource, instructions: instructionValues[0] });
-attach(aServer, aSource, { instructions: { maxBytes: 4096, intro: 'Team playbooks.' } });
+createSkillsEndpoint({ source: someSource, instructions: instructionValues[0] });
+attachSkills(someServer, someSource, { instructions: { maxBytes: 4096, intro: 'Team playbooks.' } });
 // @ts-expect-error 'always' is the CLI's word; the option takes true
-createSkillsEndpoint({ source: aSource, instructions: 'always' });
+createSkillsEndpoint({ source: someSource, instructions: 'always' });
 // @ts-expect-error maxBytes is a number
-attach(aServer, aSource, { instructions: { maxBytes: '2048' } });
+attachSkills(someServer, someSource, { instructions: { maxBytes: '2048' } });

@@ -28,7 +28,17 @@ skillsMiddleware({ storage: fsStorage('./skills'), sessions: 'yes' });
 skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreams: 256, maxListenStreamsPerClient: 8, listenLifetimeMs: 600_000 });
 // @ts-expect-error the per-client listen share is a number
 skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreamsPerClient: '8' });
+skillsMiddleware({ storage: fsStorage('./skills'), tools: true, prompts: true });
+// @ts-expect-error tools is a boolean
+skillsMiddleware({ storage: fsStorage('./skills'), tools: 'read_skill' });
 // @ts-expect-error ready is read-only
 skills.ready = Promise.reject();
+// /.well-known/agent-skills at the origin root: middleware.
+app.use(skillsMiddleware({ storage: fsStorage('./skills'), wellKnown: true }).wellKnown);
+const wellKnown: RequestHandler = skills.wellKnown;
+// @ts-expect-error wellKnown is a switch
+skillsMiddleware({ storage: fsStorage('./skills'), wellKnown: 'yes' });
+// @ts-expect-error wellKnown is read-only
+skills.wellKnown = handler;
 
-export { attached, closed, handler, ready, reload };
+export { attached, closed, handler, ready, reload, wellKnown };

@@ -13,13 +13,19 @@ await app.register(skillsPluginDefault, { storage, prefix: '/mcp', watch: true }
 const options = { storage, sessions: true } satisfies SkillsPluginOptions;
 await app.register(skillsPlugin, options);
 await app.register(skillsPlugin, { storage, maxListenStreams: 256, maxListenStreamsPerClient: 8, listenLifetimeMs: 600_000 });
+await app.register(skillsPlugin, { storage, tools: true, prompts: false });
 
 // @ts-expect-error an option that does not exist is refused
 await app.register(skillsPlugin, { storage, stroage: storage });
+// @ts-expect-error prompts is a boolean
+await app.register(skillsPlugin, { storage, prompts: 'all' });
 // @ts-expect-error a wrong type for an option is refused
 await app.register(skillsPlugin, { storage, watch: 'yes' });
 // @ts-expect-error storage must be a SkillFiles
 await app.register(skillsPlugin, { storage: './skills' });
+await app.register(skillsPlugin, { storage, wellKnown: true });
+// @ts-expect-error wellKnown is a switch
+await app.register(skillsPlugin, { storage, wellKnown: 'on' });
 // @ts-expect-error the listen lifetime is a number of milliseconds
 await app.register(skillsPlugin, { storage, listenLifetimeMs: '1h' });
 

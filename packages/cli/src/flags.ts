@@ -23,6 +23,10 @@ export const FLAGS = {
     'allowed-hosts': { type: 'string' },
     'request-timeout': { type: 'string' },
     instructions: { type: 'string' },
+    cors: { type: 'string', multiple: true },
+    tools: { type: 'boolean' },
+    prompts: { type: 'boolean' },
+    'well-known': { type: 'boolean' },
   },
   check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } },
   publish: {
@@ -32,6 +36,6 @@ export const FLAGS = {
     table: { type: 'string' },
     concurrency: { type: 'string' },
   },
-  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true } },
-  get: { header: { type: 'string', multiple: true } },
+  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
+  get: { header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>;

@@ -43,11 +43,17 @@ serve options:
   --instructions <auto|always|off>
                         name the skills in the server's instructions: for clients without the
                         Skills extension (auto, the default), for every client, or never
+  --cors <origin>       let browser pages from this origin call the endpoint (CORS and the Origin
+                        check), e.g. https://app.example.com; repeatable; * is refused
   --tenant-header <name>
                         one catalog per tenant, named by this request header: <folder>/<tenant>,
                         the S3 prefix <prefix><tenant>/ or the PostgreSQL namespace <tenant>.
                         Only behind a proxy that sets the header itself: the server believes it
   --max-tenants <n>     with --tenant-header: tenants' catalogs kept in memory (default 50)
+  --tools               add the read_skill tool, for hosts that show tools but not resources
+  --prompts             serve each skill as an MCP prompt, for hosts with prompt slash commands
+  --well-known          publish /.well-known/agent-skills/index.json for \`npx skills add <url>\`
+                        (one-file skills as SKILL.md, others as .zip; as public as the endpoint)
 
 check options:
   --prefix <segments>   as for serve
@@ -66,6 +72,8 @@ publish options:
 
 ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
+  --well-known          read a site's /.well-known/agent-skills/index.json instead of an MCP
+                        endpoint (as \`npx skills add <site>\` does); every artifact's digest is checked
   A name that several skills share is refused by get, with the path and URI of each: give one of those.
 
 Run "skillmount <command> --help" for this text.`;

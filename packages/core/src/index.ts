@@ -102,4 +102,5 @@ export type {
 } from './tenants/types.js';
 // The type of the allowedHosts option; the request checks themselves are on @skillmount/core/adapter.
 export type { AllowedHosts } from './http/types.js';
+export { MCP_CORS_OPTIONS, type McpCorsOptions } from './http/cors.js';
 export { JsonRpcErrorCode } from './protocol/error-codes.js';

@@ -277,6 +277,7 @@ export type SkillWarningCode =
   | 'internal-error'
   | 'sdk-seam-missing'
   | 'instructions-failed'
+  | 'tool-name-taken'
   // Per-tenant catalogs.
   | 'tenant-key-failed'
   | 'tenant-key-refused'
@@ -288,7 +289,9 @@ export type SkillWarningCode =
   | 'request-failed'
   | 'modern-not-handled'
   | 'context-not-applied'
-  | 'no-request-timeout';
+  | 'no-request-timeout'
+  // /.well-known/agent-skills.
+  | 'well-known-skipped';
 
 /**
  * Whether a server's `instructions` name its skills, for hosts that show instructions to the model

@@ -7,11 +7,13 @@ import {
   runWithSkillContext,
   type AttachOptions,
   type SkillsEndpoint,
+  type SkillsEndpointOptions,
   type SkillSource,
   type SkillWarning,
 } from '@skillmount/core';
 import {
   checkAdapterOptions,
+  checkServerSurfaces,
   contextFields,
   contextOfRequest,
   discardBody,
@@ -21,8 +23,9 @@ import {
   type CheckedAdapterOptions,
 } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
-import { describe, serveSkills } from './served.js';
+import { describe, serveSkills, type ServedSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
+import { mountWellKnown } from './well-known.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
 const NAME = '@skillmount/express';
@@ -40,31 +43,14 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   const warn = checked.onWarning ?? consoleWarning;
   const skills = serveSkills(checked.origin, checked.watch, warn);
   const attachOptions = attachOptionsOf(checked, warn);
+  const ready = readyWithSurfaces(skills, checked, attachOptions, warn);
   let endpoint: SkillsEndpoint | undefined;
   let closing: Promise<void> | undefined;
 
   const contextOf = (req: Request) => contextFields(checked.context, req, NAME);
 
   // Created once the source is loaded, so a catalog is served as itself.
-  const endpointFor = (source: SkillSource) => {
-    endpoint ??= createSkillsEndpoint({
-      source,
-      server: checked.server,
-      sessions: checked.sessions,
-      sessionIdleMs: checked.sessionIdleMs,
-      maxSessions: checked.maxSessions,
-      maxSessionsPerClient: checked.maxSessionsPerClient,
-      maxListenStreams: checked.maxListenStreams,
-      maxListenStreamsPerClient: checked.maxListenStreamsPerClient,
-      listenLifetimeMs: checked.listenLifetimeMs,
-      attach: attachOptions,
-      allowedHosts: checked.allowedHosts,
-      bodyLimit: checked.guard.bodyLimit,
-      bodyTimeout: checked.guard.bodyTimeout,
-      packageName: NAME,
-    });
-    return endpoint;
-  };
+  const endpointFor = (source: SkillSource) => (endpoint ??= createSkillsEndpoint(endpointOptions(checked, source, attachOptions)));
 
   const handle = async (req: Request, res: Response, next: NextFunction) => {
     // First, before waiting for the catalog or running the app's context function.
@@ -76,7 +62,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
     }
     let source: SkillSource;
     try {
-      source = await skills.ready;
+      source = await ready();
     } catch {
       // The cause was reported through onWarning when the load failed; clients learn only that it did.
       return sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
@@ -102,6 +88,7 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   };
 
   const router = express.Router() as SkillsRouter;
+  mountWellKnown(router, { enabled: checked.wellKnown, skills, closed: () => closing !== undefined, contextOf, endpointFor, warn });
   router.all('/', (req, res, next) => {
     // The methods of MCP's Streamable HTTP; any other (OPTIONS, PUT, HEAD) is the app's to answer, as on Fastify's route.
     if (!ENDPOINT_METHODS.has(req.method)) return next();
@@ -109,20 +96,17 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   });
 
   Object.defineProperties(router, {
-    ready: { get: () => skills.ready, enumerable: true },
+    ready: { get: () => ready(), enumerable: true },
     catalog: { get: () => skills.catalog, enumerable: true },
     entries: { get: () => skills.catalog?.entries ?? [], enumerable: true },
   });
-  async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
-    const context = await contextOf(req);
-    return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
-  }
+  const run = runIn(contextOf);
   const handleModern = async (req: Request, res: Response): Promise<boolean> => {
     const body = parsedBody(req);
     if (!isModernRequest(req, body)) return false;
     let source: SkillSource;
     try {
-      source = await skills.ready;
+      source = await ready();
     } catch {
       sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
       return true;
@@ -155,6 +139,53 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   return Object.assign(router, members);
 }
 
+/**
+ * `skills.ready`, once the app's server took the tools and prompts: a tool name it already uses
+ * rejects it (and requests get 500), checked once at start, not per request.
+ */
+function readyWithSurfaces(skills: ServedSkills, checked: CheckedAdapterOptions<Request>, options: AttachOptions, warn: (w: SkillWarning) => void) {
+  const surfaces = skills.ready.then(
+    (source) => checkServerSurfaces(checked.server, source, options),
+    () => undefined, // a failed load is reported by the load
+  );
+  surfaces.catch((error) => warn({ code: 'load-failed', message: `${NAME}: the app's server cannot take the skills' tools or prompts: ${describe(error)}` }));
+  return async (): Promise<SkillSource> => {
+    const source = await skills.ready;
+    await surfaces;
+    return source;
+  };
+}
+
+/** The endpoint's options: the adapter's checked options over the loaded `source`. */
+function endpointOptions(checked: CheckedAdapterOptions<Request>, source: SkillSource, attach: AttachOptions): SkillsEndpointOptions {
+  return {
+    source,
+    server: checked.server,
+    sessions: checked.sessions,
+    sessionIdleMs: checked.sessionIdleMs,
+    maxSessions: checked.maxSessions,
+    maxSessionsPerClient: checked.maxSessionsPerClient,
+    maxListenStreams: checked.maxListenStreams,
+    maxListenStreamsPerClient: checked.maxListenStreamsPerClient,
+    listenLifetimeMs: checked.listenLifetimeMs,
+    wellKnown: checked.wellKnown,
+    attach,
+    allowedHosts: checked.allowedHosts,
+    allowedOrigins: checked.allowedOrigins,
+    bodyLimit: checked.guard.bodyLimit,
+    bodyTimeout: checked.guard.bodyTimeout,
+    packageName: NAME,
+  };
+}
+
+/** `run(req, fn)`: `fn` with the `context` option applied to `req`. */
+function runIn(contextOf: (req: Request) => Promise<Record<string, unknown>>): SkillsRouter['run'] {
+  return async function run<T>(req: Request, fn: () => T): Promise<Awaited<T>> {
+    const context = await contextOf(req);
+    return await runWithSkillContext(contextOfRequest(req as Request & { auth?: unknown }, context), fn);
+  };
+}
+
 /** On the app's own route the context option applies only inside run(req, fn): say once when it was left out. */
 function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => void {
   let warned = false;
@@ -172,12 +203,14 @@ function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => voi
   };
 }
 
-/** What `attach` takes of the router's options: the one warning sink, `strict` and `visible`. */
+/** What `attach` takes of the router's options: the one warning sink, `strict`, `visible`, `tools` and `prompts`. */
 function attachOptionsOf(checked: CheckedAdapterOptions<Request>, warn: (warning: SkillWarning) => void): AttachOptions {
   return {
     onWarning: warn,
     ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
     ...(checked.visible !== undefined ? { visible: checked.visible } : {}),
     ...(checked.instructions !== undefined ? { instructions: checked.instructions } : {}),
+    ...(checked.tools ? { tools: true } : {}),
+    ...(checked.prompts ? { prompts: true } : {}),
   };
 }

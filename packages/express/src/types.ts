@@ -1,7 +1,7 @@
 /**
  * Public types of @skillmount/express.
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillWarning } from '@skillmount/core';
@@ -66,6 +66,14 @@ export interface SkillsRouter extends Router {
    * otherwise resolve false without touching `req` or `res`, and answer it with your own code.
    */
   handleModern(req: Request, res: Response): Promise<boolean>;
+  /**
+   * With `wellKnown: true`: middleware that answers GET and HEAD under `/.well-known/agent-skills/`
+   * and passes every other request on. Mount it at the origin root, where `npx skills add
+   * https://host` looks: `app.use(skills.wellKnown)`. (The router itself answers the same paths
+   * under its mount path, where `npx skills add https://host/mcp` looks.) Without the option it
+   * passes every request on.
+   */
+  readonly wellKnown: RequestHandler;
   /**
    * Close every session and stop watching. A `storage` you passed is the router's: it is closed too
    * (`storage.close()`, which ends a pool or client the storage created). A `catalog` or `source`

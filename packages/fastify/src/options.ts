@@ -31,7 +31,7 @@ export function normalizeOptions(options: SkillsPluginOptions | undefined): Norm
     );
   }
   if (path === false) {
-    // With no route of ours, these would do nothing; server, allowedHosts and bodyLimit still apply to app.skills.handleModern.
+    // With no route of ours, these would do nothing; server, allowedHosts, allowedOrigins and bodyLimit still apply to app.skills.handleModern.
     if (options!.sessions !== undefined && options!.sessions !== false) {
       fail(
         'conflicting-options',

@@ -9,12 +9,14 @@ import {
   type SkillSource,
   type SkillsEndpoint,
 } from '@skillmount/core';
-import { contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
+import { checkServerSurfaces, contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestContext } from './context.js';
+import { keepHookHeaders } from './hook-headers.js';
 import { NAME, normalizeOptions, type SkillsOrigin } from './options.js';
 import { mountEndpoint } from './route.js';
+import { mountWellKnown } from './well-known.js';
 import { refuseRoutesOnEndpoint } from './route-conflict.js';
 import { watchForMissedModern } from './modern-missed.js';
 import type { SkillsDecoration, SkillsPluginOptions } from './types.js';
@@ -54,7 +56,17 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     ...(options.visible !== undefined ? { visible: options.visible } : {}),
     // Also for app.skills.attach(server): the skills named in that server's instructions.
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    ...(options.tools ? { tools: true } : {}),
+    ...(options.prompts ? { prompts: true } : {}),
   };
+  try {
+    // A tool name the app's server already uses fails the registration, not a request.
+    await checkServerSurfaces(options.server, source, attachOptions);
+  } catch (error) {
+    stopWatching?.();
+    await release();
+    throw error;
+  }
   let endpoint: SkillsEndpoint | undefined;
   const endpointOf = () =>
     (endpoint ??= createSkillsEndpoint({
@@ -67,8 +79,10 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       maxListenStreams: options.maxListenStreams,
       maxListenStreamsPerClient: options.maxListenStreamsPerClient,
       listenLifetimeMs: options.listenLifetimeMs,
+      wellKnown: options.wellKnown,
       attach: attachOptions,
       allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
       bodyLimit: options.guard.bodyLimit,
       bodyTimeout: options.guard.bodyTimeout,
       packageName: NAME,
@@ -99,6 +113,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       if (!isModernRequest(request.raw, request.body)) return false;
       modernWatch?.answered(request);
       const fields = await requestContext(request, options.context);
+      keepHookHeaders(reply);
       reply.hijack();
       setClientAddress(request.raw, request.ip);
       return endpointOf().handleModern(request.raw, reply.raw, request.body, fields);
@@ -111,6 +126,8 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     mountEndpoint(app, options.path, endpointOf(), options, warn);
     if (app.server.requestTimeout === 0) warn(noRequestTimeout());
   }
+
+  if (options.wellKnown) mountWellKnown(app, endpointOf, options, warn);
 
   // preClose runs before Fastify waits for open connections: session streams must end first.
   app.addHook('preClose', async () => {

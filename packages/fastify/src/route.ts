@@ -3,6 +3,7 @@ import { bodyNotJson, bodyTooSlow, closeAfterAnswer, discardBody, type HttpRefus
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { BODY_TIMEOUT, limitBodyTime } from './body-timeout.js';
 import { requestContext } from './context.js';
+import { keepHookHeaders } from './hook-headers.js';
 import { MalformedBody, useJsonRpcBodyParser } from './json-body.js';
 import type { NormalizedOptions } from './options.js';
 import { addEndpointRoute } from './route-conflict.js';
@@ -79,6 +80,7 @@ export function mountEndpoint(
         if (request.body instanceof MalformedBody) return refuse(reply, bodyNotJson());
         // Before the hijack, so an error from the app's context function gets Fastify's error handling.
         const fields = await requestContext(request, context);
+        keepHookHeaders(reply);
         reply.hijack();
         // Per-client shares count Fastify's address, which honours the app's trustProxy.
         setClientAddress(request.raw, request.ip);

@@ -1,8 +1,7 @@
 /**
  * One loopback origin for the browser page and the MCP endpoint: the page and its bundle are
- * served here, and `/mcp` is passed through to a running `skillmount serve`. skillmount answers
- * no CORS preflight, so a page on another origin could not call it; an app serving browser hosts
- * from another origin adds CORS in front of the endpoint (see the core README).
+ * served here, and `/mcp` is passed through to a running `skillmount serve`, started without
+ * `--cors`. A page on another origin, through a CORS layer, is cors.test.ts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

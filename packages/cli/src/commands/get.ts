@@ -6,6 +6,7 @@ import { findSkill, isUriRef, refSegments, skillPathOf } from '../skill-ref.js';
 import { complain, field, sayContent } from '../terminal/print.js';
 import { plural } from '../terminal/words.js';
 import { UsageError } from '../usage.js';
+import { getSite } from './site.js';
 import { parseArgs } from 'node:util';
 
 /**
@@ -23,6 +24,7 @@ export async function get(argv: string[]): Promise<number> {
   }
   const [url, ref, file, ...extra] = parsed.positionals;
   if (!url || !ref || extra.length > 0) throw new UsageError('expected <url> <skill> [file], where <skill> is a name, a skill path or a URI');
+  if (parsed.values['well-known']) return getSite(url, ref, file, headerOptions(parsed.values.header));
   // An invalid entry elsewhere in the listing must not stop getting a valid one; the chosen entry is checked again by get().
   const { skills, close } = await connectSkills(url, headerOptions(parsed.values.header), { skipInvalid: true });
   try {

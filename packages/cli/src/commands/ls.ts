@@ -3,11 +3,13 @@ import { connectSkills, headerOptions } from '../connect.js';
 import { FLAGS } from '../flags.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
+import { lsSite } from './site.js';
 import { formatBytes, plural } from '../terminal/words.js';
 
 /** `skillmount ls <url>`: every skill a server lists, with its file count and size. */
 export async function ls(argv: string[]): Promise<number> {
   const { values, location } = parseCommand(argv, FLAGS.ls, 'endpoint URL');
+  if (values['well-known']) return lsSite(location, headerOptions(values.header as string[] | undefined), values.json === true);
   const { skills, close } = await connectSkills(location, headerOptions(values.header as string[] | undefined));
   try {
     if (!skills.supported) {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
 import { FLAGS } from '../flags.js';
+import { corsOrigins, expressCors, useFastifyCors } from '../cors.js';
 import { checkReachable } from '../reachable.js';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
@@ -40,8 +41,10 @@ export async function serve(argv: string[]): Promise<undefined> {
   const http: HttpSettings = {
     requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1),
     allowedHosts,
-    instructions: instructionsFlag(values.instructions),
+    wellKnown: values['well-known'] === true,
   };
+  http.cors = corsOrigins(values.cors as string[] | undefined);
+  const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true, instructions: instructionsFlag(values.instructions) };
 
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
@@ -92,7 +95,10 @@ export async function serve(argv: string[]): Promise<undefined> {
   try {
     // A tenant source watches each tenant's storage itself.
     const appWatch = 'catalog' in served && watch;
-    app = framework === 'fastify' ? await fastifyApp(served, path, sessions, appWatch, http) : await expressApp(served, path, sessions, appWatch, http);
+    app =
+      framework === 'fastify'
+        ? await fastifyApp(served, path, sessions, appWatch, http, reach)
+        : await expressApp(served, path, sessions, appWatch, http, reach);
     address = await app.listen(port, host);
   } catch (error) {
     await release();
@@ -109,6 +115,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  if (http.cors) say(`skillmount: browser pages from ${http.cors.join(', ')} may call this endpoint (CORS)`);
   announce({
     address,
     path,
@@ -119,6 +126,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     served,
     tenantHeader,
     allowedHosts,
+    wellKnown: http.wellKnown,
     label: opened.label,
   });
 
@@ -136,14 +144,19 @@ function announce(at: {
   served: Served;
   tenantHeader: string | undefined;
   allowedHosts: string[] | undefined;
+  wellKnown: boolean;
   label: string;
 }): void {
   const { address, path, served, tenantHeader } = at;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const mode = [at.framework, at.sessions ? 'sessions' : 'stateless', at.watch ? 'watching' : undefined].filter(Boolean).join(', ');
+  const mode = [at.framework, at.sessions ? 'sessions' : 'stateless', at.watch ? 'watching' : undefined, at.wellKnown ? 'well-known' : undefined]
+    .filter(Boolean)
+    .join(', ');
   const polling = at.polledMs !== undefined ? `, polled every ${at.polledMs} ms` : '';
   const what = 'catalog' in served ? plural(served.catalog.entries.length, 'skill') : `each tenant's skills (header ${tenantHeader})`;
   say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${at.label}${polling}`);
+  if (at.wellKnown)
+    say(`skillmount: skills index at http://${shown}:${address.port}/.well-known/agent-skills/index.json (npx skills add http://${shown}:${address.port})`);
   if (tenantHeader !== undefined && !isLoopback(address.address)) {
     complain(
       `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
@@ -204,7 +217,17 @@ function isLoopback(address: string): boolean {
 interface HttpSettings {
   requestTimeout: number;
   allowedHosts: string[] | undefined;
-  /** Whether the server's instructions name the skills (`--instructions`). */
+  /** `--well-known`: /.well-known/agent-skills/ at the root (and under the MCP path). */
+  wellKnown: boolean;
+  /** `--cors`: browser origins let through the CORS layer and the endpoint's Origin check. */
+  cors?: string[] | undefined;
+}
+
+/** The surfaces for hosts without the Skills extension: `--tools`, `--prompts`, `--instructions`. */
+interface Reach {
+  tools: boolean;
+  prompts: boolean;
+  /** Whether the server's instructions name the skills. */
   instructions: 'auto' | boolean;
 }
 
@@ -219,11 +242,12 @@ interface RunningApp {
   close(): Promise<void>;
 }
 
-async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings): Promise<RunningApp> {
+async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
   const { default: Fastify } = await import('fastify');
   const { skillsPlugin } = await import('@skillmount/fastify');
   const app = Fastify({ requestTimeout: http.requestTimeout, keepAliveTimeout: KEEP_ALIVE_MS });
   app.server.headersTimeout = Math.min(http.requestTimeout, 60_000);
+  if (http.cors) await useFastifyCors(app, http.cors);
   await app.register(skillsPlugin, {
     ...served,
     // The adapter's own warnings (a failed request, an error hidden from a client) are printed as the catalog's are.
@@ -231,9 +255,11 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
     path,
     sessions,
     watch,
+    ...reach,
     bodyTimeout: http.requestTimeout,
+    wellKnown: http.wellKnown,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
-    instructions: http.instructions,
+    ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
   return {
     async listen(port, host) {
@@ -244,7 +270,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
   };
 }
 
-async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings): Promise<RunningApp> {
+async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
   const { default: express } = await import('express');
   const { skillsMiddleware } = await import('@skillmount/express');
   const app = express();
@@ -253,10 +279,15 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
     onWarning: warn,
     sessions,
     watch,
+    ...reach,
     bodyTimeout: http.requestTimeout,
+    wellKnown: http.wellKnown,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
-    instructions: http.instructions,
+    ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
+  if (http.cors) app.use(path, await expressCors(http.cors));
+  // The origin root, where `npx skills add http://host:port` looks.
+  if (http.wellKnown) app.use(skills.wellKnown);
   app.use(path, skills);
   let server: HttpServer | undefined;
   return {

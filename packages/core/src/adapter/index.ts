@@ -18,3 +18,4 @@ export { setClientAddress } from '../context/client-key.js';
 export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } from '../http/types.js';
 export { deferredSource, type DeferredSourceOptions } from '../routing/deferred-source.js';
 export { JsonRpcErrorCode } from '../protocol/error-codes.js';
+export { checkServerSurfaces } from './surfaces.js';

@@ -36,7 +36,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
   for (const name of ['server', 'context', 'visible', 'onWarning'] as const) {
     if (options[name] !== undefined && !isFunction(options[name])) fail('invalid-type', name, `${FUNCTION_SHAPES[name]}, got ${describeValue(options[name])}`);
   }
-  for (const name of ['sessions', 'watch'] as const) {
+  for (const name of ['sessions', 'watch', 'tools', 'prompts', 'wellKnown'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean')
       fail('invalid-type', name, `must be true or false, got ${describeValue(options[name])}`);
   }
@@ -51,7 +51,10 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
   checkInstructionsOption(options.instructions, fail);
   const watch = options.watch === true;
   if (watch) checkWatchable(origin, fail);
-  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, packageName);
+  const guard = createRequestGuard(
+    { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout },
+    packageName,
+  );
 
   return {
     origin,
@@ -66,10 +69,14 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     maxListenStreamsPerClient: options.maxListenStreamsPerClient,
     listenLifetimeMs: options.listenLifetimeMs,
     watch,
+    tools: options.tools === true,
+    prompts: options.prompts === true,
+    wellKnown: options.wellKnown === true,
     onWarning: options.onWarning,
     strict: origin.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,
     instructions: options.instructions,
+    allowedOrigins: options.allowedOrigins,
     guard,
   };
 }

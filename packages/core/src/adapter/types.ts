@@ -113,6 +113,13 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    */
   watch?: boolean;
   /**
+   * Publish the skills each request may see at `/.well-known/agent-skills/index.json` (GET and
+   * HEAD), for the `skills` installer (`npx skills add https://your.site`): one-file skills as
+   * their SKILL.md, others as a `.zip`, each with its `sha256:` digest. Answered at the origin
+   * root and under the MCP path; as public as `context` and `visible` make it. Default `false`.
+   */
+  wellKnown?: boolean;
+  /**
    * DNS-rebinding protection: the `Host` names (and `Origin` hosts, when sent) that are answered;
    * others get 403 with a JSON-RPC error body. A list of names, each with or without a port
    * (`['skills.example.com', 'localhost:3000']`); `true` for `localhost`, `127.0.0.1` and `[::1]`
@@ -121,8 +128,28 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    * list its public names.
    */
   allowedHosts?: AllowedHosts;
+  /**
+   * Browser hosts on another site: their origins (`['https://app.example.com']`, scheme, host and
+   * port exactly as the browser sends them) pass the Origin check besides the `allowedHosts`
+   * names; the Host check stays as it is. Use it with a CORS layer in front of the endpoint
+   * (`@fastify/cors`, `cors`) that allows the same origins; `*` is refused. Default: none.
+   */
+  allowedOrigins?: readonly string[];
   /** Largest request body, in bytes. Larger bodies get 413 with a JSON-RPC error body. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * Add the `read_skill` tool beside the app's tools, for hosts that show the model tools but not
+   * resources: it reads a skill's SKILL.md by name, or any file of a visible skill by URI, with
+   * the checks of `resources/read`. Costs a host one tool schema in context. A server of the app
+   * that already has a tool named `read_skill` is refused. Default `false`.
+   */
+  tools?: boolean;
+  /**
+   * Serve each skill a request may see as an MCP prompt (named for the skill), beside the app's
+   * prompts, for hosts that offer prompts as slash commands; `prompts/get` gives the SKILL.md as
+   * an embedded resource. Costs a host one prompt listing per skill. Default `false`.
+   */
+  prompts?: boolean;
   /**
    * Longest time, in milliseconds, a request body the adapter reads may take to arrive. A body
    * still incomplete then gets 408 with a JSON-RPC error body and its connection is closed.
@@ -151,6 +178,12 @@ export interface CheckedAdapterOptions<Request> {
   maxListenStreamsPerClient: number | undefined;
   listenLifetimeMs: number | undefined;
   watch: boolean;
+  /** The `read_skill` tool is added to every server. */
+  tools: boolean;
+  /** The skills are served as prompts on every server. */
+  prompts: boolean;
+  /** Serve `/.well-known/agent-skills/`. */
+  wellKnown: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;
   /** With a custom `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */
@@ -158,6 +191,7 @@ export interface CheckedAdapterOptions<Request> {
   allowedHosts: AllowedHosts | undefined;
   /** Checked already; passed on to the endpoint as given. */
   instructions: InstructionsOption | undefined;
-  /** Host/Origin and body-limit checks, from `allowedHosts`, `bodyLimit` and `bodyTimeout`. */
+  allowedOrigins: readonly string[] | undefined;
+  /** Host/Origin and body-limit checks, from `allowedHosts`, `allowedOrigins`, `bodyLimit` and `bodyTimeout`. */
   guard: RequestGuard;
 }

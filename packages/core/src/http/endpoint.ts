@@ -4,12 +4,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../warnings/console.js';
-import { contextOfRequest, runWithSkillContext } from '../context/store.js';
-import { followListChanges, serviceOptions, type AttachOptions } from '../server/attach.js';
+import { contextFromExtra, contextOfRequest, runWithSkillContext } from '../context/store.js';
+import { followListChanges, serviceOptions, surfaceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
 import { publicService } from '../server/service.js';
 import { warningSink } from '../warnings/sink.js';
-import type { InstructionsOption, SkillSource, SkillsService, SkillWarning } from '../types.js';
+import type { InstructionsOption, SkillContext, SkillSource, SkillsService, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
 import { createModernPath } from '../modern/path.js';
@@ -24,8 +24,13 @@ import { sendError, sendRefusal } from './reply.js';
 import { ServerPool } from './server-pool.js';
 import { SessionTable } from './sessions.js';
 import { stateful, stateless } from './streamable.js';
-import type { HttpRefusal, RequestGuardOptions } from './types.js';
+import type { HttpRefusal, RequestGuard, RequestGuardOptions } from './types.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.js';
+import { OptionError } from '../option-error.js';
+import { describeValue } from '../option-checks.js';
+import { tellFor } from '../warnings/told.js';
+import { WellKnownAnswers } from '../well-known/answers.js';
+import { handleWellKnown } from '../well-known/route.js';
 
 export { sendError } from './reply.js';
 
@@ -81,8 +86,18 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   instructions?: InstructionsOption;
   /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
+  /** Add the `read_skill` tool to every server (see `AttachOptions.tools`). Default `false`. */
+  tools?: boolean;
+  /** Serve each visible skill as an MCP prompt on every server (see `AttachOptions.prompts`). Default `false`. */
+  prompts?: boolean;
   /**
-   * Prefixes option errors (`allowedHosts`, `bodyLimit`, `bodyTimeout`), so an adapter's
+   * Publish the skills each request may see at `/.well-known/agent-skills/index.json`, for the
+   * `skills` installer (`npx skills add <site>`): `handleWellKnown` (and `handle`) answer GET and
+   * HEAD under that prefix. As public as `context` and `visible` make it. Default `false`.
+   */
+  wellKnown?: boolean;
+  /**
+   * Prefixes option errors (`allowedHosts`, `allowedOrigins`, `bodyLimit`, `bodyTimeout`), so an adapter's
    * mistakes name the adapter. Default `'skillmount'`.
    */
   packageName?: string;
@@ -103,6 +118,13 @@ export interface SkillsEndpoint {
    * `MCP-Protocol-Version` header alone decides (every 2026-07-28 client sends it).
    */
   handleModern(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown, context?: Record<string, unknown>): Promise<boolean>;
+  /**
+   * With `wellKnown: true`: answer a request whose path has `/.well-known/agent-skills/` in it
+   * (after any mount path) and resolve true; resolve false for any other request, or when
+   * `wellKnown` is off, touching neither `req` nor `res`. Same Host/Origin checks, context and
+   * response budget as `handle`.
+   */
+  handleWellKnown(req: IncomingMessage & { auth?: unknown }, res: ServerResponse, context?: Record<string, unknown>): Promise<boolean>;
   /**
    * The skills methods of this endpoint as plain functions, for another surface over the same
    * skills (an app's tool that reads a skill, say): the same answers as the MCP methods, through
@@ -134,7 +156,7 @@ const defaultServer = () => {
  * 4. frame: the path writes the answer the way its era does (an SSE event or JSON).
  */
 export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndpoint {
-  const guard = createRequestGuard({ allowedHosts: options.allowedHosts, bodyLimit: options.bodyLimit, bodyTimeout: options.bodyTimeout }, options.packageName);
+  const guard = createRequestGuard(options, options.packageName);
   const buildServer = options.server ?? defaultServer;
   const sessions = new SessionTable({
     idleMs: options.sessionIdleMs ?? 15 * 60_000,
@@ -143,17 +165,17 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   });
   const budget = new ResponseBudget();
   const source = options.source;
+  const attachOptions = withSurfaces(options);
   const warn: (warning: SkillWarning) => void = warningSink(source, options.attach?.onWarning, consoleWarning);
   // The one skills service: the servers' handlers, the direct answers and the 2026-07-28 path all answer through it.
   const service = new SkillHandlers(source, warn, { ...serviceOptions(options.attach ?? {}, options.instructions), count: budget.count.bind(budget) });
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
-
   /** Servers on which hideInternalErrors could not take hold: their transports hide errors instead. */
   const unhidden = new WeakSet<McpServer | Server>();
   const newServer = async () => {
     const server = await buildServer();
-    if (!equipServer(server, { source, attach: options.attach ?? {}, service, budget, warn }).errorsHidden) unhidden.add(server);
+    if (!equipServer(server, { source, attach: attachOptions, service, budget, warn }).errorsHidden) unhidden.add(server);
     return server;
   };
   const beforeConnect = (server: McpServer | Server, transport: Transport) => {
@@ -175,8 +197,8 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     appServers: options.server !== undefined,
     count: (subject, work, size) => budget.count(subject, work, size),
     listen: { max: options.maxListenStreams, maxPerClient: options.maxListenStreamsPerClient, lifetimeMs: options.listenLifetimeMs },
+    prompts: attachOptions.prompts === true,
   });
-
   // Stateless, the endpoint's own servers are reused one POST at a time; an app's servers are built per POST (they may keep state).
   const pool = options.sessions || options.server ? undefined : new ServerPool(newServer);
   // Skills requests of 2025-11-25 answered from the source, as the 2026-07-28 path answers them.
@@ -186,26 +208,9 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     warn,
     count: (subject, work, size) => budget.count(subject, work, size),
   });
+  // /.well-known/agent-skills: one more caller of the same service, under the same checks and budget.
+  const wellKnown = wellKnownRoute(options, { service, source, warn, guard, budget });
   const era2025 = { newServer, connect, sessions, transportLimits, direct, ...(pool ? { pool } : {}) };
-
-  /**
-   * The checks every request passes first (Host/Origin, declared size), then the body when the
-   * framework has not read it: the parsed body, or undefined once the request has been answered.
-   */
-  const admit = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<{ body: unknown } | undefined> => {
-    const refusal = guard.check(req);
-    if (refusal) {
-      sendRefusal(res, refusal);
-      discardBody(req);
-      return undefined;
-    }
-    if (req.method !== 'POST' || body !== undefined || !isJsonContentType(req)) return { body };
-    const read = await readMessage(req, guard.bodyLimit, guard.bodyTimeout);
-    if (!('refused' in read)) return read;
-    sendRefusal(res, read.refused);
-    if (read.refused.status === 408) closeAfterAnswer(req, res);
-    return undefined;
-  };
 
   /** Route a classified request to the path that answers (and frames) it, in the request's context and under the budget. */
   const route = async (
@@ -230,7 +235,8 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   /** Answer one request; when that throws, answer 500 (or end a started stream) and rethrow for the adapter to report. */
   const handle: SkillsEndpoint['handle'] = async (req, res, body, context = {}) => {
     try {
-      const admitted = await admit(req, res, body);
+      if (await wellKnown(req, res, context)) return;
+      const admitted = await admit(guard, req, res, body);
       if (admitted) await route(classify(req, admitted.body), req, res, admitted.body, context);
     } catch (error) {
       if (!res.headersSent) sendError(res, 500, JsonRpcErrorCode.InternalError, 'Internal error: the server could not handle this request; try again later');
@@ -247,12 +253,82 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       await handle(req, res, body, context);
       return true;
     },
+    handleWellKnown: (req, res, context = {}) => wellKnown(req, res, context),
     async close() {
       modern.close();
       pool?.close();
       await sessions.closeAll();
     },
   };
+}
+
+/** `attach` as the endpoint's servers get it: with `tools` and `prompts`, checked. */
+function withSurfaces(options: SkillsEndpointOptions): AttachOptions {
+  const surfaces = surfaceOptions(options, options.packageName);
+  return { ...options.attach, ...(surfaces.tools ? { tools: true } : {}), ...(surfaces.prompts ? { prompts: true } : {}) };
+}
+
+/**
+ * The checks every request passes first (Host/Origin, declared size), then the body when the
+ * framework has not read it: the parsed body, or undefined once the request has been answered.
+ */
+async function admit(guard: RequestGuard, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<{ body: unknown } | undefined> {
+  const refusal = guard.check(req);
+  if (refusal) {
+    sendRefusal(res, refusal);
+    discardBody(req);
+    return undefined;
+  }
+  if (req.method !== 'POST' || body !== undefined || !isJsonContentType(req)) return { body };
+  const read = await readMessage(req, guard.bodyLimit, guard.bodyTimeout);
+  if (!('refused' in read)) return read;
+  sendRefusal(res, read.refused);
+  if (read.refused.status === 408) closeAfterAnswer(req, res);
+  return undefined;
+}
+
+interface WellKnownParts {
+  service: SkillHandlers;
+  source: SkillSource;
+  warn: (warning: SkillWarning) => void;
+  guard: RequestGuard;
+  budget: ResponseBudget;
+}
+
+/** The `/.well-known/agent-skills/` route: with `wellKnown: true` it answers under that prefix, else it takes nothing. */
+function wellKnownRoute(
+  options: SkillsEndpointOptions,
+  { service, source, warn, guard, budget }: WellKnownParts,
+): (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, context: Record<string, unknown>) => Promise<boolean> {
+  if (options.wellKnown !== undefined && typeof options.wellKnown !== 'boolean') {
+    throw new OptionError('invalid-type', 'wellKnown', `must be true or false, got ${describeValue(options.wellKnown)}`, options.packageName);
+  }
+  if (options.wellKnown !== true) return async () => false;
+  const answers = new WellKnownAnswers(service, tellFor(source, warn));
+  const deps = {
+    answers,
+    admit(req: IncomingMessage, res: ServerResponse) {
+      const refusal = guard.check(req);
+      if (!refusal) return true;
+      sendRefusal(res, refusal);
+      discardBody(req);
+      return false;
+    },
+    within<T>(
+      req: IncomingMessage & { auth?: unknown },
+      context: Record<string, unknown>,
+      subject: string,
+      work: (ctx: SkillContext) => Promise<T>,
+      size: (answer: T) => number,
+    ) {
+      const closed = new AbortController();
+      const onClose = () => closed.abort(new Error('the client closed the connection'));
+      req.socket?.once('close', onClose);
+      const run = () => budget.count(subject, () => work(contextFromExtra({ signal: closed.signal })), size);
+      return runWithSkillContext(contextOfRequest(req, context), () => budget.run(req.socket, run)).finally(() => req.socket?.off('close', onClose));
+    },
+  };
+  return (req, res, context) => handleWellKnown(deps, req, res, context);
 }
 
 /**

@@ -2,6 +2,7 @@ import { OptionError } from '../option-error.js';
 import { numberProblem } from '../option-checks.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT, declaredLength } from './body.js';
 import { hostRefusal, normalizeAllowedHosts } from './hosts.js';
+import { normalizeAllowedOrigins } from './origins.js';
 import type { HttpRefusal, RequestGuard, RequestGuardOptions } from './types.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
@@ -40,12 +41,13 @@ export function bodyTooSlow(ms: number): HttpRefusal {
 
 /**
  * The checks every request passes before its body is read or any app code runs: the Host (and
- * Origin) against `allowedHosts`, and a declared `Content-Length` against `bodyLimit`. Options
+ * Origin) against `allowedHosts` (an Origin also against `allowedOrigins`), and a declared `Content-Length` against `bodyLimit`. Options
  * (also `bodyTimeout`, which whoever reads the body applies) are checked here, once;
  * `packageName` prefixes the errors, so adapters name themselves.
  */
 export function createRequestGuard(options: RequestGuardOptions = {}, packageName = 'skillmount'): RequestGuard {
   const hosts = normalizeAllowedHosts(options.allowedHosts, packageName);
+  const origins = normalizeAllowedOrigins(options.allowedOrigins, packageName);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   if (typeof bodyLimit !== 'number' || !Number.isInteger(bodyLimit) || bodyLimit <= 0) {
     throw new OptionError(
@@ -68,7 +70,7 @@ export function createRequestGuard(options: RequestGuardOptions = {}, packageNam
     bodyLimit,
     bodyTimeout,
     check(req) {
-      const host = hostRefusal(req, hosts);
+      const host = hostRefusal(req, hosts, origins);
       if (host) return { status: FORBIDDEN, code: SERVER_ERROR, message: host };
       const length = declaredLength(req);
       if (length !== undefined && length > bodyLimit) return bodyTooLarge(bodyLimit);

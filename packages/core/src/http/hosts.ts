@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { BlockList } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { OptionError } from '../option-error.js';
+import type { OriginRule } from './origins.js';
 import type { AllowedHosts } from './types.js';
 
 /** The names `allowedHosts: true` (and the loopback default) accept: the same list as the SDK's `localhostHostValidation()`. */
@@ -88,8 +89,8 @@ export function normalizeAllowedHosts(value: AllowedHosts | undefined, packageNa
 }
 
 const shown = (text: string) => JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
-const forbidden = (what: string) =>
-  `Forbidden: ${what} is not allowed on this endpoint (DNS-rebinding protection); the server's operator can allow it with the allowedHosts option`;
+const forbidden = (what: string, option = 'the allowedHosts option') =>
+  `Forbidden: ${what} is not allowed on this endpoint (DNS-rebinding protection); the server's operator can allow it with ${option}`;
 
 function allows(names: readonly HostName[], host: HostName, effectivePort: string): boolean {
   return names.some((name) => name.hostname === host.hostname && (name.port === '' || name.port === effectivePort));
@@ -123,8 +124,12 @@ function parseHostHeader(text: string): HostName | undefined {
   return parsed;
 }
 
-/** Why this request's Host or Origin is refused, or undefined when it is allowed. */
-export function hostRefusal(req: IncomingMessage, rule: HostRule): string | undefined {
+/**
+ * Why this request's Host or Origin is refused, or undefined when it is allowed. An Origin listed
+ * in `origins` (a browser host on another site) passes; its Host must still be allowed, which is
+ * what defeats DNS rebinding.
+ */
+export function hostRefusal(req: IncomingMessage, rule: HostRule, origins?: OriginRule): string | undefined {
   if (rule.kind === 'off') return undefined;
   let names: readonly HostName[];
   if (rule.kind === 'list') names = rule.names;
@@ -141,6 +146,8 @@ export function hostRefusal(req: IncomingMessage, rule: HostRule): string | unde
   // Browsers send Origin on cross-site requests; other clients usually send none.
   const originHeader = req.headers.origin;
   if (originHeader === undefined) return undefined;
+  // Browsers send the serialised origin, the form the option was normalised to.
+  if (origins?.has(originHeader)) return undefined;
   let origin: URL | undefined;
   try {
     origin = new URL(originHeader);
@@ -151,5 +158,5 @@ export function hostRefusal(req: IncomingMessage, rule: HostRule): string | unde
     origin !== undefined &&
     (origin.protocol === 'http:' || origin.protocol === 'https:') &&
     allows(names, { hostname: origin.hostname, port: origin.port }, origin.port || (origin.protocol === 'https:' ? '443' : '80'));
-  return originOk ? undefined : forbidden(`Origin ${shown(originHeader)}`);
+  return originOk ? undefined : forbidden(`Origin ${shown(originHeader)}`, 'the allowedOrigins option (a browser host) or allowedHosts');
 }

@@ -18,6 +18,12 @@ export type AllowedHosts = readonly string[] | boolean;
 export interface RequestGuardOptions {
   /** Allowed `Host` (and `Origin`) names; see `AllowedHosts`. Default: localhost names on loopback binds, no check elsewhere. */
   allowedHosts?: AllowedHosts;
+  /**
+   * Browser origins (`https://app.example.com`) whose requests pass the Origin check besides the
+   * `allowedHosts` names: the pages of a browser MCP host on another site, which a CORS layer in
+   * front of the endpoint also allows. The Host check is unchanged. Default: none.
+   */
+  allowedOrigins?: readonly string[];
   /** Largest request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
   /**

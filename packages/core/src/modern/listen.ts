@@ -37,6 +37,8 @@ export class Listeners {
   constructor(
     private readonly source: SkillSource,
     limits: Partial<ListenLimits> = {},
+    /** Whether the skills are prompts too, so a change also changes the prompt list. */
+    private readonly prompts = false,
   ) {
     this.#limits = {
       max: limits.max ?? LISTEN_DEFAULTS.max,
@@ -46,9 +48,10 @@ export class Listeners {
   }
 
   /**
-   * Answer a listen request on `res`: the acknowledgement with what is honoured (only
-   * `resourcesListChanged`, when the source reports changes), then one
-   * `notifications/resources/list_changed` per change, until the client leaves, the stream's
+   * Answer a listen request on `res`: the acknowledgement with what is honoured
+   * (`resourcesListChanged`, and `promptsListChanged` when the skills are prompts, when the source
+   * reports changes), then one `notifications/resources/list_changed` (and
+   * `notifications/prompts/list_changed`) per change, until the client leaves, the stream's
    * lifetime is up, or `closeAll`. `client` is the key of the client's share (`clientKey`).
    */
   open(res: ServerResponse, id: RequestId, params: Record<string, unknown>, ctx: SkillContext, serverInfo: unknown, client: string): void {
@@ -61,7 +64,10 @@ export class Listeners {
       );
     }
     if (this.#closed) throw new ModernError(503, JsonRpcErrorCode.ServerError, 'Service unavailable: this endpoint is shutting down; connect again later');
-    const follow = (asked as Record<string, unknown>).resourcesListChanged === true && typeof this.source.onListChanged === 'function';
+    const changes = typeof this.source.onListChanged === 'function';
+    const resources = changes && (asked as Record<string, unknown>).resourcesListChanged === true;
+    const prompts = changes && this.prompts && (asked as Record<string, unknown>).promptsListChanged === true;
+    const follow = resources || prompts;
     if (follow) this.#admit(client);
     const tag = { [META_SUBSCRIPTION_ID]: id };
     // The connection ends with the stream: a stream the client walked away from must not hold the server's shutdown.
@@ -70,7 +76,7 @@ export class Listeners {
       sseFrame({
         jsonrpc: '2.0',
         method: 'notifications/subscriptions/acknowledged',
-        params: { notifications: follow ? { resourcesListChanged: true } : {}, _meta: tag },
+        params: { notifications: { ...(resources ? { resourcesListChanged: true } : {}), ...(prompts ? { promptsListChanged: true } : {}) }, _meta: tag },
       }),
     );
     res.flushHeaders?.();
@@ -97,8 +103,10 @@ export class Listeners {
     }
     this.#open.add(stream);
     this.#perClient.add(client);
+    const methods = [...(resources ? ['notifications/resources/list_changed'] : []), ...(prompts ? ['notifications/prompts/list_changed'] : [])];
     unsubscribe = this.source.onListChanged!(() => {
-      if (!res.writableEnded && !res.destroyed) res.write(sseFrame({ jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: { _meta: tag } }));
+      if (res.writableEnded || res.destroyed) return;
+      for (const method of methods) res.write(sseFrame({ jsonrpc: '2.0', method, params: { _meta: tag } }));
     }, ctx);
     // Neither timer keeps the process alive: an app that closes its server is not held up by them.
     keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS).unref();

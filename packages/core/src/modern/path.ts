@@ -41,6 +41,8 @@ export interface ModernPathOptions {
   warn: (warning: SkillWarning) => void;
   /** `subscriptions/listen` caps and lifetime; unset ones take their defaults. */
   listen?: Partial<ListenLimits>;
+  /** Whether the skills are served as prompts too: listeners may then follow `promptsListChanged`. */
+  prompts?: boolean;
   /**
    * Runs one answer's work under the endpoint's bound on response bytes in flight (`subject`: a
    * URI or the method); `size` measures what the work produced.
@@ -61,7 +63,7 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
   const { source, warn } = options;
   const handlers = options.service;
   const bridge = new AppBridge(options.buildServer, options.beforeConnect);
-  const listeners = new Listeners(source, options.listen);
+  const listeners = new Listeners(source, options.listen, options.prompts === true);
 
   const handle = async (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, body: unknown) => {
     const reply = new ModernReply(res);

@@ -106,3 +106,9 @@ export const ReadDirectoryRequestSchema = z.object({ method: z.literal(METHOD_DI
 /** `resources/list` and `resources/read` with loose params, for the handlers installed on a low-level Server. */
 export const LooseListResourcesRequestSchema = z.object({ method: z.literal('resources/list'), params: LooseParams });
 export const LooseReadResourceRequestSchema = z.object({ method: z.literal('resources/read'), params: LooseParams });
+
+/** `tools/*` and `prompts/*` with loose params, for the read tool and the prompts on a low-level Server without its own. */
+export const LooseListToolsRequestSchema = z.object({ method: z.literal('tools/list'), params: LooseParams });
+export const LooseCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: LooseParams });
+export const LooseListPromptsRequestSchema = z.object({ method: z.literal('prompts/list'), params: LooseParams });
+export const LooseGetPromptRequestSchema = z.object({ method: z.literal('prompts/get'), params: LooseParams });

@@ -24,13 +24,16 @@ import {
   ReadDirectoryRequestSchema,
 } from '../protocol/schemas.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
-import type { InstructionsOption, ReadSkillFileResult, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { InstructionsOption, ReadSkillFileResult, SkillContext, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
 import { SkillHandlers, type SkillHandlersOptions } from './handlers.js';
 import { warningSink } from '../warnings/sink.js';
 import { optionFail } from '../option-checks.js';
 import { checkInstructionsOption } from './instructions-option.js';
 import { nameSkillsAtInitialize } from './instructions-initialize.js';
+import { installReadTool } from './read-tool.js';
+import { installSkillPrompts } from './skill-prompts.js';
+import type { AppRead } from './skill-read.js';
 
 export interface AttachOptions {
   /** Where refused entries and reads are reported. Default: the source's `warn`, else `console.warn`. */
@@ -67,6 +70,21 @@ export interface AttachOptions {
    * section's budget (default 2048 UTF-8 bytes) and first sentence. See `InstructionsOption`.
    */
   instructions?: InstructionsOption;
+  /**
+   * Add the `read_skill` tool, for hosts that show the model tools but not resources: it reads a
+   * skill's SKILL.md by name or any file of a visible skill by URI, through the same checks as
+   * `resources/read` (and through the app's own `resources/read` when it has one). Costs a host
+   * one tool schema in context. A server that already has a tool named `read_skill` is refused.
+   * Default `false`.
+   */
+  tools?: boolean;
+  /**
+   * Serve each skill the request may see as an MCP prompt (named for the skill, by its path when
+   * two share a name), for hosts that offer prompts as slash commands; `prompts/get` gives the
+   * SKILL.md as an embedded resource. Joined to the app's own prompts (an app prompt of the same
+   * name wins). Costs a host one prompt listing per skill. Default `false`.
+   */
+  prompts?: boolean;
 }
 
 /** What `attach` returns: the skills' resource handlers, for apps that compose them by hand. */
@@ -86,6 +104,9 @@ const attached = new WeakMap<Server, { source: SkillSource; handle: AttachedSkil
  * instead (its own `resources/read` that gates reads) must see every such request.
  */
 const installedBySkills = new WeakMap<Server, ReadonlyMap<string, RawHandler>>();
+
+/** Servers whose skills are served as prompts too: their clients hear of prompt list changes. */
+const servingPrompts = new WeakSet<Server>();
 
 /** The methods attach() answers; a server that already answers one of them is refused. */
 const SKILL_METHODS = [METHOD_SKILLS_LIST, METHOD_SKILLS_GET, METHOD_DIRECTORY_READ];
@@ -151,17 +172,24 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   }
 
   const checked = serviceOptions(options);
+  const surfaces = surfaceOptions(options);
 
   const warn = warningSink(source, options.onWarning, consoleWarning);
-  const contextMissing = options.onContextMissing;
-  const contextOf = (extra: ExtraLike | undefined) => {
-    if (contextMissing && !hasSkillContext()) contextMissing();
-    return contextFromExtra(extra);
-  };
+  const contextOf = contextReader(options.onContextMissing);
   const handlers = service ?? new SkillHandlers(source, warn, checked);
   const directoryRead = typeof source.readDirectory === 'function';
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
   const readResource = async (uri: string, extra?: ExtraLike) => (handlers.serves(uri) ? handlers.read(uri, contextOf(extra)) : undefined);
+
+  // The app's own resources/read, asked at each read: the tool and the prompts read through it when it has one.
+  const appRead: AppRead = () => {
+    if (manual) return installedHandler(low, 'resources/read') || 'unknown';
+    if (answersAsAttached(low, 'resources/read')) return undefined;
+    return installedHandler(low, 'resources/read') || undefined;
+  };
+  const surfaceDeps = { handlers, appRead, contextOf, warn };
+  // Before anything else changes: a tool name the app already uses is refused here.
+  const removeTool = surfaces.tools ? installReadTool(server, isMcp, low, surfaceDeps) : undefined;
 
   if (isMcp) {
     // First, because it is the step McpServer may refuse (a template already named "skills"),
@@ -175,6 +203,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
         async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra))) as never,
       );
     } catch (error) {
+      removeTool?.();
       throw new Error(
         `skillmount: attach(server, source) could not add the skill:// resource template "skills" to this McpServer: ${(error as Error).message}. ` +
           'Rename an app resource template named "skills", and register resources through McpServer rather than setRequestHandler.',
@@ -201,19 +230,13 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     });
   }
 
-  // An endpoint's service carries the endpoint's option; attach's own, the one given here.
-  const plan = handlers.instructions;
-  if (plan.when !== 'off') {
-    // The app's own skills/list, when it set one after attach, decides what the section names, as it decides the list.
-    const listFor = (extra: ExtraLike | undefined) => async (cursor: string | undefined) => {
-      const own = installedHandler(low, METHOD_SKILLS_LIST);
-      if (own && !answersAsAttached(low, METHOD_SKILLS_LIST)) return own({ method: METHOD_SKILLS_LIST, params: cursor === undefined ? {} : { cursor } }, extra);
-      return handlers.list(cursor, contextOf(extra));
-    };
-    nameSkillsAtInitialize(low, plan, listFor, warn);
-  }
+  nameSkillsInInstructions(low, handlers, contextOf, warn);
   if (isMcp) guardResourceParams(low, handlers, warn);
   else if (!manual) installResourceHandlers(low, listResources, readResource);
+  if (surfaces.prompts) {
+    installSkillPrompts(server, isMcp, low, surfaceDeps);
+    servingPrompts.add(low);
+  }
 
   if (followConnect && typeof source.onListChanged === 'function') {
     if (!afterConnect(low, (transport) => followListChanges(server, source, transport))) {
@@ -245,6 +268,45 @@ export function serviceOptions(options: AttachOptions, instructions = options.in
   // Both checked now, though one wins: attach() on each server of an endpoint checks attach's again.
   if (instructions !== options.instructions) checkInstructionsOption(options.instructions, fail);
   return { strict: options.strict, visible: options.visible, instructions: checkInstructionsOption(instructions, fail) };
+}
+
+/** The surfaces attach adds besides the skills methods (`tools`, `prompts`), checked. */
+export function surfaceOptions(options: Pick<AttachOptions, 'tools' | 'prompts'>, packageName?: string): { tools: boolean; prompts: boolean } {
+  for (const name of ['tools', 'prompts'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') {
+      throw new OptionError('invalid-type', name, `must be true or false, got ${typeof options[name]}`, packageName);
+    }
+  }
+  return { tools: options.tools === true, prompts: options.prompts === true };
+}
+
+/** The context of a skills request; `missing` hears of one that runs outside `runWithSkillContext`. */
+function contextReader(missing: (() => void) | undefined): (extra: ExtraLike | undefined) => SkillContext {
+  return (extra) => {
+    if (missing && !hasSkillContext()) missing();
+    return contextFromExtra(extra);
+  };
+}
+
+/**
+ * The skills `low`'s initialize answer names in its instructions (the `instructions` option; an
+ * endpoint's service carries the endpoint's, attach's own the one given to it), listed as the
+ * server's `skills/list` answers: the app's own handler, when it set one after attach, decides
+ * what the section names, as it decides the list.
+ */
+function nameSkillsInInstructions(
+  low: Server,
+  handlers: SkillHandlers,
+  contextOf: (extra: ExtraLike | undefined) => SkillContext,
+  warn: (warning: SkillWarning) => void,
+): void {
+  if (handlers.instructions.when === 'off') return;
+  const listFor = (extra: ExtraLike | undefined) => async (cursor: string | undefined) => {
+    const own = installedHandler(low, METHOD_SKILLS_LIST);
+    if (own && !answersAsAttached(low, METHOD_SKILLS_LIST)) return own({ method: METHOD_SKILLS_LIST, params: cursor === undefined ? {} : { cursor } }, extra);
+    return handlers.list(cursor, contextOf(extra));
+  };
+  nameSkillsAtInitialize(low, handlers.instructions, listFor, warn);
 }
 
 /** The handlers `low` has now for `methods` (those it has). */
@@ -343,7 +405,13 @@ function respelledBy(uri: string): string | undefined {
  */
 export function followListChanges(server: AnyServer, source: SkillSource, transport: Transport): void {
   if (typeof source.onListChanged !== 'function') return;
-  const notify = isMcpServer(server) ? () => server.sendResourceListChanged() : () => lowLevelServer(server).sendResourceListChanged();
+  const resources = isMcpServer(server) ? () => server.sendResourceListChanged() : () => lowLevelServer(server).sendResourceListChanged();
+  // The skills' prompts change with the skills.
+  const prompts = servingPrompts.has(lowLevelServer(server)) ? () => lowLevelServer(server).sendPromptListChanged() : undefined;
+  const notify = async () => {
+    await resources();
+    await prompts?.();
+  };
   // connect() runs inside the opening request, so its context is the session's.
   const opening = contextFromExtra(undefined);
   const unsubscribe = source.onListChanged(() => {

@@ -49,6 +49,7 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
     meaning: "the skills could not be listed for the instructions, or not within 3 s: the app's instructions went out without them",
     once: 'every-time',
   },
+  'tool-name-taken': { meaning: 'a Server of the app has its own read_skill tool beside the tools option: its tools/list fails', once: 'every-time' },
   'sdk-seam-missing': { meaning: 'this MCP SDK lacks an internal skillmount uses: what works without it is named', once: 'per-process' },
   'tenant-key-failed': { meaning: 'the tenant key function threw: the request gets -32603', once: 'every-time' },
   'tenant-key-refused': { meaning: 'a tenant key broke the key rules: served as no tenant', once: 'per-subject' },
@@ -60,4 +61,8 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
   'modern-not-handled': { meaning: 'a 2026-07-28 request reached your own MCP route without handleModern', once: 'per-owner' },
   'context-not-applied': { meaning: 'a request on your own MCP route reached the source without the context option', once: 'per-owner' },
   'no-request-timeout': { meaning: 'the Fastify server has no requestTimeout: slow headers can hold a connection', once: 'per-owner' },
+  'well-known-skipped': {
+    meaning: 'a skill left out of /.well-known/agent-skills/index.json: the skills installer would refuse it, or its name is taken',
+    once: 'per-subject',
+  },
 });

@@ -1,0 +1,79 @@
+/**
+ * `skillmount ls --well-known <site>` and `get --well-known <site> <name> [file]`: a site's
+ * `/.well-known/agent-skills/index.json` instead of an MCP endpoint, every artifact checked
+ * against the digest the index publishes before anything is shown.
+ */
+import { fetchSkill, indexUrlOf, readIndex, type SiteSkill } from '../site.js';
+import { complain, field, say, sayContent, sayJson } from '../terminal/print.js';
+import { formatBytes, plural } from '../terminal/words.js';
+
+/** Every skill of the index, each downloaded and verified; 1 when any failed. */
+export async function lsSite(site: string, headers: Record<string, string>, json: boolean): Promise<number> {
+  const indexUrl = indexUrlOf(site);
+  const { entries, invalid } = await readIndex(indexUrl, headers);
+  const rows: { name: string; type: string; files: number; bytes: number; digest: string; description: string }[] = [];
+  let failed = 0;
+  for (const entry of entries) {
+    let skill: SiteSkill;
+    try {
+      skill = await fetchSkill(indexUrl, entry, headers);
+    } catch (error) {
+      complain(`skillmount: refused: ${field((error as Error).message)}`);
+      failed++;
+      continue;
+    }
+    const unpacked = [...skill.files.values()].reduce((n, bytes) => n + bytes.byteLength, 0);
+    rows.push({ name: entry.name, type: entry.type, files: skill.files.size, bytes: unpacked, digest: entry.digest, description: entry.description });
+  }
+  for (const why of invalid) complain(`skillmount: ${indexUrl.href}: ${why}, skipped (the installer skips it too)`);
+  if (json) sayJson(rows);
+  else {
+    const table = [
+      ['NAME', 'TYPE', 'FILES', 'SIZE', 'DESCRIPTION'],
+      ...rows.map((r) => [field(r.name), r.type, String(r.files), formatBytes(r.bytes), oneLine(r.description)]),
+    ];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+    for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+    complain(`${plural(rows.length, 'skill')}, every digest verified${failed > 0 ? `; ${failed} refused` : ''}`);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+/** One file of one skill (SKILL.md by default), from its verified artifact, on stdout. */
+export async function getSite(site: string, name: string, file: string | undefined, headers: Record<string, string>): Promise<number> {
+  const indexUrl = indexUrlOf(site);
+  const { entries } = await readIndex(indexUrl, headers);
+  const entry = entries.find((e) => e.name === name);
+  if (!entry) {
+    complain(`skillmount: no skill named ${JSON.stringify(name)} in ${field(indexUrl.href)}. Run "skillmount ls --well-known ${field(site)}" to see the names`);
+    return 1;
+  }
+  let skill: SiteSkill;
+  try {
+    skill = await fetchSkill(indexUrl, entry, headers);
+  } catch (error) {
+    complain(`skillmount: refused: ${field((error as Error).message)}`);
+    return 1;
+  }
+  const path = file ?? 'SKILL.md';
+  const bytes = skill.files.get(path);
+  if (!bytes) {
+    complain(
+      `skillmount: not found: ${field(name)} has no file ${JSON.stringify(path)}; it has ${[...skill.files.keys()].map((p) => JSON.stringify(p)).join(', ')}`,
+    );
+    return 1;
+  }
+  let text: string | undefined;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = undefined;
+  }
+  sayContent(bytes, text);
+  return 0;
+}
+
+const oneLine = (text: string) => {
+  const flat = field(text.replace(/\s+/g, ' ').trim());
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+};

@@ -1,0 +1,92 @@
+/**
+ * The `skills` installer (npm `skills`, which needs Node 22+), run the way a user runs
+ * `npx skills add <url>`: on this Node when it is 22 or later, else on a Node 22 installed from
+ * the npm registry into the cache folder the node matrix uses (installed here when missing, so
+ * the test never skips on Node 20). Telemetry is off by the installer's own switches, and a
+ * preload refuses and records any connection beyond 127.0.0.1.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const REPO = path.resolve(import.meta.dirname, '../..');
+const CLI = path.join(REPO, 'node_modules/skills/bin/cli.mjs');
+const PRELOAD = pathToFileURL(path.join(import.meta.dirname, 'fixtures/loopback-only.mjs')).href;
+/** The Node 22 the node matrix (scripts/test-node-matrix.mjs) installs too. */
+const NODE_22 = '22.23.3';
+
+let node: Promise<string> | undefined;
+
+/** A Node binary of major 22 or later: this one, or Node 22 from the cache (installed once). */
+export function nodeForInstaller(): Promise<string> {
+  node ??= (async () => {
+    if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
+    const dir = path.join(process.env.SKILLMOUNT_NODE_CACHE ?? path.join(homedir(), '.cache/skillmount/node'), NODE_22);
+    const bin = path.join(dir, 'node_modules/node/bin/node');
+    if (!existsSync(bin)) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: { node: NODE_22 }, allowScripts: { node: true } }));
+      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|pnpm_)/i.test(key)));
+      await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, timeout: 900_000 });
+    }
+    return bin;
+  })();
+  return node;
+}
+
+export interface InstallRun {
+  stdout: string;
+  /** Every host the installer opened a connection to. */
+  hosts: string[];
+}
+
+/**
+ * `skills add <url> --agent claude-code --skill '*' --copy -y` in `project`, with `home` as its
+ * home folder (where it keeps nothing of the user's). Rejects with its output when it fails.
+ */
+export async function skillsAdd(url: string, project: string, home: string): Promise<InstallRun> {
+  const bin = await nodeForInstaller();
+  const log = path.join(home, 'connections.log');
+  writeFileSync(log, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    // The installer's own switches: no telemetry, no audit look-up.
+    DISABLE_TELEMETRY: '1',
+    DO_NOT_TRACK: '1',
+    NO_COLOR: '1',
+    NODE_OPTIONS: `--import ${PRELOAD}`,
+    SKILLMOUNT_CONNECT_LOG: log,
+  };
+  try {
+    const { stdout } = await run(bin, [CLI, 'add', url, '--agent', 'claude-code', '--skill', '*', '--copy', '-y'], { cwd: project, env, timeout: 120_000 });
+    return { stdout, hosts: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`skills add ${url} failed: ${e.message}\n--- stdout\n${e.stdout}\n--- stderr\n${e.stderr}`);
+  }
+}
+
+/** Every file under `dir`, by `/` path relative to it, with its bytes. */
+export function readTree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const walk = (rel: string) => {
+    for (const name of readdirSync(path.join(dir, rel))) {
+      const child = rel === '' ? name : `${rel}/${name}`;
+      if (statSync(path.join(dir, child)).isDirectory()) walk(child);
+      else files.set(child, readFileSync(path.join(dir, child)));
+    }
+  };
+  walk('');
+  return files;
+}
+
+/** The `wellKnownDigest` of each skill in the project's `skills-lock.json`. */
+export function lockedDigests(project: string): Record<string, string> {
+  const lock = JSON.parse(readFileSync(path.join(project, 'skills-lock.json'), 'utf8')) as { skills: Record<string, { wellKnownDigest?: string }> };
+  return Object.fromEntries(Object.entries(lock.skills).map(([name, entry]) => [name, entry.wellKnownDigest ?? '']));
+}

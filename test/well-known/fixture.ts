@@ -1,0 +1,87 @@
+/** Servers with /.well-known/agent-skills on, for the surface, tenant and hostile tests: the endpoint alone, Fastify, Express. */
+import { createHash } from 'node:crypto';
+import express from 'express';
+import Fastify from 'fastify';
+import { createSkillsEndpoint, type SkillSource, type SkillVisibility, type SkillWarning } from '@skillmount/core';
+import skillsPlugin from '@skillmount/fastify';
+import { skillsMiddleware } from '@skillmount/express';
+import { listenExpress, listenFastify, listenHttp } from '../support/apps.js';
+
+export const PREFIX = '/.well-known/agent-skills/';
+
+export interface WellKnownServer {
+  /** The origin, `http://127.0.0.1:<port>`. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  context?: (request: { headers: Record<string, string | string[] | undefined> }) => Record<string, unknown>;
+  visible?: SkillVisibility;
+  onWarning?: (warning: SkillWarning) => void;
+}
+
+export type Kind = 'endpoint' | 'fastify' | 'express';
+export const KINDS: Kind[] = ['endpoint', 'fastify', 'express'];
+
+/** `source` served with `wellKnown: true` by the endpoint itself, the Fastify plugin or the Express router (at the root through `wellKnown`). */
+export async function serveWellKnown(kind: Kind, source: SkillSource, options: ServeOptions = {}): Promise<WellKnownServer> {
+  const onWarning = options.onWarning ?? (() => undefined);
+  if (kind === 'endpoint') {
+    const endpoint = createSkillsEndpoint({ source, wellKnown: true, attach: { onWarning, ...(options.visible ? { visible: options.visible } : {}) } });
+    const http = await listenHttp((req, res) => endpoint.handle(req, res, undefined, options.context?.(req) ?? {}), '');
+    return { origin: http.url, close: http.close };
+  }
+  const shared = {
+    source,
+    wellKnown: true,
+    onWarning,
+    ...(options.visible ? { visible: options.visible } : {}),
+    ...(options.context ? { context: options.context as never } : {}),
+  };
+  if (kind === 'fastify') {
+    const app = Fastify();
+    await app.register(skillsPlugin, shared);
+    const http = await listenFastify(app, '');
+    return { origin: http.url, close: http.close };
+  }
+  const app = express();
+  const skills = skillsMiddleware(shared);
+  app.use(skills.wellKnown);
+  app.use('/mcp', skills);
+  const http = await listenExpress(app, '');
+  return {
+    origin: http.url,
+    async close() {
+      await skills.close();
+      await http.close();
+    },
+  };
+}
+
+export interface Fetched {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+}
+
+export async function get(url: string, init: RequestInit = {}): Promise<Fetched> {
+  const response = await fetch(url, init);
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+export interface IndexEntry {
+  name: string;
+  description: string;
+  type: 'skill-md' | 'archive';
+  url: string;
+  digest: string;
+}
+
+export async function index(origin: string, headers: Record<string, string> = {}): Promise<{ $schema: string; skills: IndexEntry[] }> {
+  const answer = await get(`${origin}${PREFIX}index.json`, { headers });
+  if (answer.status !== 200) throw new Error(`index.json answered ${answer.status}: ${answer.bytes.toString('utf8')}`);
+  return JSON.parse(answer.bytes.toString('utf8'));
+}
+
+export const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;

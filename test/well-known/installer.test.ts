@@ -1,0 +1,145 @@
+/**
+ * The real `skills` installer (npm `skills`) installs every skill a skillmount server publishes at
+ * /.well-known/agent-skills, byte for byte, from `skillmount serve --well-known` (Fastify and
+ * Express) and from both adapters in process; after a reload that changed one file, a second
+ * `add` updates exactly the skill that holds it. The installer reaches nothing beyond 127.0.0.1.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import express from 'express';
+import Fastify from 'fastify';
+import skillsPlugin from '@skillmount/fastify';
+import { skillsMiddleware } from '@skillmount/express';
+import { fsStorage } from '@skillmount/storage-fs';
+import { listenExpress, listenFastify } from '../support/apps.js';
+import { lockedDigests, nodeForInstaller, readTree, skillsAdd } from '../support/skills-installer.js';
+import { tempTree } from '../support/trees.js';
+import { waitFor } from '../support/wait.js';
+import { CHANGED_FILE, FOLDERS, TREE } from './tree.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
+const TIMEOUT = 600_000;
+
+const started = new Set<ReturnType<typeof spawn>>();
+after(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** `skillmount serve <root> --well-known`; resolves with the origin once it serves. */
+async function serve(root: string, framework: string) {
+  const child = spawn(process.execPath, [BIN, 'serve', root, '--well-known', '--framework', framework, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const m = /skills index at (http:\/\/\S+)\/\.well-known\/agent-skills\/index\.json/.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM'), stderr: () => stderr };
+}
+
+const indexDigest = async (origin: string, name: string) => {
+  const index = (await (await fetch(`${origin}/.well-known/agent-skills/index.json`)).json()) as { skills: { name: string; digest: string }[] };
+  return index.skills.find((s) => s.name === name)?.digest;
+};
+
+/**
+ * Install from `url` into a fresh project and compare every installed file with the storage's;
+ * then change one file, `reload`, install again, and check that only its skill changed.
+ */
+async function checkInstaller(
+  t: { after(fn: () => void): void },
+  root: string,
+  url: string,
+  origin: string,
+  reload: (published: string | undefined) => Promise<void>,
+) {
+  const project = tempTree(t, {}, 'skillmount-project-');
+  const home = tempTree(t, {}, 'skillmount-home-');
+  const first = await skillsAdd(url, project, home);
+  assert.ok(first.hosts.length > 0, 'the installer connected to the server');
+  assert.deepEqual([...new Set(first.hosts)], ['127.0.0.1'], `the installer connected only to 127.0.0.1, got ${first.hosts.join(', ')}`);
+  for (const [name, folder] of Object.entries(FOLDERS)) {
+    assert.deepEqual(readTree(path.join(project, '.claude/skills', name)), readTree(path.join(root, folder)), `${name}: every file byte-identical`);
+  }
+  const before = lockedDigests(project);
+  assert.deepEqual(Object.keys(before).sort(), Object.keys(FOLDERS).sort());
+
+  const published = await indexDigest(origin, 'invoice');
+  writeFileSync(path.join(root, CHANGED_FILE), 'Résumé: changed after the first install ✓\n');
+  await reload(published);
+  assert.notEqual(await indexDigest(origin, 'invoice'), published, 'the reload changed the archive digest');
+
+  const second = await skillsAdd(url, project, home);
+  assert.deepEqual([...new Set(second.hosts)], ['127.0.0.1']);
+  const afterwards = lockedDigests(project);
+  const changed = Object.keys(afterwards).filter((name) => afterwards[name] !== before[name]);
+  assert.deepEqual(changed, ['invoice'], 'exactly the skill holding the changed file was updated');
+  for (const [name, folder] of Object.entries(FOLDERS)) {
+    assert.deepEqual(readTree(path.join(project, '.claude/skills', name)), readTree(path.join(root, folder)), `${name}: up to date after the second add`);
+  }
+}
+
+test('the installer runs on Node 22 or later (installed into the cache when missing)', { timeout: TIMEOUT }, async () => {
+  const bin = await nodeForInstaller();
+  assert.ok(bin.length > 0);
+});
+
+for (const framework of ['fastify', 'express']) {
+  test(`skills add from skillmount serve --well-known (${framework}): every skill, byte for byte; a reload updates one`, { timeout: TIMEOUT }, async (t) => {
+    const root = tempTree(t, TREE, 'skillmount-wk-serve-');
+    const served = await serve(root, framework);
+    t.after(served.stop);
+    // A watched folder: the server reloads by itself; wait until its index shows the change.
+    await checkInstaller(t, root, served.url, served.url, (published) =>
+      waitFor(async () => (await indexDigest(served.url, 'invoice')) !== published, 'the watcher to reload', 30_000),
+    );
+  });
+}
+
+test('skills add from the Fastify plugin (origin root) and a reload', { timeout: TIMEOUT }, async (t) => {
+  const root = tempTree(t, TREE, 'skillmount-wk-fastify-');
+  const app = Fastify();
+  await app.register(skillsPlugin, { storage: fsStorage(root), wellKnown: true });
+  const http = await listenFastify(app, '');
+  t.after(() => http.close());
+  await checkInstaller(t, root, http.url, http.url, async () => {
+    await app.skills.reload();
+  });
+});
+
+test('skills add from the Express router, at its mount path (/mcp) and at the root (router.wellKnown)', { timeout: TIMEOUT }, async (t) => {
+  const root = tempTree(t, TREE, 'skillmount-wk-express-');
+  const app = express();
+  const skills = skillsMiddleware({ storage: fsStorage(root), wellKnown: true });
+  app.use(skills.wellKnown);
+  app.use('/mcp', skills);
+  const http = await listenExpress(app, '');
+  t.after(async () => {
+    await skills.close();
+    await http.close();
+  });
+  await skills.ready;
+  // `skills add https://host/mcp` reads the index under /mcp (and refuses to fall back to the root's).
+  await checkInstaller(t, root, `${http.url}/mcp`, http.url, async () => {
+    await skills.reload();
+  });
+  const project = tempTree(t, {}, 'skillmount-project-');
+  const home = tempTree(t, {}, 'skillmount-home-');
+  await skillsAdd(http.url, project, home);
+  for (const [name, folder] of Object.entries(FOLDERS)) {
+    assert.deepEqual(readTree(path.join(project, '.claude/skills', name)), readTree(path.join(root, folder)), `${name} from the root`);
+  }
+});
