@@ -60,6 +60,8 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** `text` (one line already) cut to about `max` characters at a word boundary, with an ellipsis when cut. */
 export function cutAtWord(text: string, max = DESCRIPTION_CHARS): string {
+  // No more UTF-16 units than `max`, so no more characters either: nothing to segment.
+  if (text.length <= max) return text;
   const parts = Array.from(graphemes.segment(text), (s) => s.segment);
   if (parts.length <= max) return text;
   const head = parts.slice(0, max).join('');
