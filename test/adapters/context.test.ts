@@ -76,7 +76,8 @@ for (const kind of ADAPTERS) {
         await acme.close();
         await globex.close();
       }
-      assert.equal(seen.length, 4);
+      // The four calls, and each client's initialize, whose instructions list the skills it may see (instructions: 'auto').
+      assert.equal(seen.length, 6);
       for (const ctx of seen) {
         const tenant = ctx.tenant as string;
         assert.ok(tenant === 'acme' || tenant === 'globex', String(tenant));
@@ -85,7 +86,7 @@ for (const kind of ADAPTERS) {
         assert.deepEqual(ctx.auth, authFor(`t-${tenant}`), "the app's auth");
         assert.equal(ctx.sessionId, undefined, 'stateless');
       }
-      assert.equal(seen.filter((ctx) => ctx.tenant === 'acme').length, 2);
+      assert.equal(seen.filter((ctx) => ctx.tenant === 'acme').length, 3);
     });
   }
 
@@ -116,9 +117,10 @@ for (const kind of ADAPTERS) {
     } finally {
       await close();
     }
+    // The initialize's listing for the instructions, then skills/list: both in globex's context.
     assert.deepEqual(
       seen.map((ctx) => ctx.tenant),
-      ['globex'],
+      ['globex', 'globex'],
     );
   });
 

@@ -78,6 +78,16 @@ async function cases(): Promise<Case[]> {
     [{ storage: s, allowedOrigins: ['ftp://app.example.com'] }, 'allowedOrigins', 'invalid-value', /is not an origin/],
     [{ storage: s, bodyLimit: 0 }, 'bodyLimit', 'invalid-value', /^must be a positive integer/],
     [{ storage: s, bodyTimeout: -5 }, 'bodyTimeout', 'invalid-value', /^must be a positive integer/],
+    // The skills named in instructions.
+    [
+      { storage: s, instructions: 'always' },
+      'instructions',
+      'invalid-type',
+      /^must be 'auto', true, false or \{ maxBytes\?: number, intro\?: string \}, got "always"$/,
+    ],
+    [{ storage: s, instructions: { maxBytes: 100 } }, 'instructions.maxBytes', 'invalid-value', /^must be an integer from 512 to 65536 .*, got 100$/],
+    [{ storage: s, instructions: { intro: 'a\nb' } }, 'instructions.intro', 'invalid-value', /^must be one line without control characters or line breaks/],
+    [{ storage: s, instructions: { max: 1 } }, 'instructions.max', 'unknown-option', /^is not an option of instructions: it takes maxBytes and intro$/],
     // Catalog options, with storage.
     [{ storage: s, pageSize: 0 }, 'pageSize', 'invalid-value', /^must be a positive integer or Infinity, got 0$/],
     [{ storage: s, pageSize: '2' }, 'pageSize', 'invalid-type', /^must be a positive integer or Infinity/],

@@ -169,6 +169,7 @@ test('serve: bad --allowed-hosts, --request-timeout and --cors values are usage 
   for (const [flag, value, message] of [
     ['--allowed-hosts', ' , ', /--allowed-hosts must list host names/],
     ['--request-timeout', '0', /--request-timeout must be an integer ≥ 1/],
+    ['--instructions', 'sometimes', /--instructions must be auto \(clients without the Skills extension\), always or off, got "sometimes"/],
     ['--cors', '*', /--cors \* would let any web page a user opens call this server.*--cors https:\/\/app\.example\.com/],
     ['--cors', 'https://app.example.com/mcp', /--cors must be an origin such as https:\/\/app\.example\.com.*got "https:\/\/app\.example\.com\/mcp"/],
     ['--cors', 'app.example.com', /--cors must be an origin/],
@@ -179,6 +180,29 @@ test('serve: bad --allowed-hosts, --request-timeout and --cors values are usage 
     const [code] = await once(child, 'exit');
     assert.equal(code, 2, stderr);
     assert.match(stderr, message);
+  }
+});
+
+test('serve --instructions: auto names the skills for a client without the extension, off never, always even for one with it', async () => {
+  const uris = (text: string | undefined) => [...(text ?? '').matchAll(/<(skill:\/\/[^>]+)>/g)].map((m) => m[1]).sort();
+  const examples = ['skill://acme/billing/refunds/SKILL.md', 'skill://git-workflow/SKILL.md', 'skill://pdf-processing/SKILL.md'];
+  for (const [flag, plain, declaring] of [
+    [[], examples, []],
+    [['--instructions', 'off'], [], []],
+    [['--instructions', 'always'], examples, examples],
+  ] as const) {
+    const s = await serve([EXAMPLES, ...flag, '--stateless']);
+    try {
+      const without = await connectClient(s.url);
+      assert.deepEqual(uris(without.client.getInstructions()), plain, `${flag.join(' ') || 'no flag'}: a client without the extension`);
+      await without.close();
+      const withExtension = await connectClient(s.url, {}, { extensions: { 'io.modelcontextprotocol/skills': {} } });
+      assert.deepEqual(uris(withExtension.client.getInstructions()), declaring, `${flag.join(' ') || 'no flag'}: a client with it`);
+      await withExtension.close();
+    } finally {
+      s.child.kill('SIGTERM');
+      await once(s.child, 'exit');
+    }
   }
 });
 

@@ -185,7 +185,9 @@ test("2025-11-25 skills requests: the source gets the request's context (auth, h
     void endpoint.handle(req, res, undefined, { tenant: 'acme' }).catch(() => undefined);
   });
   try {
-    const init = await post(served.url, request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    // The client declares the Skills extension, so its initialize lists nothing (instructions: 'auto'): seen[0] is skills/list's.
+    const capabilities = { extensions: { 'io.modelcontextprotocol/skills': {} } };
+    const init = await post(served.url, request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 't', version: '1' } }));
     const headers = { ...HEADERS, 'mcp-session-id': init.sessionId!, 'x-trace': 'trace-1' };
     assert.equal((await post(served.url, request(1, 'skills/list'), headers)).status, 200);
     const listed = seen[0]!;

@@ -211,9 +211,10 @@ describe('a missing SDK seam is reported once, and the endpoint still hides inte
         });
       }
       const missing = warned.filter((w) => w.code === 'sdk-seam-missing');
-      // hideInternalErrors, the response budget and McpServer's resource params: each reported once, over four servers.
-      assert.equal(missing.length, 3, missing.map((w) => w.message).join('\n'));
-      assert.equal(new Set(missing.map((w) => w.message)).size, 3);
+      // hideInternalErrors, the response budget, McpServer's resource params and the skills in the
+      // initialize answer's instructions: each reported once, over four servers.
+      assert.equal(missing.length, 4, missing.map((w) => w.message).join('\n'));
+      assert.equal(new Set(missing.map((w) => w.message)).size, 4);
       for (const w of missing) {
         assert.match(w.message, /seam "request-handler-map"/);
         assert.match(w.message, /_requestHandlers/);
@@ -222,6 +223,7 @@ describe('a missing SDK seam is reported once, and the endpoint still hides inte
       assert.ok(missing.some((w) => /not held to the response budget/.test(w.message)));
       assert.ok(missing.some((w) => /errors thrown by request handlers are hidden only/.test(w.message)));
       assert.ok(missing.some((w) => /malformed params get -32603/.test(w.message)));
+      assert.ok(missing.some((w) => /the server's instructions do not name its skills/.test(w.message)));
       const internal = warned.filter((w) => w.code === 'internal-error');
       assert.equal(internal.length, 2, 'each hidden error is reported to the operator');
       assert.match(internal[0]!.message, /SECRET-TOKEN/);

@@ -110,7 +110,8 @@ describe('a warning about a source is told once per source and subject, whatever
       const skills = Array.from({ length: count }, (_, i) => misnamed(`bad-${i}`));
       const source = listing(() => skills);
       const route = await ownStatelessRoute(() => source);
-      const { call, close } = await connectClient(route.url);
+      // A client with the Skills extension: its initialize lists nothing (instructions: 'auto'), so the counts are skills/list's.
+      const { call, close } = await connectClient(route.url, {}, { extensions: { 'io.modelcontextprotocol/skills': {} } });
       try {
         await call('skills/list');
         assert.equal(route.warned.length, count, 'each bad entry told the first time');

@@ -113,6 +113,9 @@ test('requests that arrive while the catalog loads wait for it', async (t) => {
   assert.equal(skills.entries.length, 3);
 });
 
+/** What a client that speaks the Skills extension declares at initialize. */
+const SKILLS_CLIENT = { extensions: { 'io.modelcontextprotocol/skills': {} } };
+
 test('attach() before the load finishes: calls wait for it, or fail with -32603 when it failed', async (t) => {
   const { storage, state } = flakyStorage();
   state.broken = false;
@@ -147,7 +150,9 @@ test('attach() before the load finishes: calls wait for it, or fail with -32603 
     await http.close();
   });
 
-  const ok = await connectClient(http.url + '/ok');
+  // A client with the Skills extension: its initialize lists nothing (instructions: 'auto'), so the
+  // skills/list below is the first call to wait for the load (one without it would wait at initialize).
+  const ok = await connectClient(http.url + '/ok', {}, SKILLS_CLIENT);
   try {
     const listing = ok.call('skills/list');
     setTimeout(release, 50);
@@ -208,7 +213,8 @@ test('attach() before the load: the server answers as the loaded catalog would, 
     await skills.close();
     await http.close();
   });
-  const { call, close } = await connectClient(http.url);
+  // With the extension, so that the read below is the first call to wait for the load (see above).
+  const { call, close } = await connectClient(http.url, {}, SKILLS_CLIENT);
   try {
     const reading = call('resources/read', { uri: 'github://acme/skills/demo/refs/a.md' });
     setTimeout(release, 50);

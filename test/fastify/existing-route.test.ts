@@ -62,7 +62,8 @@ test('app.skills.run applies the context option and request.auth in the app’s 
     } finally {
       await close();
     }
-    assert.equal(seen.length, 2);
+    // skills/list and skills/get, after the initialize's listing for the instructions (instructions: 'auto'), all in the context.
+    assert.equal(seen.length, 3);
     for (const ctx of seen) {
       assert.equal(ctx.region, 'eu');
       assert.equal(ctx.headers['x-region'], 'eu');

@@ -26,6 +26,9 @@ test('oversized or malformed tool and prompt input is refused before any skill i
   });
   const http = await listenHttp((req, res) => endpoint.handle(req, res, undefined));
   const { client, call, close } = await connectClient(http.url);
+  // The handshake listed the visible skills for the instructions (instructions: 'auto'); the refusals below must ask nothing.
+  assert.ok(asked > 0, 'the instructions asked the rule');
+  asked = 0;
   try {
     const long = 'x'.repeat(1025);
     const refusals = [

@@ -36,7 +36,10 @@ for (const framework of ['fastify', 'express'] as const) {
         test('negotiates 2026-07-28 and sees the app and the skills extension', () => {
           assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
           assert.equal(client.getServerVersion()?.name, 'calculator-app');
-          assert.equal(client.getInstructions(), 'Adds numbers; skills explain refunds.');
+          // This client does not declare the Skills extension: the app's text, then the skills section (instructions: 'auto').
+          const instructions = client.getInstructions() ?? '';
+          assert.ok(instructions.startsWith('Adds numbers; skills explain refunds.\n\n'), instructions);
+          assert.equal(instructions.match(/<skill:\/\/[^>]+\/SKILL\.md>/g)?.length, 3, 'the three skills');
           const capabilities = client.getServerCapabilities() as Record<string, any>;
           assert.ok(capabilities.tools, 'the app declares tools');
           assert.ok(capabilities.prompts, 'the app declares prompts');

@@ -31,8 +31,13 @@ for (const framework of ['fastify', 'express'] as const) {
       assert.deepEqual(result.capabilities.extensions, { 'io.modelcontextprotocol/skills': { directoryRead: true } });
       assert.ok(result.capabilities.resources && result.capabilities.tools && result.capabilities.prompts);
       assert.equal(result.capabilities.resources.subscribe, undefined, 'resources/subscribe is not served on 2026-07-28');
-      assert.equal(result.instructions, 'Adds numbers; skills explain refunds.');
+      // A client that does not declare the Skills extension gets the app's text, then the skills section (instructions: 'auto').
+      assert.ok(result.instructions.startsWith('Adds numbers; skills explain refunds.\n\n'), result.instructions);
+      assert.match(result.instructions, /<skill:\/\/git-workflow\/SKILL\.md>/);
       assert.deepEqual(result._meta[SERVER_INFO], { name: 'calculator-app', version: '3.1.4' });
+      const declared = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/skills': {} } } };
+      const withExtension = await modern(app.url, 'server/discover', {}, { meta: declared });
+      assert.equal(withExtension.message.result.instructions, 'Adds numbers; skills explain refunds.', 'the app text alone for a client with the extension');
     });
 
     test('every result carries resultType, serverInfo and, where required, cache fields', async () => {

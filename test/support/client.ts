@@ -2,9 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
-/** An SDK v1 client connected over Streamable HTTP, with a raw `call` for the extension's methods. */
-export async function connectClient(url: string, headers: Record<string, string> = {}) {
-  const client = new Client({ name: 'skillmount-tests', version: '0.0.0' });
+/**
+ * An SDK v1 client connected over Streamable HTTP, with a raw `call` for the extension's methods.
+ * `capabilities`: what it declares at initialize (e.g. the Skills extension under `extensions`).
+ */
+export async function connectClient(url: string, headers: Record<string, string> = {}, capabilities: Record<string, unknown> = {}) {
+  const client = new Client({ name: 'skillmount-tests', version: '0.0.0' }, { capabilities });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   const call = (method: string, params?: unknown) => client.request({ method, params } as never, ResultSchema) as Promise<Record<string, any>>;
   return { client, call, close: () => client.close() };

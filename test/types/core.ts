@@ -3,6 +3,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type AttachOptions,
   attach as attachSkills,
+  createSkillsEndpoint,
+  type InstructionsOption,
   OptionError,
   type OptionErrorCode,
   type SkillEntry,
@@ -146,3 +148,12 @@ const surfaces: Pick<SkillsEndpointOptions, 'tools' | 'prompts'> = { tools: true
 // @ts-expect-error tools is a boolean
 const badTools: AttachOptions = { tools: 'read_skill' };
 export { badTools, surfaces };
+
+// instructions: 'auto', a boolean, or the budget and intro; nothing else.
+const instructionValues: InstructionsOption[] = ['auto', true, false, {}, { maxBytes: 1024 }, { intro: 'Our skills.' }];
+createSkillsEndpoint({ source: someSource, instructions: instructionValues[0] });
+attachSkills(someServer, someSource, { instructions: { maxBytes: 4096, intro: 'Team playbooks.' } });
+// @ts-expect-error 'always' is the CLI's word; the option takes true
+createSkillsEndpoint({ source: someSource, instructions: 'always' });
+// @ts-expect-error maxBytes is a number
+attachSkills(someServer, someSource, { instructions: { maxBytes: '2048' } });

@@ -22,6 +22,7 @@ export const FLAGS = {
     'max-tenants': { type: 'string' },
     'allowed-hosts': { type: 'string' },
     'request-timeout': { type: 'string' },
+    instructions: { type: 'string' },
     cors: { type: 'string', multiple: true },
     tools: { type: 'boolean' },
     prompts: { type: 'boolean' },

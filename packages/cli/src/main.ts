@@ -40,6 +40,9 @@ serve options:
                         a non-loopback --host serves any Host, and a warning says so
   --request-timeout <ms>
                         longest a request may take to arrive, headers and body (default 30000)
+  --instructions <auto|always|off>
+                        name the skills in the server's instructions: for clients without the
+                        Skills extension (auto, the default), for every client, or never
   --cors <origin>       let browser pages from this origin call the endpoint (CORS and the Origin
                         check), e.g. https://app.example.com; repeatable; * is refused
   --tenant-header <name>

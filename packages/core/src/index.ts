@@ -26,6 +26,7 @@ export type {
   SkillResourceListing,
   SkillSource,
   SkillVisibility,
+  InstructionsOption,
   SkillsService,
   SkillsCallExtra,
   SkillsResultEnvelope,

@@ -276,6 +276,7 @@ export type SkillWarningCode =
   // Requests and the MCP SDK.
   | 'internal-error'
   | 'sdk-seam-missing'
+  | 'instructions-failed'
   | 'tool-name-taken'
   // Per-tenant catalogs.
   | 'tenant-key-failed'
@@ -291,6 +292,15 @@ export type SkillWarningCode =
   | 'no-request-timeout'
   // /.well-known/agent-skills.
   | 'well-known-skipped';
+
+/**
+ * Whether a server's `instructions` name its skills, for hosts that show instructions to the model
+ * but do not speak the Skills extension. `'auto'` (default): for clients that did not declare the
+ * extension; `true`: for every client; `false`: never. An object: as `'auto'`, with `maxBytes`
+ * (the whole section's UTF-8 bytes, 512 to 65536, default 2048) and `intro` (replaces the first
+ * sentence; one line, at most 300 UTF-8 bytes).
+ */
+export type InstructionsOption = 'auto' | boolean | { maxBytes?: number; intro?: string };
 
 export interface SkillWarning {
   /** A stable machine-readable code, e.g. `frontmatter`, `name-mismatch`, `unsupported`: one of `SkillWarningCode`. */

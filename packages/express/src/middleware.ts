@@ -209,6 +209,7 @@ function attachOptionsOf(checked: CheckedAdapterOptions<Request>, warn: (warning
     onWarning: warn,
     ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
     ...(checked.visible !== undefined ? { visible: checked.visible } : {}),
+    ...(checked.instructions !== undefined ? { instructions: checked.instructions } : {}),
     ...(checked.tools ? { tools: true } : {}),
     ...(checked.prompts ? { prompts: true } : {}),
   };

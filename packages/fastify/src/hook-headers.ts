@@ -7,6 +7,10 @@ import type { FastifyReply } from 'fastify';
  */
 export function keepHookHeaders(reply: FastifyReply): void {
   for (const [name, value] of Object.entries(reply.getHeaders())) {
-    if (value !== undefined) reply.raw.setHeader(name, value);
+    // The framing of the body Fastify would have sent, not of the endpoint's answer: a hook's
+    // content-length would cut an event stream whose headers leave before its data.
+    if (value !== undefined && !FRAMING.has(name.toLowerCase())) reply.raw.setHeader(name, value);
   }
 }
+
+const FRAMING = new Set(['content-length', 'transfer-encoding']);

@@ -54,6 +54,8 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     onWarning: warn,
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(options.visible !== undefined ? { visible: options.visible } : {}),
+    // Also for app.skills.attach(server): the skills named in that server's instructions.
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     ...(options.tools ? { tools: true } : {}),
     ...(options.prompts ? { prompts: true } : {}),
   };

@@ -44,7 +44,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     wellKnown: values['well-known'] === true,
   };
   http.cors = corsOrigins(values.cors as string[] | undefined);
-  const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true };
+  const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true, instructions: instructionsFlag(values.instructions) };
 
   const opened = await openStorage(parseLocation(location), {
     ...(values.table !== undefined ? { table: values.table } : {}),
@@ -172,6 +172,13 @@ function announce(at: {
   }
 }
 
+/** `--instructions auto|always|off`: the adapters' `instructions` option ('auto' when absent). */
+function instructionsFlag(value: string | undefined): 'auto' | boolean {
+  if (value === undefined || value === 'auto') return 'auto';
+  if (value === 'always' || value === 'off') return value === 'always';
+  throw new UsageError(`--instructions must be auto (clients without the Skills extension), always or off, got "${value}"`);
+}
+
 /** `--allowed-hosts a,b`: the names, trimmed; undefined when the flag is absent. */
 function hostList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -216,10 +223,12 @@ interface HttpSettings {
   cors?: string[] | undefined;
 }
 
-/** The surfaces for hosts without the Skills extension: `--tools`, `--prompts`. */
+/** The surfaces for hosts without the Skills extension: `--tools`, `--prompts`, `--instructions`. */
 interface Reach {
   tools: boolean;
   prompts: boolean;
+  /** Whether the server's instructions name the skills. */
+  instructions: 'auto' | boolean;
 }
 
 /** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */

@@ -5,6 +5,7 @@ import { MAX_TIMER_MS } from '../modern/listen.js';
 import { describeValue, isPositiveInteger, numberProblem, optionFail, type OptionFail } from '../option-checks.js';
 import type { CatalogOptions } from '../types.js';
 import type { CheckedAdapterOptions, SkillsAdapterOptions, SkillsOrigin } from './types.js';
+import { checkInstructionsOption } from '../server/instructions-option.js';
 
 const ORIGINS = ['storage', 'catalog', 'source'] as const;
 
@@ -47,6 +48,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     if (options.sessions !== true) fail('conflicting-options', name, 'applies only with sessions: true');
   }
   checkListenOptions(options, fail);
+  checkInstructionsOption(options.instructions, fail);
   const watch = options.watch === true;
   if (watch) checkWatchable(origin, fail);
   const guard = createRequestGuard(
@@ -73,6 +75,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     onWarning: options.onWarning,
     strict: origin.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,
+    instructions: options.instructions,
     allowedOrigins: options.allowedOrigins,
     guard,
   };

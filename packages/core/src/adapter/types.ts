@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { SkillCatalog } from '../catalog/catalog.js';
 import type { AllowedHosts, RequestGuard } from '../http/types.js';
-import type { CatalogOptions, SkillFiles, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { CatalogOptions, InstructionsOption, SkillFiles, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 
 /** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
 export type AnyMcpServer = McpServer | Server;
@@ -100,6 +100,14 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions {
    */
   listenLifetimeMs?: number;
   /**
+   * Whether the server's `instructions` name the skills each client may see, after the app's own
+   * (both eras: the `initialize` answer, `server/discover`), for hosts that show instructions to
+   * the model but do not speak the Skills extension. `'auto'` (default): for clients that did not
+   * declare the extension; `true`: always; `false`: never; `{ maxBytes, intro }`: as `'auto'`,
+   * with the section's budget (512 to 65536 UTF-8 bytes, default 2048) and first sentence.
+   */
+  instructions?: InstructionsOption;
+  /**
    * With `storage` or `catalog` whose storage has a `watch()` hook: reload the catalog whenever the
    * storage reports a change. Default `false`.
    */
@@ -181,6 +189,8 @@ export interface CheckedAdapterOptions<Request> {
   /** With a custom `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */
   strict: boolean | undefined;
   allowedHosts: AllowedHosts | undefined;
+  /** Checked already; passed on to the endpoint as given. */
+  instructions: InstructionsOption | undefined;
   allowedOrigins: readonly string[] | undefined;
   /** Host/Origin and body-limit checks, from `allowedHosts`, `allowedOrigins`, `bodyLimit` and `bodyTimeout`. */
   guard: RequestGuard;

@@ -9,7 +9,7 @@ import { followListChanges, serviceOptions, surfaceOptions, type AttachOptions }
 import { SkillHandlers } from '../server/handlers.js';
 import { publicService } from '../server/service.js';
 import { warningSink } from '../warnings/sink.js';
-import type { SkillContext, SkillSource, SkillsService, SkillWarning } from '../types.js';
+import type { InstructionsOption, SkillContext, SkillSource, SkillsService, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
 import { createModernPath } from '../modern/path.js';
@@ -76,6 +76,14 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   maxListenStreamsPerClient?: number;
   /** Protocol 2026-07-28: a `subscriptions/listen` stream ends with its closing result after this many milliseconds. Default 1 hour. */
   listenLifetimeMs?: number;
+  /**
+   * Whether the server's `instructions` name the skills each client may see (both eras: the
+   * `initialize` answer, `server/discover`), after the app's own. `'auto'` (default): for clients
+   * that did not declare the Skills extension; `true`: always; `false`: never; `{ maxBytes, intro }`:
+   * as `'auto'`, with the section's budget (default 2048 UTF-8 bytes) and first sentence. Given
+   * here, it overrides `attach.instructions`.
+   */
+  instructions?: InstructionsOption;
   /** Passed to `attach`. Its `onWarning` also receives the internal errors hidden from clients. */
   attach?: AttachOptions;
   /** Add the `read_skill` tool to every server (see `AttachOptions.tools`). Default `false`. */
@@ -160,7 +168,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   const attachOptions = withSurfaces(options);
   const warn: (warning: SkillWarning) => void = warningSink(source, options.attach?.onWarning, consoleWarning);
   // The one skills service: the servers' handlers, the direct answers and the 2026-07-28 path all answer through it.
-  const service = new SkillHandlers(source, warn, { ...serviceOptions(options.attach ?? {}), count: (subject, work) => budget.count(subject, work) });
+  const service = new SkillHandlers(source, warn, { ...serviceOptions(options.attach ?? {}, options.instructions), count: budget.count.bind(budget) });
   // Bodies the endpoint did not read itself (a content type it leaves to the transport to refuse) are bounded there.
   const transportLimits = { maxRequestBodySize: guard.bodyLimit };
   /** Servers on which hideInternalErrors could not take hold: their transports hide errors instead. */

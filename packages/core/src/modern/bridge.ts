@@ -11,6 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcError } from './reply.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.js';
+import { markInProcess } from '../server/in-process.js';
 
 /** The app server's identity, as its `initialize` answer gives it. */
 export interface ServerIdentity {
@@ -140,6 +141,8 @@ export class AppBridge {
   async #session<T>(call: Omit<BridgeCall, 'method' | 'params'>, built: AnyServer | undefined, work: (transport: RequestTransport) => Promise<T>): Promise<T> {
     const server = built ?? (await this.buildServer());
     const transport = new RequestTransport(call.onNotification);
+    // Its initialize is not a client's: the app's instructions come back as they are.
+    markInProcess(transport);
     const abort = () => void transport.close();
     try {
       this.beforeConnect(server, transport);

@@ -18,6 +18,8 @@ export interface DispatchTools {
   handlers: SkillHandlers;
   directoryRead: boolean;
   identity(): Promise<ServerIdentity>;
+  /** The app's instructions with the skills section for this request's client (see the `instructions` option). */
+  instructions(request: ModernRequest, ctx: SkillContext, own: string | undefined): Promise<string | undefined>;
   /** Answer through the app's own handlers. */
   bridge(request: ModernRequest): Promise<Result>;
   /**
@@ -33,8 +35,10 @@ type MethodHandler = (request: ModernRequest, ctx: SkillContext, tools: Dispatch
 // A Map, not an object literal: a method named "constructor" or "toString" must not find Object.prototype.
 const skillsMethods = new Map<string, MethodHandler>(
   Object.entries({
-    [METHOD_DISCOVER]: async (_request, ctx, tools) => {
-      const { capabilities, instructions } = await tools.identity();
+    [METHOD_DISCOVER]: async (request, ctx, tools) => {
+      const identity = await tools.identity();
+      const { capabilities } = identity;
+      const instructions = await tools.instructions(request, ctx, identity.instructions);
       return {
         ...(await tools.handlers.envelope(ctx)),
         supportedVersions: [...SUPPORTED_VERSIONS],

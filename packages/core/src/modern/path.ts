@@ -20,6 +20,10 @@ import { type ListenLimits, Listeners } from './listen.js';
 import { CACHEABLE_METHODS, META_SERVER_INFO, METHOD_LISTEN, METHOD_NOT_FOUND, ModernError } from './protocol.js';
 import { ModernReply, resultMessage, type JsonRpcError } from './reply.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.js';
+import { METHOD_SKILLS_LIST } from '../protocol/constants.js';
+import { withSection } from '../server/instructions.js';
+import { wantsSection } from '../server/instructions-option.js';
+import { sectionOrNothing } from '../server/instructions-section.js';
 
 export interface ModernPathOptions {
   source: SkillSource;
@@ -102,6 +106,13 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
         handlers,
         directoryRead: typeof source.readDirectory === 'function',
         identity: () => bridge.identity(),
+        instructions: async (r, ctx, own) => {
+          if (!wantsSection(handlers.instructions, r.clientCapabilities)) return own;
+          // Each page through the one service, or the app's own skills/list when its server answers that method itself.
+          const list = async (cursor: string | undefined) =>
+            (await tools.appAnswer({ ...r, method: METHOD_SKILLS_LIST, params: cursor === undefined ? {} : { cursor } })) ?? handlers.list(cursor, ctx);
+          return withSection(own, await sectionOrNothing(handlers.instructions, list, warn, aborted.signal));
+        },
         bridge: (r) => callApp(r, req, reply, aborted.signal),
         appAnswer: async (r) => {
           if (!options.appServers) return undefined;

@@ -24,10 +24,13 @@ import {
   ReadDirectoryRequestSchema,
 } from '../protocol/schemas.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
-import type { ReadSkillFileResult, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { InstructionsOption, ReadSkillFileResult, SkillContext, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
 import { SkillHandlers, type SkillHandlersOptions } from './handlers.js';
 import { warningSink } from '../warnings/sink.js';
+import { optionFail } from '../option-checks.js';
+import { checkInstructionsOption } from './instructions-option.js';
+import { nameSkillsAtInitialize } from './instructions-initialize.js';
 import { installReadTool } from './read-tool.js';
 import { installSkillPrompts } from './skill-prompts.js';
 import type { AppRead } from './skill-read.js';
@@ -59,6 +62,14 @@ export interface AttachOptions {
    * `run(req, fn)` was left out of an app's own route.
    */
   onContextMissing?: () => void;
+  /**
+   * Whether the server's `instructions` (its `initialize` answer) name the skills the client may
+   * see, after the app's own instructions, for hosts that show instructions to the model but do
+   * not speak the Skills extension. `'auto'` (default): for clients that did not declare the
+   * extension; `true`: always; `false`: never; `{ maxBytes, intro }`: as `'auto'`, with the
+   * section's budget (default 2048 UTF-8 bytes) and first sentence. See `InstructionsOption`.
+   */
+  instructions?: InstructionsOption;
   /**
    * Add the `read_skill` tool, for hosts that show the model tools but not resources: it reads a
    * skill's SKILL.md by name or any file of a visible skill by URI, through the same checks as
@@ -164,11 +175,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   const surfaces = surfaceOptions(options);
 
   const warn = warningSink(source, options.onWarning, consoleWarning);
-  const contextMissing = options.onContextMissing;
-  const contextOf = (extra: ExtraLike | undefined) => {
-    if (contextMissing && !hasSkillContext()) contextMissing();
-    return contextFromExtra(extra);
-  };
+  const contextOf = contextReader(options.onContextMissing);
   const handlers = service ?? new SkillHandlers(source, warn, checked);
   const directoryRead = typeof source.readDirectory === 'function';
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
@@ -223,6 +230,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
     });
   }
 
+  nameSkillsInInstructions(low, handlers, contextOf, warn);
   if (isMcp) guardResourceParams(low, handlers, warn);
   else if (!manual) installResourceHandlers(low, listResources, readResource);
   if (surfaces.prompts) {
@@ -245,15 +253,21 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   return handle;
 }
 
-/** The options of `attach` that the skills service takes (`strict`, `visible`), checked. */
-export function serviceOptions(options: AttachOptions): SkillHandlersOptions {
+/**
+ * The options of `attach` that the skills service takes (`strict`, `visible`, `instructions`),
+ * checked; `instructions` given apart (an endpoint's own option) takes the place of `options.instructions`.
+ */
+export function serviceOptions(options: AttachOptions, instructions = options.instructions): SkillHandlersOptions {
   if (options.strict !== undefined && typeof options.strict !== 'boolean') {
     throw new OptionError('invalid-type', 'strict', `must be true or false, got ${typeof options.strict}`);
   }
   if (options.visible !== undefined && typeof options.visible !== 'function') {
     throw new OptionError('invalid-type', 'visible', `must be a function (entry, ctx) => boolean | Promise<boolean>, got ${typeof options.visible}`);
   }
-  return { strict: options.strict, visible: options.visible };
+  const fail = optionFail('skillmount');
+  // Both checked now, though one wins: attach() on each server of an endpoint checks attach's again.
+  if (instructions !== options.instructions) checkInstructionsOption(options.instructions, fail);
+  return { strict: options.strict, visible: options.visible, instructions: checkInstructionsOption(instructions, fail) };
 }
 
 /** The surfaces attach adds besides the skills methods (`tools`, `prompts`), checked. */
@@ -264,6 +278,35 @@ export function surfaceOptions(options: Pick<AttachOptions, 'tools' | 'prompts'>
     }
   }
   return { tools: options.tools === true, prompts: options.prompts === true };
+}
+
+/** The context of a skills request; `missing` hears of one that runs outside `runWithSkillContext`. */
+function contextReader(missing: (() => void) | undefined): (extra: ExtraLike | undefined) => SkillContext {
+  return (extra) => {
+    if (missing && !hasSkillContext()) missing();
+    return contextFromExtra(extra);
+  };
+}
+
+/**
+ * The skills `low`'s initialize answer names in its instructions (the `instructions` option; an
+ * endpoint's service carries the endpoint's, attach's own the one given to it), listed as the
+ * server's `skills/list` answers: the app's own handler, when it set one after attach, decides
+ * what the section names, as it decides the list.
+ */
+function nameSkillsInInstructions(
+  low: Server,
+  handlers: SkillHandlers,
+  contextOf: (extra: ExtraLike | undefined) => SkillContext,
+  warn: (warning: SkillWarning) => void,
+): void {
+  if (handlers.instructions.when === 'off') return;
+  const listFor = (extra: ExtraLike | undefined) => async (cursor: string | undefined) => {
+    const own = installedHandler(low, METHOD_SKILLS_LIST);
+    if (own && !answersAsAttached(low, METHOD_SKILLS_LIST)) return own({ method: METHOD_SKILLS_LIST, params: cursor === undefined ? {} : { cursor } }, extra);
+    return handlers.list(cursor, contextOf(extra));
+  };
+  nameSkillsAtInitialize(low, handlers.instructions, listFor, warn);
 }
 
 /** The handlers `low` has now for `methods` (those it has). */

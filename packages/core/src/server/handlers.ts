@@ -13,6 +13,7 @@ import { fileOfAnswer, kindOf, pageProblem, sortPageEntries, type DroppedEntry }
 import { tellFor } from '../warnings/told.js';
 import { holdingCandidates, Visibility } from './visibility.js';
 import { withResolvedSource } from '../routing/routed-source.js';
+import { DEFAULT_INSTRUCTIONS_PLAN, type InstructionsPlan } from './instructions-option.js';
 import type {
   CacheHint,
   GetSkillResult,
@@ -54,6 +55,8 @@ export interface SkillHandlersOptions {
    * a method, names it in a refusal). Default: none.
    */
   count?: <T>(subject: string, work: () => Promise<T>) => Promise<T>;
+  /** When the server's instructions name the skills, checked (the `instructions` option). Default: `'auto'`, 2048 bytes. */
+  instructions?: InstructionsPlan;
 }
 
 /** The source answering one request, and whether its entries were checked when it was built. */
@@ -82,6 +85,8 @@ export class SkillHandlers {
   /** Undefined when no rule is set: then nothing is asked, and nothing costs more. */
   readonly #visibility: Visibility | undefined;
   readonly #count: SkillHandlersOptions['count'];
+  /** When the instructions of the servers and paths answering through this service name the skills. */
+  readonly instructions: InstructionsPlan;
 
   constructor(source: SkillSource, warn: (warning: SkillWarning) => void, options: SkillHandlersOptions = {}) {
     this.#source = source;
@@ -90,6 +95,7 @@ export class SkillHandlers {
     this.#tell = tellFor(source, warn);
     this.#visibility = Visibility.of(options.visible, source, this.#tell);
     this.#count = options.count;
+    this.instructions = options.instructions ?? DEFAULT_INSTRUCTIONS_PLAN;
   }
 
   /** Whether a `resources/read` of `uri` is the source's to answer (or refuse), rather than the app's. */

@@ -45,6 +45,10 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
   'invalid-visible': { meaning: 'a visible() rule returned something other than a boolean: the skill is hidden', once: 'per-subject' },
   'visible-failed': { meaning: 'a visible() rule threw: the request fails with -32603', once: 'per-subject' },
   'internal-error': { meaning: 'a request failed inside the server: the client was told only "Internal error"', once: 'every-time' },
+  'instructions-failed': {
+    meaning: "the skills could not be listed for the instructions, or not within 3 s: the app's instructions went out without them",
+    once: 'every-time',
+  },
   'tool-name-taken': { meaning: 'a Server of the app has its own read_skill tool beside the tools option: its tools/list fails', once: 'every-time' },
   'sdk-seam-missing': { meaning: 'this MCP SDK lacks an internal skillmount uses: what works without it is named', once: 'per-process' },
   'tenant-key-failed': { meaning: 'the tenant key function threw: the request gets -32603', once: 'every-time' },
