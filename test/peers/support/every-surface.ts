@@ -13,7 +13,10 @@ export async function assertEverySurfaceOn(url: string, skills: number): Promise
   try {
     const named = client.getInstructions()?.match(/skill:\/\/\S+\/SKILL\.md/g) ?? [];
     assert.equal(new Set(named).size, skills, `the instructions name every skill:\n${client.getInstructions()}`);
-    assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'read_skill'), 'read_skill is listed');
+    assert.ok(
+      (await client.listTools()).tools.some((tool) => tool.name === 'read_skill'),
+      'read_skill is listed',
+    );
     assert.equal((await client.listPrompts()).prompts.length, skills, 'one prompt per skill');
   } finally {
     await client.close();
