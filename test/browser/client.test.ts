@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -16,25 +16,10 @@ import { build } from 'esbuild';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
 import type { PageReport } from './support/page-entry.js';
 import { sameOriginProxy } from './support/same-origin.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = path.resolve(import.meta.dirname, '../..');
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is not installed (apt-get install chromium); the browser test needs a real Chromium and downloads none`;
-
-// Flags for a machine without internet: no sandbox (root in a container), no GPU, and none of
-// the background services that would keep dialling out.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const skip = skipWithoutChromium;
 
 let serve: ChildProcess | undefined;
 let endpoint: URL;

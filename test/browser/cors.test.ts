@@ -11,7 +11,7 @@
  * Skips, saying why, where /usr/bin/chromium is missing.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,22 +21,9 @@ import { CHALLENGE, CORS_APPS, TOKEN } from '../support/cors-apps.js';
 import { exampleFiles } from '../support/skills-suite.js';
 import type { CorsReport } from './support/cors-entry.js';
 import { servePage } from './support/page-server.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is not installed (apt-get install chromium); the browser test needs a real Chromium and downloads none`;
-// As in client.test.ts: no sandbox (root in a container), no GPU, no background services.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const skip = skipWithoutChromium;
 
 let allowed: Awaited<ReturnType<typeof servePage>>;
 let other: Awaited<ReturnType<typeof servePage>>;

@@ -12,7 +12,7 @@ import Fastify from 'fastify';
 import { MCP_CORS_OPTIONS as EXPRESS_CORS, skillsMiddleware } from '@skillmount/express';
 import skillsPlugin, { MCP_CORS_OPTIONS } from '@skillmount/fastify';
 import { fsStorage } from '@skillmount/storage-fs';
-import { listenExpress, listenFastify, type Listening } from './apps.js';
+import { listenExpressSkills, listenFastify, type Listening } from './apps.js';
 import { EXAMPLES } from './skills-suite.js';
 
 export const TOKEN = 'test-token-1';
@@ -46,23 +46,11 @@ export async function expressCorsApp(origins: string[], see: SeeRequest = () => 
     next();
   });
   // cors() first: it answers a preflight itself, before the bearer check and the router.
-  app.use(
-    '/mcp',
-    cors({ origin: origins, ...EXPRESS_CORS }),
-    (req, res, next) => {
-      if (req.headers.authorization === `Bearer ${TOKEN}`) return next();
-      res.status(401).set('www-authenticate', CHALLENGE).json({ error: 'invalid_token' });
-    },
-    skills,
-  );
-  const http = await listenExpress(app);
-  return {
-    url: http.url,
-    close: async () => {
-      await skills.close();
-      await http.close();
-    },
-  };
+  app.use('/mcp', cors({ origin: origins, ...EXPRESS_CORS }), (req, res, next) => {
+    if (req.headers.authorization === `Bearer ${TOKEN}`) return next();
+    res.status(401).set('www-authenticate', CHALLENGE).json({ error: 'invalid_token' });
+  });
+  return listenExpressSkills(app, skills);
 }
 
 export const CORS_APPS = { fastify: fastifyCorsApp, express: expressCorsApp } as const;
