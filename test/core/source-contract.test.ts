@@ -18,7 +18,7 @@ import {
   type SkillsEndpointOptions,
   type SkillWarning,
 } from '@skillmount/core';
-import { connectClient } from '../support/client.js';
+import { connectClient, WITH_SKILLS_EXTENSION } from '../support/client.js';
 import { modern } from '../modern/support.js';
 import { readJsonBody } from './helpers.js';
 import { listenHttp } from '../support/apps.js';
@@ -48,7 +48,7 @@ async function serve(options: SkillsEndpointOptions): Promise<Eras> {
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
     await endpoint.handle(req, res, body);
   });
-  const client = await connectClient(http.url);
+  const client = await connectClient(http.url, {}, WITH_SKILLS_EXTENSION);
   const legacy = async (method: string, params: Record<string, unknown> = {}): Promise<Outcome> => {
     try {
       return { result: await client.call(method, params) };
