@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { waitFor } from '../support/wait.js';
-import { sha256, startServe, watchingClient } from './helpers.js';
+import { LIVE_PATIENCE_MS, sha256, startServe, watchingClient } from './helpers.js';
 
 const SKILL = 'skill://git-workflow/SKILL.md';
 const FILE = 'skill://git-workflow/references/commit-messages.md';
@@ -68,7 +68,7 @@ test('folder: a file replaced by a rename (as editors and sed -i save), then edi
     const started = Date.now();
     await write();
     await client.changed(since);
-    await waitFor(async () => (await client.digestOf(SKILL, FILE)) === sha256(content), `${what}: the new digest published`, 10_000);
+    await waitFor(async () => (await client.digestOf(SKILL, FILE)) === sha256(content), `${what}: the new digest published`, LIVE_PATIENCE_MS);
     t.diagnostic(`${what}: served ${Date.now() - started} ms after the write`);
   };
   const replaced = '# Commit messages\n\nReplaced by a rename.\n';

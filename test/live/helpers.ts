@@ -16,6 +16,9 @@ import { connectClient } from '../support/client.js';
 import { exampleFiles } from '../support/skills-suite.js';
 import { waitFor } from '../support/wait.js';
 
+/** How long a live test waits for a change, a warning or a reconnection: a bound on waiting on a busy machine, not a timing assertion. */
+export const LIVE_PATIENCE_MS = 60_000;
+
 export const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 
 export interface CliResult {
@@ -97,7 +100,7 @@ export async function startServe(location: string, args: string[] = [], env: Nod
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    async waitForStderr(pattern, ms = 10_000, from = 0) {
+    async waitForStderr(pattern, ms = LIVE_PATIENCE_MS, from = 0) {
       await waitFor(() => pattern.test(stderr.slice(from)), `stderr to match ${pattern} (stderr so far:\n${stderr})`, ms);
       return stderr.slice(from);
     },
@@ -162,7 +165,7 @@ export async function watchingClient(url: string) {
       return changes;
     },
     /** Resolve once a `list_changed` arrived after `since` (a `changes` value), within `ms`. */
-    async changed(since: number, ms = 10_000) {
+    async changed(since: number, ms = LIVE_PATIENCE_MS) {
       await waitFor(() => changes > since, 'notifications/resources/list_changed', ms);
     },
   };

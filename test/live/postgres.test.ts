@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { privatePostgresProblem, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { runCli, sha256, startServe, watchingClient, type Serving } from './helpers.js';
+import { LIVE_PATIENCE_MS, runCli, sha256, startServe, watchingClient, type Serving } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
 const SKILL = 'skill://acme/billing/refunds/SKILL.md';
@@ -134,7 +134,7 @@ test('a reload while the database refuses connections keeps the old catalog serv
     await write('# Approved refund\n\nWritten while the database refuses connections.\n');
     const logged = await serverA.waitForStderr(
       /warning: reload failed, still serving the previous catalog: .*not currently accepting connections/,
-      10_000,
+      LIVE_PATIENCE_MS,
       mark,
     );
     assert.match(logged, /PostgreSQL table skillmount_files, namespace "team-a"/, 'the warning names the table and namespace');
@@ -154,7 +154,7 @@ test('every connection of a running server terminated: it recovers on its own an
   const mark = serverA.stderr().length;
   const killed = await terminate(appA, { listening: true });
   assert.ok(killed >= 1, 'the server had connections to terminate');
-  await serverA.waitForStderr(/warning: .*LISTEN .*connection lost/, 10_000, mark);
+  await serverA.waitForStderr(/warning: .*LISTEN .*connection lost/, LIVE_PATIENCE_MS, mark);
 
   const content = '# Approved refund\n\nAfter every connection was terminated.\n';
   const since = clientA.changes;
@@ -166,14 +166,14 @@ test('every connection of a running server terminated: it recovers on its own an
   await waitFor(
     async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE $2', [appA, 'LISTEN%'])).rowCount === 1,
     'the server to LISTEN again',
-    10_000,
+    LIVE_PATIENCE_MS,
   );
 });
 
 test('PostgreSQL restarted under a running server: it recovers on its own and serves the next change', { skip }, async (t) => {
   const mark = serverA.stderr().length;
   await db.restart!();
-  await serverA.waitForStderr(/warning: .*LISTEN .*(connection lost|cannot connect)/, 10_000, mark);
+  await serverA.waitForStderr(/warning: .*LISTEN .*(connection lost|cannot connect)/, LIVE_PATIENCE_MS, mark);
   await writer.end().catch(() => undefined);
   await connectWriter();
 

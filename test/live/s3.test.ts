@@ -17,7 +17,7 @@ import Fastify from 'fastify';
 import { expectedWarnings } from '../support/expected.js';
 import { s3Env, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { runCli, sha256, startServe, tcpRelay, watchingClient, type Serving, type TcpRelay } from './helpers.js';
+import { LIVE_PATIENCE_MS, runCli, sha256, startServe, tcpRelay, watchingClient, type Serving, type TcpRelay } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
 const SKILL = 'skill://pdf-processing/SKILL.md';
@@ -107,7 +107,7 @@ test('S3 unreachable: the old catalog keeps serving and the cause is logged; onc
   const unreachable = /cannot list s3:\/\/\S+: (connection refused|the connection was reset)/;
   const logged = await server.waitForStderr(
     new RegExp(`warning: watching s3://\\S+ \\(polling every 200 ms\\) failed, will try again: ${unreachable.source}`),
-    10_000,
+    LIVE_PATIENCE_MS,
     mark,
   );
   assert.ok(logged.includes(`s3://${bucket}/${prefix}`), 'the warning names the bucket and prefix');
@@ -115,7 +115,7 @@ test('S3 unreachable: the old catalog keeps serving and the cause is logged; onc
   assert.equal((await client.call('skills/list', {})).skills.length, 3);
 
   trigger!();
-  await waitFor(() => warnings.some((w) => w.code === 'reload-failed'), 'a reload-failed warning', 10_000);
+  await waitFor(() => warnings.some((w) => w.code === 'reload-failed'), 'a reload-failed warning', LIVE_PATIENCE_MS);
   const warning = warnings.find((w) => w.code === 'reload-failed')!;
   assert.match(warning.message, new RegExp(`^reload failed, still serving the previous catalog: ${unreachable.source}`));
   assert.equal(app.skills.entries, entries, 'the old catalog is still the one served');
