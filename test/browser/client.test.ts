@@ -12,11 +12,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from 'esbuild';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
 import type { PageReport } from './support/page-entry.js';
 import { sameOriginProxy } from './support/same-origin.js';
-import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from './support/chromium.js';
+import { bundleForBrowser, CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from './support/chromium.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const skip = skipWithoutChromium;
@@ -52,16 +51,7 @@ function startServe(): Promise<URL> {
 before(async () => {
   if (skip) return;
   endpoint = await startServe();
-  const bundled = await build({
-    entryPoints: [path.join(import.meta.dirname, 'support/page-entry.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
-  const bundle = bundled.outputFiles[0]!.text;
+  const bundle = await bundleForBrowser(path.join(import.meta.dirname, 'support/page-entry.ts'));
   const html =
     '<!doctype html><meta charset="utf-8"><title>skills client</title><link rel="icon" href="data:,"><script type="module" src="/bundle.js"></script>';
   proxy = await sameOriginProxy(endpoint, { html, bundle });

@@ -15,13 +15,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { build } from 'esbuild';
 import type { BrowserContext } from 'playwright-core';
 import { CHALLENGE, CORS_APPS, TOKEN } from '../support/cors-apps.js';
 import { exampleFiles } from '../support/skills-suite.js';
 import type { CorsReport } from './support/cors-entry.js';
 import { servePage } from './support/page-server.js';
-import { CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from './support/chromium.js';
+import { bundleForBrowser, CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from './support/chromium.js';
 
 const skip = skipWithoutChromium;
 
@@ -32,18 +31,10 @@ let profile: string | undefined;
 
 before(async () => {
   if (skip) return;
-  const bundled = await build({
-    entryPoints: [path.join(import.meta.dirname, 'support/cors-entry.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-  });
+  const bundle = await bundleForBrowser(path.join(import.meta.dirname, 'support/cors-entry.ts'));
   const page = {
     html: '<!doctype html><meta charset="utf-8"><title>cors host</title><link rel="icon" href="data:,"><script type="module" src="/bundle.js"></script>',
-    bundle: bundled.outputFiles[0]!.text,
+    bundle,
   };
   allowed = await servePage(page);
   other = await servePage(page);

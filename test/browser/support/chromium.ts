@@ -1,5 +1,6 @@
 /** The machine's Chromium (Debian's package) for the browser tests, which download none. */
 import { existsSync } from 'node:fs';
+import { build } from 'esbuild';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -20,3 +21,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** `entry` and what it imports, bundled as one ES module for the page. */
+export async function bundleForBrowser(entry: string): Promise<string> {
+  const bundled = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent' });
+  return bundled.outputFiles[0]!.text;
+}
