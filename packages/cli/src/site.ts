@@ -5,7 +5,7 @@
  * An archive's files are checked for the paths and counts the installer accepts; there is no
  * per-file digest in this shape to check them against.
  */
-import { createHash } from 'node:crypto';
+import { sha256Digest } from '@skillmount/core';
 import { unzipSync } from 'fflate';
 import { UsageError } from './usage.js';
 
@@ -92,7 +92,7 @@ export async function fetchSkill(indexUrl: URL, entry: SiteEntry, headers: Recor
   const url = new URL(entry.url, indexUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${entry.name}: its url ${url.href} is not http(s)`);
   const bytes = await download(url, headers, LIMITS.downloadBytes);
-  const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  const digest = sha256Digest(bytes);
   if (digest !== entry.digest) throw new Error(`${entry.name}: ${url.href} has digest ${digest}, not the ${entry.digest} the index publishes`);
   if (entry.type === 'skill-md') return { entry, bytes: bytes.byteLength, files: new Map([['SKILL.md', bytes]]) };
   let count = 0;

@@ -4,6 +4,7 @@
  * tenant's catalog and the app's handler decide what it names. The work is bounded: listing stops
  * once the budget is full, and counting the rest stops after a few pages.
  */
+import { describeError } from '../text/error-text.js';
 import type { SkillWarning } from '../types.js';
 import { isPlainUri, skillLine, skillsSection, type PointerSkill } from './instructions.js';
 import type { InstructionsPlan } from './instructions-option.js';
@@ -96,7 +97,7 @@ export async function sectionOrNothing(
     return undefined;
   } catch (error) {
     if (signal?.aborted) return undefined;
-    const why = error instanceof Error ? error.message : String(error);
+    const why = describeError(error);
     warn({ code: 'instructions-failed', message: `the skills could not be listed for the instructions, which went out without them: ${why.slice(0, 300)}` });
     return undefined;
   } finally {
