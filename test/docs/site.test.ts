@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -61,4 +61,21 @@ test('every link inside the site leads to a page and an anchor that exist', () =
     broken.map((b) => `${b.page}: ${b.href} (${b.problem})`),
     [],
   );
+});
+
+test('the link check finds a link to a page that was not built and one to a missing anchor', () => {
+  const site = mkdtempSync(path.join(tmpdir(), 'skillmount-links-'));
+  try {
+    mkdirSync(path.join(site, 'guide'));
+    writeFileSync(
+      path.join(site, 'index.html'),
+      '<a href="/guide/a.html#there">ok</a><a href="./guide/gone.html">gone</a><a href="https://example.com/x">out</a>',
+    );
+    writeFileSync(path.join(site, 'guide/a.html'), '<h2 id="there">There</h2><a href="#nowhere">x</a><a href="../">home</a><a href="a#there">clean</a>');
+    const { broken, checked } = brokenLinks(readSite(site));
+    assert.equal(checked, 5);
+    assert.deepEqual(broken.map((b) => `${b.page} ${b.href}`).sort(), ['guide/a.html #nowhere', 'index.html ./guide/gone.html']);
+  } finally {
+    rmSync(site, { recursive: true, force: true });
+  }
 });
