@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import { EXAMPLES_DIR, connectSkills, listedUris, skillNamed, startExample } from './helpers.js';
+import { EXAMPLES_DIR, connectSkills, listedUris, skillNamed, lastFirst, startExample } from './helpers.js';
 
 const USERS = path.join(EXAMPLES_DIR, 'express-oauth/users');
 const INITIALIZE = {
@@ -25,7 +25,8 @@ function post(url: string, authorization?: string): Promise<Response> {
 }
 
 test('express-oauth: 401 without a token, 403 without the scope, and each user sees their own skills only', async (t) => {
-  const example = await startExample(t, 'express-oauth');
+  const cleanups = lastFirst(t);
+  const example = await startExample(cleanups, 'express-oauth');
 
   for (const authorization of [undefined, 'Bearer not-a-token']) {
     const res = await post(example.url, authorization);
@@ -36,8 +37,8 @@ test('express-oauth: 401 without a token, 403 without the scope, and each user s
   assert.equal(scopeless.status, 403);
   assert.match(scopeless.headers.get('www-authenticate') ?? '', /error="insufficient_scope".*scope="skills:read"/);
 
-  const alice = await connectSkills(t, example.url, { authorization: 'Bearer alice-token' });
-  const bob = await connectSkills(t, example.url, { authorization: 'Bearer bob-token' });
+  const alice = await connectSkills(cleanups, example.url, { authorization: 'Bearer alice-token' });
+  const bob = await connectSkills(cleanups, example.url, { authorization: 'Bearer bob-token' });
   assert.deepEqual(await listedUris(alice.skills), ['skill://expense-reports/SKILL.md']);
   assert.deepEqual(await listedUris(bob.skills), ['skill://expense-reports/SKILL.md', 'skill://on-call/SKILL.md']);
   assert.deepEqual((await alice.client.callTool({ name: 'whoami' })).content, [{ type: 'text', text: 'alice' }]);

@@ -10,14 +10,15 @@ import { test } from 'node:test';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { SkillsClient as ModernSkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { connectSkills, listedUris, skillNamed, startExample } from './helpers.js';
+import { connectSkills, listedUris, skillNamed, lastFirst, startExample } from './helpers.js';
 
 const SKILL_URIS = ['skill://acme/billing/refunds/SKILL.md', 'skill://git-workflow/SKILL.md', 'skill://pdf-processing/SKILL.md'];
 
 test('fastify-existing-route: the app tool and the skills on one route, GET and DELETE 405, 2026-07-28 too', async (t) => {
-  const example = await startExample(t, 'fastify-existing-route');
+  const cleanups = lastFirst(t);
+  const example = await startExample(cleanups, 'fastify-existing-route');
 
-  const { client, skills } = await connectSkills(t, example.url);
+  const { client, skills } = await connectSkills(cleanups, example.url);
   assert.deepEqual((await client.callTool({ name: 'add', arguments: { a: 20, b: 22 } })).content, [{ type: 'text', text: '42' }]);
   assert.deepEqual(await listedUris(skills), SKILL_URIS);
   const guide = await skills.read(await skillNamed(skills, 'git-workflow'), 'references/commit-messages.md');
@@ -34,7 +35,7 @@ test('fastify-existing-route: the app tool and the skills on one route, GET and 
 
   const modern = new ModernClient({ name: 'examples-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } as never } });
   await modern.connect(new ModernTransport(new URL(example.url)));
-  t.after(() => modern.close());
+  cleanups.after(() => modern.close());
   assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
   const listing = await new ModernSkillsClient(modern).list();
   assert.deepEqual(listing.skills.map((entry) => entry.uri).sort(), SKILL_URIS);

@@ -13,6 +13,29 @@ import { startChildServer } from '../support/child-server.js';
 
 export const EXAMPLES_DIR = path.resolve(import.meta.dirname, '../../examples');
 
+/** Something that runs cleanups after a test: node:test's `t`, or `lastFirst(t)`. */
+export interface Cleanups {
+  after(fn: () => unknown): void;
+}
+
+/**
+ * Cleanups for `t` that run last registered first, every one even when an earlier one fails: the
+ * clients close, then the examples stop, then the servers they use (node:test runs `t.after` hooks
+ * first registered first).
+ */
+export function lastFirst(t: Cleanups): Cleanups {
+  const stack: (() => unknown)[] = [];
+  t.after(async () => {
+    const errors: unknown[] = [];
+    for (const fn of stack.reverse())
+      await Promise.resolve()
+        .then(fn)
+        .catch((error: unknown) => errors.push(error));
+    if (errors.length > 0) throw errors[0];
+  });
+  return { after: (fn) => void stack.push(fn) };
+}
+
 export interface RunningExample {
   /** The MCP endpoint the example printed. */
   url: string;
@@ -32,7 +55,7 @@ function startArgs(name: string): string[] {
  * Start `examples/<name>` with `env` on a free port, stopped after the test (`t.after`) even when
  * the test fails; a failed `stop()` check fails the test.
  */
-export async function startExample(t: { after(fn: () => Promise<void>): void }, name: string, env: NodeJS.ProcessEnv = {}): Promise<RunningExample> {
+export async function startExample(t: Cleanups, name: string, env: NodeJS.ProcessEnv = {}): Promise<RunningExample> {
   const child = await startChildServer(startArgs(name), /listening on (http:\/\/\S+)/, `examples/${name}`, 60_000, {
     cwd: path.join(EXAMPLES_DIR, name),
     env: { PORT: '0', ...env },
@@ -47,7 +70,7 @@ export async function startExample(t: { after(fn: () => Promise<void>): void }, 
 }
 
 /** An SDK v1 client and a SkillsClient on `url`, with `headers` on every request; closed after the test. */
-export async function connectSkills(t: { after(fn: () => Promise<void>): void }, url: string, headers: Record<string, string> = {}) {
+export async function connectSkills(t: Cleanups, url: string, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'examples-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   t.after(() => client.close());

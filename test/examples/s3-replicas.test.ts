@@ -17,16 +17,17 @@ import { s3Env, s3ForTest } from '../support/s3-server.js';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { waitFor } from '../support/wait.js';
 import { freshPrefix } from '../storage-s3/helpers.js';
-import { connectSkills, listedUris, skillNamed, startExample } from './helpers.js';
+import { connectSkills, listedUris, skillNamed, lastFirst, startExample } from './helpers.js';
 
 const SKILL_URIS = ['skill://acme/billing/refunds/SKILL.md', 'skill://git-workflow/SKILL.md', 'skill://pdf-processing/SKILL.md'];
 const RELEASE_NOTES = '---\nname: release-notes\ndescription: Write release notes from merged pull requests.\n---\n\n# Release notes\n';
 
 test('s3-replicas: two replicas serve one bucket, any request to either, and both follow a publish', async (t) => {
-  const { server, bucket } = await s3ForTest(t);
+  const cleanups = lastFirst(t);
+  const { server, bucket } = await s3ForTest(cleanups);
   const prefix = freshPrefix('examples-replicas');
   const folder = await mkdtemp(path.join(tmpdir(), 'skillmount-replicas-'));
-  t.after(() => rm(folder, { recursive: true, force: true }));
+  cleanups.after(() => rm(folder, { recursive: true, force: true }));
   await cp(EXAMPLES, folder, { recursive: true });
   const publish = async () => {
     const result = await runCli(['publish', folder, `s3://${bucket}/${prefix}`], s3Env(server));
@@ -35,10 +36,10 @@ test('s3-replicas: two replicas serve one bucket, any request to either, and bot
   await publish();
 
   const env = { ...s3Env(server), S3_BUCKET: bucket, S3_PREFIX: prefix, S3_POLL_INTERVAL_MS: '200' };
-  const replicas = await Promise.all(['one', 'two'].map((name) => startExample(t, 's3-replicas', { ...env, REPLICA_NAME: name })));
+  const replicas = await Promise.all(['one', 'two'].map((name) => startExample(cleanups, 's3-replicas', { ...env, REPLICA_NAME: name })));
 
   // Each replica on its own: the same skills, the same digests, and its own name in the instructions.
-  const sessions = await Promise.all(replicas.map((replica) => connectSkills(t, replica.url)));
+  const sessions = await Promise.all(replicas.map((replica) => connectSkills(cleanups, replica.url)));
   assert.deepEqual(
     sessions.map((s) => s.client.getInstructions()?.startsWith('Served by replica ')),
     [true, true],
@@ -61,7 +62,7 @@ test('s3-replicas: two replicas serve one bucket, any request to either, and bot
       },
     }),
   );
-  t.after(() => balanced.close());
+  cleanups.after(() => balanced.close());
   const skills = new SkillsClient(balanced);
   for (const entry of (await skills.list()).skills) {
     if (entry.resources === 'dynamic') assert.fail(`${entry.uri} is listed with its files`);
