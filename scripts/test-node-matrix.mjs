@@ -6,6 +6,8 @@
 // (`pnpm test:all-nodes` does). Arguments after the options are test filters, as for test.mjs.
 //   --jobs N   how many of the other versions run at once (default 1: the suite alone uses both
 //              cores of a 2-core machine, and its time-bounded tests want them)
+//   --only M   only Node.js major M (repeatable): for a CI service that runs each major in its own
+//              job on that major's Node, where `--only <its major>` runs the suite once, on it
 // Ends with one line per version and a total "N passed, N failed" line; exits non-zero if any failed.
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -34,6 +36,17 @@ if (jobsAt !== -1) {
   }
   args.splice(jobsAt, 2);
 }
+const only = [];
+for (let at = args.indexOf('--only'); at !== -1; at = args.indexOf('--only')) {
+  const wanted = Number(args[at + 1]);
+  if (!NODES.some((version) => major(version) === wanted)) {
+    console.error(`test-node-matrix: --only wants one of the majors ${NODES.map(major).join(', ')}, got "${args[at + 1] ?? ''}"`);
+    process.exit(2);
+  }
+  only.push(wanted);
+  args.splice(at, 2);
+}
+const chosen = (version) => only.length === 0 || only.includes(major(version));
 
 // npm runs on its own Node; pnpm's npm_* settings are for the workspace, not these installs.
 const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|pnpm_)/i.test(key)));
@@ -89,12 +102,15 @@ async function runSuite(node, live) {
 }
 
 const own = process.version;
-const others = NODES.filter((version) => major(version) !== major(own));
+const others = NODES.filter((version) => major(version) !== major(own) && chosen(version));
 const installs = new Map(others.map((version) => [version, ensureNode(version)]));
 for (const install of installs.values()) install.catch(() => undefined);
 
-console.log(`== Node.js ${own} (this machine's) ==`);
-const results = [await runSuite(process.execPath, true)];
+const results = [];
+if (chosen(own)) {
+  console.log(`== Node.js ${own} (this machine's) ==`);
+  results.push(await runSuite(process.execPath, true));
+}
 
 const queue = [...others];
 const worker = async () => {

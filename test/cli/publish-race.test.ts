@@ -27,7 +27,7 @@ test('publish under a symlink-swap race never checks, hashes or uploads a file f
   const quiet = () => ({ step() {}, end() {} });
   let published = 0;
   let refused = 0;
-  const { runs } = await duringSwaps(a.pairs, async () => {
+  const attempt = async () => {
     const storage = fsStorage(a.root);
     const checked = await checkFolder(storage);
     for (const file of checked.files) {
@@ -43,8 +43,13 @@ test('publish under a symlink-swap race never checks, hashes or uploads a file f
       refused++;
     }
     for (const [file, bytes] of uploaded) assert.ok(!hasSecret(bytes), `${file}: the outside bytes were uploaded`);
-  });
-  assert.ok(runs >= 3, `the race ran (${runs} publishes)`);
-  assert.ok(published > 0, `some publishes went through (${published} of ${runs}, ${refused} refused)`);
+  };
+  const { runs } = await duringSwaps(a.pairs, attempt);
+  assert.ok(runs >= 3, `the race ran (${runs} publishes, ${published} went through, ${refused} refused)`);
+  // On a loaded machine every publish under the race may be refused; once the swapping stops, the
+  // same folder publishes, so the refusals were the race's and not a walk that refuses everything.
+  const before = published;
+  await attempt();
+  assert.equal(published, before + 1, 'a publish after the swapping stopped went through');
   assert.ok(uploaded.has(`skill-${SKILLS - 1}/SKILL.md`));
 });

@@ -150,7 +150,7 @@ const noSecret = (output: CliResult | string) => {
 // The two storages are independent: their suites run side by side, each one's steps in order.
 describe('skillmount publish', { concurrency: true }, () => {
   for (const storage of storages) {
-    describe(`publish to ${storage.name}`, { timeout: 90_000, concurrency: 1 }, () => {
+    describe(`publish to ${storage.name}`, { timeout: 300_000, concurrency: 1 }, () => {
       let root: string;
       let dest: Destination;
       let outsideIntact: () => Promise<boolean>;
@@ -295,7 +295,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-describe('skillmount publish to S3 writes the manifest', { timeout: 90_000, concurrency: 1 }, () => {
+describe('skillmount publish to S3 writes the manifest', { timeout: 300_000, concurrency: 1 }, () => {
   let server: S3TestServer;
   let client: S3Client;
   let root: string;

@@ -151,7 +151,7 @@ const textOf = (content: unknown) => {
 for (const sessions of [false, true]) {
   const mode = sessions ? 'sessions' : 'stateless';
 
-  describe(`createSkillsEndpoint (${mode})`, { timeout: 20_000 }, () => {
+  describe(`createSkillsEndpoint (${mode})`, { timeout: 120_000 }, () => {
     test(`serves examples/skills from a folder: the shared endpoint checks, pageSize ${sessions ? 2 : 1}`, async () => {
       for (const pageSize of [sessions ? 2 : 1]) {
         const catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { pageSize, onWarning: (w) => assert.fail(w.message) });
@@ -335,7 +335,7 @@ for (const sessions of [false, true]) {
   });
 }
 
-describe('attach() onto servers the app builds itself', { timeout: 20_000 }, () => {
+describe('attach() onto servers the app builds itself', { timeout: 120_000 }, () => {
   test('tools and resources registered before and after attach all work (McpServer)', async () => {
     const catalog = await SkillCatalog.load(memoryStorage(demoTree()));
     const served = await serveOwn(() => {
@@ -451,7 +451,7 @@ describe('attach() onto servers the app builds itself', { timeout: 20_000 }, () 
   });
 });
 
-describe('invalid entries from a custom SkillSource are never sent', { timeout: 20_000 }, () => {
+describe('invalid entries from a custom SkillSource are never sent', { timeout: 120_000 }, () => {
   const MARK = 'SECRET-MARKER-7f3a';
   const good = buildSkillEntry('good', { 'SKILL.md': skillMd('good'), 'x.md': 'x' });
   const other = buildSkillEntry('other', { 'SKILL.md': skillMd('other', `other ${MARK}`) });
@@ -591,7 +591,7 @@ describe('invalid entries from a custom SkillSource are never sent', { timeout: 
   });
 });
 
-describe('files changed in storage after load are refused until reload', { timeout: 20_000 }, () => {
+describe('files changed in storage after load are refused until reload', { timeout: 120_000 }, () => {
   test('memoryStorage.write without reload → -32603 and a warning about reload; after reload the new digest is served', async () => {
     const storage = memoryStorage(demoTree());
     const w = warnings();
@@ -693,7 +693,7 @@ describe('files changed in storage after load are refused until reload', { timeo
   });
 });
 
-describe('traversal through resources/read, skills/get and resources/directory/read', { timeout: 20_000 }, () => {
+describe('traversal through resources/read, skills/get and resources/directory/read', { timeout: 120_000 }, () => {
   const secrets = ['ROOT-SECRET-1d9', 'FOLDER-SECRET-4b2'];
   let tmp: { dir: string; remove: () => void } | undefined;
   after(() => tmp?.remove());
@@ -782,7 +782,7 @@ describe('traversal through resources/read, skills/get and resources/directory/r
   });
 });
 
-describe('bad params get -32602, never -32603', { timeout: 20_000 }, () => {
+describe('bad params get -32602, never -32603', { timeout: 120_000 }, () => {
   const cases: [string, unknown][] = [
     ['skills/list', { cursor: 5 }],
     ['skills/list', { cursor: null }],
@@ -858,7 +858,7 @@ describe('bad params get -32602, never -32603', { timeout: 20_000 }, () => {
   });
 });
 
-describe('list changes reach session clients', { timeout: 20_000 }, () => {
+describe('list changes reach session clients', { timeout: 120_000 }, () => {
   test('reload() with a change sends notifications/resources/list_changed; an unchanged reload does not', async () => {
     const storage = memoryStorage(demoTree());
     const catalog = await SkillCatalog.load(storage);

@@ -144,7 +144,7 @@ function contentBytes(answer: Answer): Buffer {
   return typeof content.text === 'string' ? Buffer.from(content.text, 'utf8') : Buffer.from(content.blob, 'base64');
 }
 
-describe('one SDK v2-style SkillSource, served by skillmount and by the SDK v2', { timeout: 60_000 }, () => {
+describe('one SDK v2-style SkillSource, served by skillmount and by the SDK v2', { timeout: 240_000 }, () => {
   let ours: Served;
   let theirs: Served;
   before(async () => {

@@ -73,7 +73,7 @@ async function setup(label: string, manifest = true): Promise<Setup> {
 
 const requests = (counts: RequestCounts) => ({ list: counts.list, get: counts.get, notModified: counts.notModified, other: counts.other });
 
-describe('the manifest as a change feed', { timeout: 60_000 }, () => {
+describe('the manifest as a change feed', { timeout: 240_000 }, () => {
   test('with a manifest, a reload with nothing changed is one conditional GET answered 304, and no listing', async () => {
     const s = await setup('feed-unchanged');
     s.counts.reset();

@@ -106,7 +106,7 @@ async function listed(prefix: string): Promise<Map<string, { etag: string; size:
   return new Map((out.Contents ?? []).map((o) => [o.Key!.slice(prefix.length), { etag: o.ETag!, size: o.Size! }]));
 }
 
-describe('the manifest', { timeout: 60_000 }, () => {
+describe('the manifest', { timeout: 240_000 }, () => {
   test('writeManifest records every visible file; a build then costs 1 LIST + 1 GET, an unchanged reload 1 conditional GET, and the entries equal a build without it', async (t) => {
     const s = await setup('manifest-build');
     const writer = s.storage();

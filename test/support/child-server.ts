@@ -8,6 +8,12 @@ import path from 'node:path';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
+/** How a child ended: its exit code, or the signal that ended it. */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface ChildServer {
   /** The first match of `ready` on the child's stdout. */
   ready: RegExpExecArray;
@@ -15,15 +21,24 @@ export interface ChildServer {
   stderr(): string;
   /** SIGTERM, then SIGKILL after 5 s; resolves once the child is gone. */
   stop(): Promise<void>;
+  /** How the child ended (its exit code, or the signal that ended it), once it has. */
+  exit(): ChildExit | undefined;
 }
 
 /**
  * Spawn `node <args>` and resolve once its stdout matches `ready`; reject, with the child's stderr
  * and stdout, when it exits first, cannot start, or prints no match within `timeoutMs`.
- * `what` names the server in those errors.
+ * `what` names the server in those errors. `options.cwd` (default the repository root) and
+ * `options.env` (added to this process's environment) are where and with what it runs.
  */
-export function startChildServer(args: string[], ready: RegExp, what: string, timeoutMs: number): Promise<ChildServer> {
-  const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChildServer(
+  args: string[],
+  ready: RegExp,
+  what: string,
+  timeoutMs: number,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ChildServer> {
+  const child = spawn(process.execPath, args, { cwd: options.cwd ?? REPO, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -34,6 +49,8 @@ export function startChildServer(args: string[], ready: RegExp, what: string, ti
   const reap = () => child.kill('SIGKILL');
   process.once('exit', reap);
 
+  const exit = (): ChildExit | undefined =>
+    child.exitCode === null && child.signalCode === null ? undefined : { code: child.exitCode, signal: child.signalCode };
   const stop = async () => {
     process.off('exit', reap);
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -52,7 +69,7 @@ export function startChildServer(args: string[], ready: RegExp, what: string, ti
       const match = ready.exec(stdout);
       if (!match) return;
       cleanup();
-      resolve({ ready: match, stderr: () => stderr, stop });
+      resolve({ ready: match, stderr: () => stderr, stop, exit });
     };
     const onExit = (code: number | null, signal: string | null) => fail(`exited (${signal ?? `code ${code}`}) before it was ready`);
     const onError = (error: Error) => fail(`could not start: ${error.message}`);

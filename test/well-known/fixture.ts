@@ -1,6 +1,8 @@
 /** Servers with /.well-known/agent-skills on, for the surface, tenant and hostile tests: the endpoint alone, Fastify, Express. */
 import { createHash } from 'node:crypto';
 import express from 'express';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import Fastify from 'fastify';
 import { createSkillsEndpoint, type SkillSource, type SkillVisibility, type SkillWarning } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
@@ -19,6 +21,8 @@ export interface ServeOptions {
   context?: (request: { headers: Record<string, string | string[] | undefined> }) => Record<string, unknown>;
   visible?: SkillVisibility;
   onWarning?: (warning: SkillWarning) => void;
+  /** The app's server factory. */
+  server?: () => McpServer | Server | Promise<McpServer | Server>;
 }
 
 export type Kind = 'endpoint' | 'fastify' | 'express';
@@ -28,7 +32,12 @@ export const KINDS: Kind[] = ['endpoint', 'fastify', 'express'];
 export async function serveWellKnown(kind: Kind, source: SkillSource, options: ServeOptions = {}): Promise<WellKnownServer> {
   const onWarning = options.onWarning ?? (() => undefined);
   if (kind === 'endpoint') {
-    const endpoint = createSkillsEndpoint({ source, wellKnown: true, attach: { onWarning, ...(options.visible ? { visible: options.visible } : {}) } });
+    const endpoint = createSkillsEndpoint({
+      source,
+      wellKnown: true,
+      ...(options.server ? { server: options.server } : {}),
+      attach: { onWarning, ...(options.visible ? { visible: options.visible } : {}) },
+    });
     const http = await listenHttp((req, res) => endpoint.handle(req, res, undefined, options.context?.(req) ?? {}), '');
     return { origin: http.url, close: http.close };
   }
@@ -38,6 +47,7 @@ export async function serveWellKnown(kind: Kind, source: SkillSource, options: S
     onWarning,
     ...(options.visible ? { visible: options.visible } : {}),
     ...(options.context ? { context: options.context as never } : {}),
+    ...(options.server ? { server: options.server } : {}),
   };
   if (kind === 'fastify') {
     const app = Fastify();

@@ -291,7 +291,8 @@ export type SkillWarningCode =
   | 'context-not-applied'
   | 'no-request-timeout'
   // /.well-known/agent-skills.
-  | 'well-known-skipped';
+  | 'well-known-skipped'
+  | 'well-known-not-served';
 
 /**
  * Whether a server's `instructions` name its skills, for hosts that show instructions to the model

@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../warnings/console.js';
 import { contextFromExtra, contextOfRequest, runWithSkillContext } from '../context/store.js';
-import { followListChanges, serviceOptions, surfaceOptions, type AttachOptions } from '../server/attach.js';
+import { answersAsAttached, followListChanges, serviceOptions, surfaceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
 import { publicService } from '../server/service.js';
 import { warningSink } from '../warnings/sink.js';
@@ -26,6 +26,7 @@ import { SessionTable } from './sessions.js';
 import { stateful, stateless } from './streamable.js';
 import type { HttpRefusal, RequestGuard, RequestGuardOptions } from './types.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.js';
+import { METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import { OptionError } from '../option-error.js';
 import { describeValue } from '../option-checks.js';
 import { tellFor } from '../warnings/told.js';
@@ -93,7 +94,10 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   /**
    * Publish the skills each request may see at `/.well-known/agent-skills/index.json`, for the
    * `skills` installer (`npx skills add <site>`): `handleWellKnown` (and `handle`) answer GET and
-   * HEAD under that prefix. As public as `context` and `visible` make it. Default `false`.
+   * HEAD under that prefix. As public as `context` and `visible` make it. Each request builds the
+   * `server`, whose checks hold; a server that answers `resources/read` or `skills/list` with a
+   * handler of its own gets nothing published (the one 404, warning `well-known-not-served`).
+   * Default `false`.
    */
   wellKnown?: boolean;
   /**
@@ -209,7 +213,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     count: (subject, work, size) => budget.count(subject, work, size),
   });
   // /.well-known/agent-skills: one more caller of the same service, under the same checks and budget.
-  const wellKnown = wellKnownRoute(options, { service, source, warn, guard, budget });
+  const wellKnown = wellKnownRoute(options, { service, source, warn, guard, budget, ...(options.server ? { newServer } : {}) });
   const era2025 = { newServer, connect, sessions, transportLimits, direct, ...(pool ? { pool } : {}) };
 
   /** Route a classified request to the path that answers (and frames) it, in the request's context and under the budget. */
@@ -293,20 +297,24 @@ interface WellKnownParts {
   warn: (warning: SkillWarning) => void;
   guard: RequestGuard;
   budget: ResponseBudget;
+  /** The app's server factory (equipped as for MCP requests), when the app has one. */
+  newServer?: () => Promise<McpServer | Server>;
 }
 
 /** The `/.well-known/agent-skills/` route: with `wellKnown: true` it answers under that prefix, else it takes nothing. */
 function wellKnownRoute(
   options: SkillsEndpointOptions,
-  { service, source, warn, guard, budget }: WellKnownParts,
+  { service, source, warn, guard, budget, newServer }: WellKnownParts,
 ): (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, context: Record<string, unknown>) => Promise<boolean> {
   if (options.wellKnown !== undefined && typeof options.wellKnown !== 'boolean') {
     throw new OptionError('invalid-type', 'wellKnown', `must be true or false, got ${describeValue(options.wellKnown)}`, options.packageName);
   }
   if (options.wellKnown !== true) return async () => false;
-  const answers = new WellKnownAnswers(service, tellFor(source, warn));
+  const tellOnce = tellFor(source, warn);
+  const answers = new WellKnownAnswers(service, tellOnce);
   const deps = {
     answers,
+    ...(newServer ? { stepsAside: () => appAnswersItself(newServer, tellOnce) } : {}),
     admit(req: IncomingMessage, res: ServerResponse) {
       const refusal = guard.check(req);
       if (!refusal) return true;
@@ -330,6 +338,32 @@ function wellKnownRoute(
   };
   return (req, res, context) => handleWellKnown(deps, req, res, context);
 }
+
+/**
+ * Build the app's server for a /.well-known request, as an MCP request would (so its factory's
+ * checks run, and a factory that throws refuses it), and tell whether it answers `resources/read`
+ * or `skills/list` with a handler of its own: that handler decides what a client may read, and
+ * this surface, which is not an MCP request, cannot ask it.
+ */
+async function appAnswersItself(newServer: () => Promise<McpServer | Server>, tell: (warning: SkillWarning) => void): Promise<boolean> {
+  const server = await newServer();
+  try {
+    const own = WELL_KNOWN_METHODS.filter((method) => !answersAsAttached(server, method));
+    if (own.length === 0) return false;
+    tell({
+      code: 'well-known-not-served',
+      message:
+        `/.well-known/agent-skills answers 404: the server from your factory answers ${own.join(' and ')} with its own handler, ` +
+        'which decides what a client may read and cannot be asked outside MCP; gate skills with visible instead, or turn wellKnown off',
+    });
+    return true;
+  } finally {
+    await server.close();
+  }
+}
+
+/** The skills methods whose answers /.well-known publishes. */
+const WELL_KNOWN_METHODS = ['resources/read', METHOD_SKILLS_LIST];
 
 /**
  * What an admitted request is: a 2026-07-28 request (that path refuses batches and other methods

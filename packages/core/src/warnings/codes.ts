@@ -65,4 +65,8 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
     meaning: 'a skill left out of /.well-known/agent-skills/index.json: the skills installer would refuse it, or its name is taken',
     once: 'per-subject',
   },
+  'well-known-not-served': {
+    meaning: "/.well-known/agent-skills answers 404: the app's server answers resources/read or skills/list with its own handler",
+    once: 'per-owner',
+  },
 });

@@ -14,6 +14,11 @@ import { WELL_KNOWN_PREFIX } from './rules.js';
 
 export interface WellKnownRouteDeps {
   answers: WellKnownAnswers;
+  /**
+   * Run in the request's context before each answer: true when the app's server answers the
+   * skills methods with handlers of its own, which this surface cannot ask. It then answers the one 404.
+   */
+  stepsAside?(): Promise<boolean>;
   /** The endpoint's first checks (Host/Origin, declared size): true when the request may go on, else it has been answered. */
   admit(req: IncomingMessage, res: ServerResponse): boolean;
   /** Run `work` in the request's context and under the endpoint's response budget, `size` measuring its answer. */
@@ -61,7 +66,7 @@ export async function handleWellKnown(deps: WellKnownRouteDeps, req: IncomingMes
       req,
       context,
       WELL_KNOWN_PREFIX + path,
-      (ctx) => deps.answers.answer(target, ctx),
+      async (ctx) => ((await deps.stepsAside?.()) ? undefined : deps.answers.answer(target, ctx)),
       (a) => a?.body.byteLength ?? 0,
     );
   } catch (error) {
