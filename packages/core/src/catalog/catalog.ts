@@ -52,6 +52,20 @@ export const catalogInternals = (catalog: SkillCatalog): CatalogInternals => int
  * Skills loaded from a `SkillFiles` storage: validated, hashed, indexed and frozen.
  * Serves `skills/list`, `skills/get`, `resources/read` and `resources/directory/read` from memory,
  * reading file bodies from storage only on `resources/read`.
+ *
+ * @example
+ * ```ts
+ * import { SkillCatalog } from '@skillmount/core';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const catalog = await SkillCatalog.load(fsStorage('./skills'), { strict: true });
+ * for (const entry of catalog.entries) console.log(entry.uri, entry.frontmatter.description);
+ * const stop = catalog.watch(); // reload on every change the storage reports
+ * const skill = await catalog.get('skill://refunds/SKILL.md');
+ * stop();
+ * ```
+ * @throws The class has no public constructor: {@link SkillCatalog.load} builds a catalog and
+ * says what it throws.
  */
 export class SkillCatalog implements SkillSource {
   readonly #files: SkillFiles;
@@ -96,7 +110,21 @@ export class SkillCatalog implements SkillSource {
     });
   }
 
-  /** Walk `files`, read and hash every skill file, and build the catalog. */
+  /**
+   * Walk `files`, read and hash every skill file, and build the catalog.
+   *
+   * @example
+   * ```ts
+   * import { SkillCatalog } from '@skillmount/core';
+   * import { fsStorage } from '@skillmount/storage-fs';
+   *
+   * const catalog = await SkillCatalog.load(fsStorage('./skills'), { pageSize: 50 });
+   * ```
+   * @throws TypeError when `files` is not a storage (it has no `list` and `read`).
+   * @throws {@link OptionError} when an option is invalid.
+   * @throws {@link StorageError} (the promise rejects) when the storage cannot be listed or a skill file cannot be read.
+   * @throws {@link CatalogError} (the promise rejects) under `strict`, when a skill is invalid (its SKILL.md front matter, name or limits).
+   */
   static async load(files: SkillFiles, options: CatalogOptions = {}): Promise<SkillCatalog> {
     if (!files || typeof files.list !== 'function' || typeof files.read !== 'function') {
       throw new TypeError('skillmount: SkillCatalog.load(files) needs a storage with list(dir) and read(path), e.g. fsStorage("./skills")');
@@ -141,6 +169,8 @@ export class SkillCatalog implements SkillSource {
    * Build a new catalog from storage and swap it in, all or nothing: on failure the old one keeps
    * serving and the promise rejects. Calls never overlap; a call made while one runs waits for it
    * and then reloads once more (calls made meanwhile share that second run).
+   *
+   * @throws {@link StorageError} or, under `strict`, {@link CatalogError} (the promise rejects), as `load`; the old catalog keeps serving.
    */
   reload(): Promise<ReloadReport> {
     if (this.#queued) return this.#queued;
@@ -177,6 +207,8 @@ export class SkillCatalog implements SkillSource {
    * Reload whenever the storage reports a change (its optional `watch` hook). Failed reloads are
    * reported through `onWarning` and the old catalog keeps serving. Each caller gets its own stop
    * function; the storage is unwatched when the last one stops.
+   *
+   * @throws TypeError when the storage has no `watch` method.
    */
   watch(): () => void {
     if (typeof this.#files.watch !== 'function') {

@@ -7,6 +7,19 @@ const appContext = new AsyncLocalStorage<Record<string, unknown>>();
  * Run `fn` (typically `transport.handleRequest(...)`) with the app's per-request context. Every
  * skills handler that runs inside it receives these fields in its `SkillContext`. HTTP adapters
  * call this; apps with their own route can too.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+ * import { runWithSkillContext } from '@skillmount/core';
+ *
+ * declare const transport: StreamableHTTPServerTransport;
+ * http.createServer((req, res) => {
+ *   void runWithSkillContext({ tenant: req.headers['x-tenant'] }, () => transport.handleRequest(req, res));
+ * });
+ * ```
+ * @throws What `fn` throws, as it throws it.
  */
 export function runWithSkillContext<T>(context: Record<string, unknown>, fn: () => T): T {
   return appContext.run(context, fn);
