@@ -1,5 +1,5 @@
 /**
- * Serve Agent Skills over MCP from an Express 5 app: `app.use(await skillsMiddleware({ storage }))`.
+ * Serve Agent Skills over MCP from an Express 5 app: `app.use('/mcp', skillsMiddleware({ storage }))`.
  *
  * @module @skillmount/express
  */

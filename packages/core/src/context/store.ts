@@ -34,6 +34,19 @@ export function hasSkillContext(): boolean {
  * The context an HTTP request carries before any MCP message is read: its headers and auth,
  * then the app's fields. Sources see the same values for a request either way; this also gives
  * them to code that runs outside a handler, such as a session's opening `connect()`.
+ *
+ * @example
+ * ```ts
+ * import type { IncomingMessage } from 'node:http';
+ * import { runWithSkillContext } from '@skillmount/core';
+ * import { contextOfRequest } from '@skillmount/core/adapter';
+ *
+ * declare const req: IncomingMessage;
+ * runWithSkillContext(contextOfRequest(req, { tenant: 'acme' }), () => {
+ *   // … connect a server or handle the request
+ * });
+ * ```
+ * @throws Nothing.
  */
 export function contextOfRequest(req: { headers: SkillContext['headers']; auth?: unknown }, app: Record<string, unknown>): Record<string, unknown> {
   return { headers: req.headers, ...(req.auth !== undefined ? { auth: req.auth } : {}), ...app };

@@ -134,7 +134,8 @@ const SKILL_METHODS = [METHOD_SKILLS_LIST, METHOD_SKILLS_GET, METHOD_DIRECTORY_R
  * attach(server, catalog); // before server.connect()
  * ```
  * @throws TypeError when `source` is not a skill source or `server` is not an SDK v1 `McpServer` or `Server`.
- * @throws {@link OptionError} when an option is invalid.
+ * @throws {@link OptionError} when an option is invalid, or (`conflicting-options`) when `tools` would add a
+ * `read_skill` tool the server already has.
  * @throws Error when the server is already connected, already serves another source, already answers a
  * skills method, or (a `Server` in `'auto'` mode) already answers `resources/list` or `resources/read`.
  */
