@@ -39,6 +39,15 @@ test('every exported function and class has @example and @throws', () => {
   assert.deepEqual(missing, [], `add the tags to the doc comments:\n${missing.join('\n')}`);
 });
 
+test('every public class method that throws says so with @throws', () => {
+  const missing = api.filter((item) => item.kind === 'method' && item.throwsDirectly && !item.tags.has('throws'));
+  assert.deepEqual(
+    missing.map((item) => `${item.name} (${item.at})`),
+    [],
+    'these methods have a throw statement and no @throws',
+  );
+});
+
 test('every @example holds a TypeScript code block', () => {
   const withoutCode = api.filter((item) => item.tags.has('example') && !/```ts\n/.test((item.tags.get('example') ?? []).join('\n')));
   assert.deepEqual(

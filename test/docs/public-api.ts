@@ -27,6 +27,8 @@ export interface DocumentedItem {
   at: string;
   /** The text of each block tag, by tag name (`example`, `throws`, …). */
   tags: Map<string, string[]>;
+  /** For a method: its own body has a `throw` statement (outside any function nested in it). */
+  throwsDirectly?: boolean;
 }
 
 const tagText = (tag: ts.JSDocTag): string => (typeof tag.comment === 'string' ? tag.comment : (ts.getTextOfJSDocComment(tag.comment) ?? ''));
@@ -45,6 +47,13 @@ const where = (node: ts.Node): string => {
   const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
   return `${path.relative(ROOT, file.fileName)}:${line + 1}`;
 };
+
+const hasOwnThrow = (node: ts.Node): boolean =>
+  ts.forEachChild(node, (child) => {
+    if (ts.isThrowStatement(child)) return true;
+    if (ts.isFunctionLike(child)) return undefined;
+    return hasOwnThrow(child) || undefined;
+  }) === true;
 
 const isPublicMethod = (member: ts.ClassElement): member is ts.MethodDeclaration => {
   if (!ts.isMethodDeclaration(member) || !member.body) return false;
@@ -70,7 +79,8 @@ const itemsOfSymbol = (exported: string, symbol: ts.Symbol, checker: ts.TypeChec
     if (ts.isClassDeclaration(declaration)) {
       items.push({ name: exported, kind: 'class', at: where(declaration), tags: tagsOf(declaration) });
       for (const member of declaration.members.filter(isPublicMethod)) {
-        items.push({ name: `${exported}.${member.name.getText()}`, kind: 'method', at: where(member), tags: tagsOf(member) });
+        const name = `${exported}.${member.name.getText()}`;
+        items.push({ name, kind: 'method', at: where(member), tags: tagsOf(member), throwsDirectly: hasOwnThrow(member.body!) });
       }
     }
   }

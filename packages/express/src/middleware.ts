@@ -49,7 +49,8 @@ const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
  * app.listen(3000, '127.0.0.1');
  * ```
  * @throws {@link @skillmount/core!OptionError | OptionError} when an option is invalid. A catalog that fails to load is not thrown here:
- * `ready` rejects with its {@link @skillmount/core!StorageError | StorageError} or {@link @skillmount/core!CatalogError | CatalogError}, and requests get an internal error.
+ * `ready` rejects with its {@link @skillmount/core!StorageError | StorageError} or
+ * {@link @skillmount/core!CatalogError | CatalogError}, and requests get an internal error.
  */
 export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter {
   // Every option is shared with the other adapters; core checks them, naming this package.

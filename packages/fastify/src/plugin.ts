@@ -176,7 +176,8 @@ async function resolveSource(origin: SkillsOrigin, warn: Warn): Promise<{ source
  * console.log(`${app.skills.entries.length} skills at http://127.0.0.1:3000/mcp`);
  * ```
  * @throws {@link @skillmount/core!OptionError | OptionError} (the registration fails) when an option is invalid.
- * @throws {@link @skillmount/core!StorageError | StorageError} or, under `strict`, {@link @skillmount/core!CatalogError | CatalogError} (the registration fails) when the
+ * @throws {@link @skillmount/core!StorageError | StorageError} or, under `strict`,
+ * {@link @skillmount/core!CatalogError | CatalogError} (the registration fails) when the
  * catalog cannot be loaded from `storage`.
  * @throws Error (the registration fails) when the plugin is already registered in this context, a route already
  * exists at its path, or the storage cannot be watched.

@@ -245,18 +245,34 @@ export class SkillCatalog implements SkillSource {
 
   // --- SkillSource --------------------------------------------------------
 
+  /**
+   * One page of the served skills' entries, sorted by URI (`pageSize` per page).
+   *
+   * @throws {@link SkillProtocolError} (`-32602`, the promise rejects) when `params.cursor` is not a `nextCursor` this catalog gave.
+   */
   async list(params: ListSkillsParams = {}): Promise<ListSkillsPage> {
     const after = decodeCursor(params.cursor);
     const { items, nextCursor } = page(this.#snapshot.entries, (e) => e.uri, after, this.#options.pageSize);
     return nextCursor === undefined ? { skills: items } : { skills: items, nextCursor };
   }
 
+  /**
+   * The entry of the skill whose SKILL.md is at `uri` (in any spelling of it).
+   *
+   * @throws {@link SkillNotFoundError} (the promise rejects) when no skill is served at `uri`.
+   */
   async get(uri: string): Promise<SkillEntry> {
     const entry = this.#snapshot.skills.get(this.#pathOf(uri, 'skill'));
     if (!entry) throw skillNotFound(uri);
     return entry;
   }
 
+  /**
+   * A served file's content, read from storage (or the byte cache) and checked against its size and digest.
+   *
+   * @throws {@link SkillNotFoundError} (the promise rejects) when no file is served at `uri`.
+   * @throws {@link SkillProtocolError} (internal error) when the storage fails, or the file changed since the catalog was loaded.
+   */
   async read(uri: string): Promise<SkillFileContent> {
     const record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
     if (!record) throw fileNotFound(uri);
@@ -313,6 +329,12 @@ export class SkillCatalog implements SkillSource {
     return pending;
   }
 
+  /**
+   * One page of a served folder's direct children.
+   *
+   * @throws {@link SkillNotFoundError} (the promise rejects) when no folder is served at `uri`.
+   * @throws {@link SkillProtocolError} (`-32602`) when `uri` names a file, or `params.cursor` is not a `nextCursor` this catalog gave.
+   */
   async readDirectory(uri: string, params: ListSkillsParams = {}): Promise<DirectoryPage> {
     const key = this.#pathOf(uri, 'directory');
     const children = this.#snapshot.directories.get(key);
