@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exampleProblems, writeExamples } from './examples.js';
@@ -21,6 +21,16 @@ test('the API reference is generated without a warning (scripts/docs-api.mjs)', 
   for (const page of ['core/classes/SkillCatalog.md', 'storage-fs/functions/fsStorage.md', 'skillmount/functions/main.md']) {
     assert.ok(existsSync(path.join(out, page)), `${page} is missing from the generated reference`);
   }
+});
+
+test('the generator refuses a folder it did not make, and leaves it as it was (TypeDoc empties its output first)', (t) => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'skillmount-site-'));
+  t.after(() => rmSync(folder, { recursive: true, force: true }));
+  writeFileSync(path.join(folder, 'index.md'), '# The site\n');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/docs-api.mjs'), folder], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, /holds files this script did not generate/);
+  assert.deepEqual(readdirSync(folder), ['index.md']);
 });
 
 test('the public API is found: every package entry point with its functions and classes', () => {
