@@ -13,6 +13,16 @@ const FORMS = 'a folder path, s3://bucket/prefix or postgres://user@host/databas
  * Parse a location given on the command line: a folder path, `s3://bucket/prefix` or
  * `postgres://…` / `postgresql://…` with an optional `#namespace`. Registers any password in the
  * URL so that no message shows it. Throws a UsageError for a location that can never work.
+ *
+ * @example
+ * ```ts
+ * import { parseLocation } from 'skillmount';
+ *
+ * const where = parseLocation('s3://my-skills/prod/');
+ * if (where.kind === 's3') console.log(where.bucket, where.prefix); // 'my-skills' 'prod/'
+ * ```
+ * @throws Error when the location can never work: empty, an S3 URL without a bucket, a PostgreSQL URL that does not
+ * parse or has a malformed `#namespace`, or an unsupported scheme.
  */
 export function parseLocation(location: string): Location {
   const scheme = SCHEME.exec(location)?.[1]?.toLowerCase();
@@ -63,6 +73,22 @@ export function parseLocation(location: string): Location {
  * Open a storage location given on the command line (see `parseLocation`). The caller closes it.
  * S3 uses the AWS SDK's standard environment (`AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL`,
  * `AWS_REGION`, credentials), with path-style addressing when a custom endpoint is set.
+ *
+ * @example
+ * ```ts
+ * import { SkillCatalog } from '@skillmount/core';
+ * import { openStorage } from 'skillmount';
+ *
+ * const opened = await openStorage('./skills');
+ * try {
+ *   const catalog = await SkillCatalog.load(opened.storage);
+ *   console.log(`${catalog.entries.length} skills in ${opened.label}`);
+ * } finally {
+ *   await opened.close();
+ * }
+ * ```
+ * @throws Error (the promise rejects) for a location {@link parseLocation} refuses, a folder that does not exist,
+ * an option that does not apply to the location's kind, or storage options the storage refuses.
  */
 export async function openStorage(location: string | Location, options: OpenStorageOptions = {}): Promise<OpenedStorage> {
   const where = typeof location === 'string' ? parseLocation(location) : location;

@@ -78,7 +78,18 @@ ls and get options:
 
 Run "skillmount <command> --help" for this text.`;
 
-/** Run the CLI; resolves to the exit code, or undefined for a server that keeps running. */
+/**
+ * Run the CLI; resolves to the exit code, or undefined for a server that keeps running.
+ *
+ * @example
+ * ```ts
+ * import { main } from 'skillmount';
+ *
+ * const code = await main(['check', './skills']);
+ * if (code !== undefined) process.exitCode = code;
+ * ```
+ * @throws Nothing: a failure is printed on stderr and gives exit code 1, a usage mistake 2.
+ */
 export async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   try {

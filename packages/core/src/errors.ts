@@ -5,6 +5,14 @@ import { brand, isBranded } from './brand.js';
 /**
  * An error that reaches the client as a JSON-RPC error with this exact code and message.
  * (The SDK's McpError would prefix the message with "MCP error -32602:".)
+ *
+ * @example
+ * ```ts
+ * import { JsonRpcErrorCode, SkillProtocolError } from '@skillmount/core';
+ *
+ * throw new SkillProtocolError(JsonRpcErrorCode.InvalidParams, 'skill name must be lowercase', { name: 'Refunds' });
+ * ```
+ * @throws Nothing: the constructor only records the code, message and data.
  */
 export class SkillProtocolError extends Error {
   readonly code: number;
@@ -23,7 +31,21 @@ export class SkillProtocolError extends Error {
   }
 }
 
-/** Unknown skill, file or folder: `-32602` with `data: { uri }`, as hosts expect for a miss. */
+/**
+ * Unknown skill, file or folder: `-32602` with `data: { uri }`, as hosts expect for a miss.
+ *
+ * @example
+ * ```ts
+ * import { SkillNotFoundError } from '@skillmount/core';
+ *
+ * try {
+ *   // … a source's get() or read() for a URI it does not serve
+ * } catch (error) {
+ *   if (error instanceof SkillNotFoundError) console.log(error.code, error.data); // -32602 { uri: '…' }
+ * }
+ * ```
+ * @throws Nothing: the constructor only records the message and the URI.
+ */
 export class SkillNotFoundError extends SkillProtocolError {
   constructor(message: string, uri: string) {
     super(INVALID_PARAMS, message, { uri });
@@ -52,7 +74,22 @@ export function internalError(message: string): SkillProtocolError {
   return new SkillProtocolError(INTERNAL_ERROR, message);
 }
 
-/** A catalog could not be built (strict mode) or a skill could not be built into an entry. */
+/**
+ * A catalog could not be built (strict mode) or a skill could not be built into an entry.
+ *
+ * @example
+ * ```ts
+ * import { CatalogError, SkillCatalog } from '@skillmount/core';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * try {
+ *   await SkillCatalog.load(fsStorage('./skills'), { strict: true });
+ * } catch (error) {
+ *   if (error instanceof CatalogError) for (const problem of error.problems) console.error(problem.path, problem.message);
+ * }
+ * ```
+ * @throws Nothing: the constructor only builds the message from the problems.
+ */
 export class CatalogError extends Error {
   readonly problems: readonly SkillWarning[];
   constructor(problems: readonly SkillWarning[], context = 'skills catalog') {

@@ -1,3 +1,10 @@
+/**
+ * Serve Agent Skills over MCP (`io.modelcontextprotocol/skills`) from a server built on the MCP
+ * TypeScript SDK v1: the catalog, `attach`, the framework-neutral HTTP endpoint, memory storage,
+ * per-tenant catalogs, the protocol's constants and schemas, and the errors they throw.
+ *
+ * @module @skillmount/core
+ */
 export type {
   CacheHint,
   CacheScope,

@@ -35,6 +35,22 @@ const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
  * An Express router serving an MCP Streamable HTTP endpoint with Agent Skills at its mount path:
  * `app.use('/mcp', skillsMiddleware({ storage: fsStorage('./skills') }))`. Options are checked
  * here, at once; with `storage` the catalog loads in the background and early requests wait for it.
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { skillsMiddleware } from '@skillmount/express';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const skills = skillsMiddleware({ storage: fsStorage('./skills') });
+ * const app = express();
+ * app.use('/mcp', skills);
+ * await skills.ready; // fail at start-up if the skills cannot be loaded
+ * app.listen(3000, '127.0.0.1');
+ * ```
+ * @throws {@link @skillmount/core!OptionError | OptionError} when an option is invalid. A catalog that fails to load is not thrown here:
+ * `ready` rejects with its {@link @skillmount/core!StorageError | StorageError} or
+ * {@link @skillmount/core!CatalogError | CatalogError}, and requests get an internal error.
  */
 export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter {
   // Every option is shared with the other adapters; core checks them, naming this package.

@@ -1,3 +1,8 @@
+/**
+ * Serve Agent Skills over MCP from a Fastify 5 app: `await app.register(skillsPlugin, { storage })`.
+ *
+ * @module @skillmount/fastify
+ */
 import { skillsPlugin } from './plugin.js';
 
 export { skillsPlugin };

@@ -161,5 +161,25 @@ async function resolveSource(origin: SkillsOrigin, warn: Warn): Promise<{ source
   }
 }
 
-/** Serves Agent Skills over MCP from a Fastify 5 app: `await app.register(skillsPlugin, { storage })`. */
+/**
+ * Serves Agent Skills over MCP from a Fastify 5 app: `await app.register(skillsPlugin, { storage })`.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { skillsPlugin } from '@skillmount/fastify';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const app = Fastify();
+ * await app.register(skillsPlugin, { storage: fsStorage('./skills'), sessions: true });
+ * await app.listen({ port: 3000, host: '127.0.0.1' });
+ * console.log(`${app.skills.entries.length} skills at http://127.0.0.1:3000/mcp`);
+ * ```
+ * @throws {@link @skillmount/core!OptionError | OptionError} (the registration fails) when an option is invalid.
+ * @throws {@link @skillmount/core!StorageError | StorageError} or, under `strict`,
+ * {@link @skillmount/core!CatalogError | CatalogError} (the registration fails) when the
+ * catalog cannot be loaded from `storage`.
+ * @throws Error (the registration fails) when the plugin is already registered in this context, a route already
+ * exists at its path, or the storage cannot be watched.
+ */
 export const skillsPlugin: FastifyPluginAsync<SkillsPluginOptions> = fp(skills, { fastify: '5.x', name: NAME });

@@ -106,6 +106,20 @@ function timerOption(options: FsStorageOptions, name: 'maxWaitMs' | 'fullWalkMs'
  * A folder as skill storage. Symlinks and special files are listed as `unsupported` and never
  * read; every folder and file is checked to be inside the root after it is opened, so an entry
  * swapped for a symlink meanwhile is refused, not followed; a path that could leave the root throws.
+ *
+ * @example
+ * ```ts
+ * import { SkillCatalog } from '@skillmount/core';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const storage = fsStorage('./skills', { debounceMs: 200 });
+ * const catalog = await SkillCatalog.load(storage);
+ * catalog.watch();
+ * ```
+ * @throws TypeError when `root` is not a non-empty string.
+ * @throws {@link @skillmount/core!OptionError | OptionError} when an option is invalid.
+ * @throws {@link @skillmount/core!StorageError | StorageError} from its methods (the promises reject) for a path that is not plain or leaves the
+ * root, a symlink or special file, or a failed read (`code: 'not-found'` for a missing path).
  */
 export function fsStorage(root: string, options: FsStorageOptions = {}): FsStorage {
   if (typeof root !== 'string' || root.length === 0) throw new TypeError('@skillmount/storage-fs: fsStorage(root) needs a folder path');

@@ -15,6 +15,21 @@ import type { MigrateOptions, PostgresStorage, PostgresStorageOptions } from './
  * (`listAll`); a reload with nothing changed is one, the namespace's generation (`treeToken`).
  * Every value travels as a bound parameter. Rows whose path is not a plain relative path are
  * reported as `unsupported` and never read.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { SkillCatalog } from '@skillmount/core';
+ * import { postgresStorage } from '@skillmount/storage-postgres';
+ *
+ * const storage = postgresStorage({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }), namespace: 'acme' });
+ * await storage.migrate(); // once per database; safe to repeat
+ * const catalog = await SkillCatalog.load(storage);
+ * catalog.watch(); // LISTEN/NOTIFY
+ * ```
+ * @throws {@link @skillmount/core!OptionError | OptionError} when an option is invalid (neither or both of `pool` and `connectionString`,
+ * a `table` that is not a valid name…).
+ * @throws {@link @skillmount/core!StorageError | StorageError} from its methods (the promises reject) when a query fails.
  */
 export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
   const { pool, ownsPool, names, namespace, debounceMs, onError } = normalizeOptions(options);
@@ -71,7 +86,23 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   };
 }
 
-/** Create the table, its triggers and the generation table on a pool you own, e.g. from a deploy script. */
+/**
+ * Create the table, its triggers and the generation table on a pool you own, e.g. from a deploy script.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { migrate } from '@skillmount/storage-postgres';
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await migrate(pool, { table: 'skills.files' });
+ * await pool.end();
+ * ```
+ * @throws TypeError when `pool` is not a `pg.Pool`.
+ * @throws {@link @skillmount/core!OptionError | OptionError} when `table` is not a valid table name.
+ * @throws {@link @skillmount/core!StorageError | StorageError} (the promise rejects) when the database cannot be reached, or the table exists
+ * without the columns the storage needs.
+ */
 export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<void> {
   if (pool === null || typeof pool !== 'object' || typeof pool.connect !== 'function') {
     throw new TypeError('@skillmount/storage-postgres: migrate(pool, options) needs a pg.Pool');

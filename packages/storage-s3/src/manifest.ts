@@ -20,7 +20,20 @@ export interface ManifestFile {
   content?: Uint8Array;
 }
 
-/** The manifest's bytes: paths sorted and keys in a fixed order, so the same files always give the same bytes. */
+/**
+ * The manifest's bytes: paths sorted and keys in a fixed order, so the same files always give the same bytes.
+ *
+ * @example
+ * ```ts
+ * import { sha256Digest } from '@skillmount/core';
+ * import { encodeManifest } from '@skillmount/storage-s3';
+ *
+ * const content = new TextEncoder().encode('---\nname: refunds\ndescription: Handle refunds.\n---\n');
+ * const bytes = encodeManifest([{ path: 'refunds/SKILL.md', etag: '"9b2cf5…"', size: content.length, sha256: sha256Digest(content), content }]);
+ * // upload `bytes` to <prefix>.skillmount/manifest.json (MANIFEST_PATH) after the files it records
+ * ```
+ * @throws Nothing.
+ */
 export function encodeManifest(files: Iterable<ManifestFile>): Uint8Array {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const entries: Record<string, ManifestEntry> = {};

@@ -22,6 +22,18 @@ const SNAPSHOT_FRESH_MS = 5_000;
  * relative paths are reported as `unsupported` and never read. With a manifest, a reload or a
  * watch poll first asks whether it changed (one conditional GET, see manifest-feed.ts) and lists
  * only when it did, or once `fullListIntervalMs` has passed.
+ *
+ * @example
+ * ```ts
+ * import { SkillCatalog } from '@skillmount/core';
+ * import { s3Storage } from '@skillmount/storage-s3';
+ *
+ * const storage = s3Storage({ bucket: 'my-skills', prefix: 'prod/', region: 'eu-west-1' });
+ * const catalog = await SkillCatalog.load(storage);
+ * catalog.watch(); // polls every pollIntervalMs
+ * ```
+ * @throws {@link @skillmount/core!OptionError | OptionError} when an option is invalid (no `bucket`, a `client` beside client settings…).
+ * @throws {@link @skillmount/core!StorageError | StorageError} from its methods (the promises reject) when S3 refuses or fails a request.
  */
 export function s3Storage(options: S3StorageOptions): S3Storage {
   const settings = normalizeOptions(options);

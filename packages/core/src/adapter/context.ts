@@ -9,6 +9,16 @@ export const INVALID_CONTEXT = 'invalid-context';
  * number is a mistake in the app's function, not a request to serve with no fields: it fails the
  * request with a `TypeError` (code `invalid-context`) that names the option and what to return, and
  * the adapter hands it to the framework's error handling, as it does an error the function throws.
+ *
+ * @example
+ * ```ts
+ * import { contextFields } from '@skillmount/core/adapter';
+ *
+ * const context = (request: Request) => ({ tenant: request.headers.get('x-tenant') });
+ * const fields = await contextFields(context, new Request('http://localhost/mcp'), '@acme/skills-hono');
+ * ```
+ * @throws TypeError with `code: 'invalid-context'` (the promise rejects) when `context` returns anything but an
+ * object of fields; what `context` itself throws, as it throws it.
  */
 export async function contextFields<Request>(
   context: ((request: Request) => unknown) | undefined,

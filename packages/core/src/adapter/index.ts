@@ -4,6 +4,8 @@
  * deadline) and the answers for refused requests; body plumbing; hiding internal errors; the
  * per-request context. An app author needs none of it: `@skillmount/fastify` and
  * `@skillmount/express` (or `createSkillsEndpoint` from `@skillmount/core`) wire it up.
+ *
+ * @module @skillmount/core/adapter
  */
 export { checkAdapterOptions, STORAGE_ONLY_OPTIONS } from './options.js';
 export { contextFields, INVALID_CONTEXT } from './context.js';

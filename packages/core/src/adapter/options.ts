@@ -21,6 +21,17 @@ const hasMethods = (value: unknown, ...names: string[]) =>
  * start-up rather than on a request. Every error is an `OptionError` whose message starts with
  * `packageName` (`@skillmount/fastify: option "maxSessions" must be a positive integer, got 0`).
  * Options of the adapter's own are left to the adapter.
+ *
+ * @example
+ * ```ts
+ * import { checkAdapterOptions } from '@skillmount/core/adapter';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const checked = checkAdapterOptions<Request>({ storage: fsStorage('./skills'), sessions: true }, '@acme/skills-hono');
+ * console.log(checked.origin.kind, checked.sessions);
+ * ```
+ * @throws {@link @skillmount/core!OptionError | OptionError} when an option is invalid: none or several of `storage`, `catalog` and `source`,
+ * a catalog option beside a ready `catalog` or `source`, a wrong type or value.
  */
 export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Request>, packageName: string): CheckedAdapterOptions<Request> {
   const fail = optionFail(packageName);

@@ -6,7 +6,22 @@ import { attach, type AttachOptions } from '../server/attach.js';
 import type { SkillSource } from '../types.js';
 import type { AnyMcpServer } from './types.js';
 
-/** Build one server with `factory`, attach the skills to it as requests will, and close it; throws what attach throws. */
+/**
+ * Build one server with `factory`, attach the skills to it as requests will, and close it; throws what attach throws.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+ * import { memoryStorage, SkillCatalog } from '@skillmount/core';
+ * import { checkServerSurfaces } from '@skillmount/core/adapter';
+ *
+ * const catalog = await SkillCatalog.load(memoryStorage());
+ * const server = () => new McpServer({ name: 'my-server', version: '1.0.0' });
+ * await checkServerSurfaces(server, catalog, { tools: true }); // fails at start-up if the app has its own read_skill tool
+ * ```
+ * @throws What {@link attach} throws for the factory's server (the promise rejects), such as an
+ * {@link @skillmount/core!OptionError | OptionError} (`conflicting-options`) when the app's server already has a `read_skill` tool.
+ */
 export async function checkServerSurfaces(
   factory: (() => AnyMcpServer | Promise<AnyMcpServer>) | undefined,
   source: SkillSource,

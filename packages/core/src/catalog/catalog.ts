@@ -52,6 +52,20 @@ export const catalogInternals = (catalog: SkillCatalog): CatalogInternals => int
  * Skills loaded from a `SkillFiles` storage: validated, hashed, indexed and frozen.
  * Serves `skills/list`, `skills/get`, `resources/read` and `resources/directory/read` from memory,
  * reading file bodies from storage only on `resources/read`.
+ *
+ * @example
+ * ```ts
+ * import { SkillCatalog } from '@skillmount/core';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const catalog = await SkillCatalog.load(fsStorage('./skills'), { strict: true });
+ * for (const entry of catalog.entries) console.log(entry.uri, entry.frontmatter.description);
+ * const stop = catalog.watch(); // reload on every change the storage reports
+ * const skill = await catalog.get('skill://refunds/SKILL.md');
+ * stop();
+ * ```
+ * @throws The class has no public constructor: {@link SkillCatalog.load} builds a catalog and
+ * says what it throws.
  */
 export class SkillCatalog implements SkillSource {
   readonly #files: SkillFiles;
@@ -96,7 +110,21 @@ export class SkillCatalog implements SkillSource {
     });
   }
 
-  /** Walk `files`, read and hash every skill file, and build the catalog. */
+  /**
+   * Walk `files`, read and hash every skill file, and build the catalog.
+   *
+   * @example
+   * ```ts
+   * import { SkillCatalog } from '@skillmount/core';
+   * import { fsStorage } from '@skillmount/storage-fs';
+   *
+   * const catalog = await SkillCatalog.load(fsStorage('./skills'), { pageSize: 50 });
+   * ```
+   * @throws TypeError when `files` is not a storage (it has no `list` and `read`).
+   * @throws {@link OptionError} when an option is invalid.
+   * @throws {@link StorageError} (the promise rejects) when the storage cannot be listed or a skill file cannot be read.
+   * @throws {@link CatalogError} (the promise rejects) under `strict`, when a skill is invalid (its SKILL.md front matter, name or limits).
+   */
   static async load(files: SkillFiles, options: CatalogOptions = {}): Promise<SkillCatalog> {
     if (!files || typeof files.list !== 'function' || typeof files.read !== 'function') {
       throw new TypeError('skillmount: SkillCatalog.load(files) needs a storage with list(dir) and read(path), e.g. fsStorage("./skills")');
@@ -141,6 +169,8 @@ export class SkillCatalog implements SkillSource {
    * Build a new catalog from storage and swap it in, all or nothing: on failure the old one keeps
    * serving and the promise rejects. Calls never overlap; a call made while one runs waits for it
    * and then reloads once more (calls made meanwhile share that second run).
+   *
+   * @throws {@link StorageError} or, under `strict`, {@link CatalogError} (the promise rejects), as `load`; the old catalog keeps serving.
    */
   reload(): Promise<ReloadReport> {
     if (this.#queued) return this.#queued;
@@ -177,6 +207,8 @@ export class SkillCatalog implements SkillSource {
    * Reload whenever the storage reports a change (its optional `watch` hook). Failed reloads are
    * reported through `onWarning` and the old catalog keeps serving. Each caller gets its own stop
    * function; the storage is unwatched when the last one stops.
+   *
+   * @throws TypeError when the storage has no `watch` method.
    */
   watch(): () => void {
     if (typeof this.#files.watch !== 'function') {
@@ -213,18 +245,34 @@ export class SkillCatalog implements SkillSource {
 
   // --- SkillSource --------------------------------------------------------
 
+  /**
+   * One page of the served skills' entries, sorted by URI (`pageSize` per page).
+   *
+   * @throws {@link SkillProtocolError} (`-32602`, the promise rejects) when `params.cursor` is not a `nextCursor` this catalog gave.
+   */
   async list(params: ListSkillsParams = {}): Promise<ListSkillsPage> {
     const after = decodeCursor(params.cursor);
     const { items, nextCursor } = page(this.#snapshot.entries, (e) => e.uri, after, this.#options.pageSize);
     return nextCursor === undefined ? { skills: items } : { skills: items, nextCursor };
   }
 
+  /**
+   * The entry of the skill whose SKILL.md is at `uri` (in any spelling of it).
+   *
+   * @throws {@link SkillNotFoundError} (the promise rejects) when no skill is served at `uri`.
+   */
   async get(uri: string): Promise<SkillEntry> {
     const entry = this.#snapshot.skills.get(this.#pathOf(uri, 'skill'));
     if (!entry) throw skillNotFound(uri);
     return entry;
   }
 
+  /**
+   * A served file's content, read from storage (or the byte cache) and checked against its size and digest.
+   *
+   * @throws {@link SkillNotFoundError} (the promise rejects) when no file is served at `uri`.
+   * @throws {@link SkillProtocolError} (internal error) when the storage fails, or the file changed since the catalog was loaded.
+   */
   async read(uri: string): Promise<SkillFileContent> {
     const record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
     if (!record) throw fileNotFound(uri);
@@ -281,6 +329,12 @@ export class SkillCatalog implements SkillSource {
     return pending;
   }
 
+  /**
+   * One page of a served folder's direct children.
+   *
+   * @throws {@link SkillNotFoundError} (the promise rejects) when no folder is served at `uri`.
+   * @throws {@link SkillProtocolError} (`-32602`) when `uri` names a file, or `params.cursor` is not a `nextCursor` this catalog gave.
+   */
   async readDirectory(uri: string, params: ListSkillsParams = {}): Promise<DirectoryPage> {
     const key = this.#pathOf(uri, 'directory');
     const children = this.#snapshot.directories.get(key);

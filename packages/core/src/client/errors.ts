@@ -6,6 +6,21 @@ import type { InvalidSkillEntry, SkillLimitProblem, SkillVerificationReason } fr
  * A file failed verification against the skill entry the host holds: not listed in it, a
  * different size or digest, or (for the skill's own SKILL.md) frontmatter that differs. The
  * content was not returned; the host must not use it and, for SKILL.md, must not load the skill.
+ *
+ * @example
+ * ```ts
+ * import type { SkillEntry, SkillsClient } from '@skillmount/core/client';
+ * import { SkillVerificationError } from '@skillmount/core/client';
+ *
+ * declare const skills: SkillsClient;
+ * declare const entry: SkillEntry;
+ * try {
+ *   await skills.read(entry, 'references/FORMS.md');
+ * } catch (error) {
+ *   if (error instanceof SkillVerificationError) console.error(error.reason, error.uri, error.differences);
+ * }
+ * ```
+ * @throws Nothing: the constructor only records what failed.
  */
 export class SkillVerificationError extends Error {
   readonly reason: SkillVerificationReason;
@@ -38,7 +53,24 @@ export class SkillVerificationError extends Error {
   }
 }
 
-/** A skill is over a per-skill limit (files or bytes), so it was not read. */
+/**
+ * A skill is over a per-skill limit (files or bytes), so it was not read.
+ *
+ * @example
+ * ```ts
+ * import type { SkillEntry, SkillsClient } from '@skillmount/core/client';
+ * import { SkillLimitError } from '@skillmount/core/client';
+ *
+ * declare const skills: SkillsClient;
+ * declare const entry: SkillEntry;
+ * try {
+ *   await skills.read(entry);
+ * } catch (error) {
+ *   if (error instanceof SkillLimitError) console.error(`${error.skillUri}: ${error.limit} ${error.actual} > ${error.max}`);
+ * }
+ * ```
+ * @throws Nothing: the constructor only records the limit that was passed.
+ */
 export class SkillLimitError extends Error {
   readonly skillUri: string;
   readonly limit: SkillLimitProblem['limit'];
@@ -64,6 +96,20 @@ export class SkillLimitError extends Error {
  * A server's result broke the extension's rules: invalid or repeated entries, another skill than
  * the one asked for, missing cache fields on 2026-07-28, paging that loops, or a read whose
  * contents do not name the requested file.
+ *
+ * @example
+ * ```ts
+ * import type { SkillsClient } from '@skillmount/core/client';
+ * import { SkillResultError } from '@skillmount/core/client';
+ *
+ * declare const skills: SkillsClient;
+ * try {
+ *   await skills.list();
+ * } catch (error) {
+ *   if (error instanceof SkillResultError) for (const bad of error.invalid) console.error(bad.index, bad.reason);
+ * }
+ * ```
+ * @throws Nothing: the constructor only records the method, message and refused entries.
  */
 export class SkillResultError extends Error {
   /** The method whose result was refused. */
@@ -84,7 +130,23 @@ export class SkillResultError extends Error {
   }
 }
 
-/** The server did not declare what a call needs (the extension, or `directoryRead`). */
+/**
+ * The server did not declare what a call needs (the extension, or `directoryRead`).
+ *
+ * @example
+ * ```ts
+ * import type { SkillsClient } from '@skillmount/core/client';
+ * import { SkillsUnsupportedError } from '@skillmount/core/client';
+ *
+ * declare const skills: SkillsClient;
+ * try {
+ *   await skills.readDirectory('skill://refunds');
+ * } catch (error) {
+ *   if (error instanceof SkillsUnsupportedError) console.error(`${error.method} is not served here`);
+ * }
+ * ```
+ * @throws Nothing: the constructor only records the method and message.
+ */
 export class SkillsUnsupportedError extends Error {
   readonly method: string;
   constructor(method: string, message: string) {

@@ -1,6 +1,8 @@
 /**
  * `@skillmount/core/client`: the host side of the MCP Skills extension. Loads no server code and
  * no Node.js built-in (WebCrypto, TextDecoder and its own base64 decoder), so it runs in browsers too.
+ *
+ * @module @skillmount/core/client
  */
 export { SkillsClient } from './skills-client.js';
 export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';

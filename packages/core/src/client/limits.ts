@@ -8,6 +8,17 @@ export const DEFAULT_LIMITS: SkillLimits = { files: MAX_FILES_PER_SKILL, bytes: 
  * Whether a skill is over the per-skill limits, judged from its entry alone, before any read: a host
  * can decline it and tell the user why. Undefined when within limits, and for `"dynamic"` skills,
  * whose entry has nothing to count (`read()` then counts what it fetches).
+ *
+ * @example
+ * ```ts
+ * import type { SkillEntry } from '@skillmount/core/client';
+ * import { checkLimits } from '@skillmount/core/client';
+ *
+ * declare const entry: SkillEntry;
+ * const over = checkLimits(entry, { files: 50 });
+ * if (over) console.warn(over.message); // decline the skill before reading it
+ * ```
+ * @throws Nothing: a skill over a limit gives the problem, not an error.
  */
 export function checkLimits(skill: SkillEntry, limits: Partial<SkillLimits> = {}): SkillLimitProblem | undefined {
   const max = { ...DEFAULT_LIMITS, ...limits };

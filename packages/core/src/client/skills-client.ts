@@ -49,6 +49,24 @@ interface Target {
  * and reads skill files verified against the entry the host holds (listing, size, SHA-256 digest,
  * and SKILL.md frontmatter). Fetches nothing ahead of need. Approval and loading policy stay with
  * the host.
+ *
+ * @example
+ * ```ts
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+ * import { SkillsClient } from '@skillmount/core/client';
+ *
+ * const client = new Client({ name: 'my-host', version: '1.0.0' });
+ * await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp')));
+ * const skills = new SkillsClient(client);
+ * const { skills: entries } = await skills.list();
+ * for (const entry of entries) {
+ *   const file = await skills.read(entry); // its SKILL.md, verified against the entry
+ *   console.log(entry.frontmatter.name, file.text?.length);
+ * }
+ * ```
+ * @throws TypeError when `client` is not an MCP SDK `Client`.
+ * @throws {@link OptionError} when an option is invalid (`maxPages`, `limits`, `skipInvalid`…).
  */
 export class SkillsClient {
   readonly #client: Client;
@@ -116,6 +134,9 @@ export class SkillsClient {
    * listed more than once, throws a `SkillResultError` naming each; with `skipInvalid` they are
    * returned in `invalid`. A server without the extension gives an empty listing, unasked; with
    * `enforceStrictCapabilities` on the SDK client, a `SkillsUnsupportedError` instead (as the SDK v2).
+   *
+   * @throws {@link SkillResultError} when an entry is invalid or listed twice (without `skipInvalid`), or paging loops.
+   * @throws {@link SkillsUnsupportedError} when the server lacks the extension and the SDK client enforces strict capabilities.
    */
   async list(params: { cursor?: string } = {}, options?: RequestOptions): Promise<SkillListing> {
     if (!this.supported) {
@@ -145,7 +166,12 @@ export class SkillsClient {
     return listing;
   }
 
-  /** One skill's entry by its SKILL.md URI, listed or not. Refuses an invalid entry or another skill's. */
+  /**
+   * One skill's entry by its SKILL.md URI, listed or not. Refuses an invalid entry or another skill's.
+   *
+   * @throws TypeError when `uri` is not a string.
+   * @throws {@link SkillResultError} when the entry is invalid or is another skill's.
+   */
   async get(uri: string, options?: RequestOptions): Promise<SkillLookup> {
     if (typeof uri !== 'string') throw new TypeError('get(uri) needs the SKILL.md URI of a skill as a string');
     this.#requireExtension(METHOD_SKILLS_GET);
@@ -172,9 +198,10 @@ export class SkillsClient {
    * (`verified: false`) but not the frontmatter, and may read at most `limits.bytes` in total under
    * one entry object (counted afresh for each entry `list()` or `get()` returns).
    *
-   * @throws {TypeError} for an invalid entry (before any request).
-   * @throws {SkillVerificationError} when a check fails; the content is not returned.
-   * @throws {SkillLimitError} when the skill is over a per-skill limit.
+   * @throws TypeError for an invalid entry or `ref` (before any request).
+   * @throws {@link SkillVerificationError} when a check fails; the content is not returned.
+   * @throws {@link SkillLimitError} when the skill is over a per-skill limit.
+   * @throws {@link SkillResultError} when the server's contents do not name the requested file.
    */
   async read(skill: SkillEntry, ref?: string, options?: RequestOptions): Promise<SkillFile> {
     const problems = entryProblems(skill);
@@ -218,6 +245,10 @@ export class SkillsClient {
   /**
    * The direct children of a folder (a skill root is its SKILL.md URI without `/SKILL.md`), every
    * page walked. A live view: it never extends what an entry lists. Needs `directoryRead`.
+   *
+   * @throws TypeError when `uri` is not a string.
+   * @throws {@link SkillsUnsupportedError} when the server does not declare `directoryRead`.
+   * @throws {@link SkillResultError} when a page of the result is invalid.
    */
   async readDirectory(uri: string, options?: RequestOptions): Promise<DirectoryListing> {
     if (typeof uri !== 'string') throw new TypeError('readDirectory(uri) needs a folder URI as a string');

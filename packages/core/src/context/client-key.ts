@@ -16,6 +16,17 @@ type Tagged = IncomingMessage & { auth?: unknown; [CLIENT_ADDRESS]?: string };
  * (which honours `trustProxy`) or Express's `req.ip` (which honours `trust proxy`). Without it,
  * the endpoint uses the connection's remote address. Never pass a forwarding header read
  * directly: any client can write one.
+ *
+ * @example
+ * ```ts
+ * import type { IncomingMessage } from 'node:http';
+ * import { setClientAddress } from '@skillmount/core/adapter';
+ *
+ * declare const req: IncomingMessage;
+ * declare const frameworkIp: string | undefined; // e.g. Fastify's request.ip, which honours trustProxy
+ * setClientAddress(req, frameworkIp);
+ * ```
+ * @throws Nothing: an empty or missing address is ignored.
  */
 export function setClientAddress(req: IncomingMessage, address: string | undefined): void {
   if (typeof address !== 'string' || address === '') return;

@@ -7,6 +7,19 @@ const appContext = new AsyncLocalStorage<Record<string, unknown>>();
  * Run `fn` (typically `transport.handleRequest(...)`) with the app's per-request context. Every
  * skills handler that runs inside it receives these fields in its `SkillContext`. HTTP adapters
  * call this; apps with their own route can too.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+ * import { runWithSkillContext } from '@skillmount/core';
+ *
+ * declare const transport: StreamableHTTPServerTransport;
+ * http.createServer((req, res) => {
+ *   void runWithSkillContext({ tenant: req.headers['x-tenant'] }, () => transport.handleRequest(req, res));
+ * });
+ * ```
+ * @throws What `fn` throws, as it throws it.
  */
 export function runWithSkillContext<T>(context: Record<string, unknown>, fn: () => T): T {
   return appContext.run(context, fn);
@@ -21,6 +34,19 @@ export function hasSkillContext(): boolean {
  * The context an HTTP request carries before any MCP message is read: its headers and auth,
  * then the app's fields. Sources see the same values for a request either way; this also gives
  * them to code that runs outside a handler, such as a session's opening `connect()`.
+ *
+ * @example
+ * ```ts
+ * import type { IncomingMessage } from 'node:http';
+ * import { runWithSkillContext } from '@skillmount/core';
+ * import { contextOfRequest } from '@skillmount/core/adapter';
+ *
+ * declare const req: IncomingMessage;
+ * runWithSkillContext(contextOfRequest(req, { tenant: 'acme' }), () => {
+ *   // … connect a server or handle the request
+ * });
+ * ```
+ * @throws Nothing.
  */
 export function contextOfRequest(req: { headers: SkillContext['headers']; auth?: unknown }, app: Record<string, unknown>): Record<string, unknown> {
   return { headers: req.headers, ...(req.auth !== undefined ? { auth: req.auth } : {}), ...app };

@@ -15,6 +15,19 @@ import { deepFreeze } from './freeze.js';
  * `SkillSource`. `skillPath` is `/`-separated (`acme/billing/refunds`); `files` maps paths relative
  * to the skill folder to their content and must include `SKILL.md`. Throws a `CatalogError` that
  * lists every problem.
+ *
+ * @example
+ * ```ts
+ * import { buildSkillEntry } from '@skillmount/core';
+ *
+ * const entry = buildSkillEntry('acme/refunds', {
+ *   'SKILL.md': '---\nname: refunds\ndescription: Handle refunds.\n---\nSteps…\n',
+ *   'templates/email.md': 'Dear customer, …',
+ * });
+ * console.log(entry.uri); // 'skill://acme/refunds/SKILL.md'
+ * ```
+ * @throws {@link CatalogError} listing every problem: a bad path segment, a missing SKILL.md, invalid
+ * front matter or a name that is not the folder's.
  */
 export function buildSkillEntry(skillPath: string, files: Readonly<Record<string, string | Uint8Array>>): SkillEntry {
   const problems: SkillWarning[] = [];

@@ -8,6 +8,15 @@ import type { SkillEntry } from '../types.js';
  * Every way an entry breaks SEP-2640's structural rules; empty when it is valid. Checks the shape,
  * the SKILL.md URI, name = last skill-path segment, the Agent Skills frontmatter rules, and that the
  * resources are complete-looking: SKILL.md listed, every file inside the skill folder, no repeats.
+ *
+ * @example
+ * ```ts
+ * import { entryProblems } from '@skillmount/core';
+ *
+ * const problems = entryProblems({ uri: 'skill://refunds/SKILL.md', frontmatter: { name: 'refunds' }, resources: [] });
+ * if (problems.length > 0) console.error(problems.join('\n'));
+ * ```
+ * @throws Nothing: every problem is in the returned list.
  */
 export function entryProblems(entry: unknown): string[] {
   const shape = SkillEntrySchema.safeParse(entry);

@@ -74,6 +74,19 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs: number)
  * Drop whatever is left of a request body after the request was answered without it, so the
  * client gets the answer rather than a reset connection; a client that keeps sending past
  * 8 MiB or 10 seconds has its connection closed.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { bodyTooLarge, discardBody, sendError } from '@skillmount/core/adapter';
+ *
+ * http.createServer((req, res) => {
+ *   const refusal = bodyTooLarge(1024);
+ *   sendError(res, refusal.status, refusal.code, refusal.message);
+ *   discardBody(req); // the client reads the answer instead of a reset connection
+ * });
+ * ```
+ * @throws Nothing.
  */
 export function discardBody(req: IncomingMessage): void {
   if (req.readableEnded || req.destroyed) return;
@@ -101,7 +114,22 @@ export function discardBody(req: IncomingMessage): void {
   req.resume();
 }
 
-/** Close the connection of `req` once the answer in `res` has gone out (after a body was cut off). */
+/**
+ * Close the connection of `req` once the answer in `res` has gone out (after a body was cut off).
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { bodyTooSlow, closeAfterAnswer, sendError } from '@skillmount/core/adapter';
+ *
+ * http.createServer((req, res) => {
+ *   const refusal = bodyTooSlow(30_000);
+ *   sendError(res, refusal.status, refusal.code, refusal.message, refusal.headers);
+ *   closeAfterAnswer(req, res);
+ * });
+ * ```
+ * @throws Nothing.
+ */
 export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   const close = () => req.socket?.destroy();
   if (res.writableFinished) close();

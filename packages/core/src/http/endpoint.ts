@@ -148,6 +148,9 @@ const defaultServer = () => {
 };
 
 /**
+ * A framework-neutral Streamable HTTP endpoint serving `options.source` over MCP: hand it each
+ * request (`endpoint.handle(req, res, body)`); the Fastify and Express adapters wrap it.
+ *
  * Every request goes through four stages, each one named function here:
  * 1. `admit`: the Host/Origin rules and the declared size, then the body when the framework has
  *    not read it (bounded in size and time);
@@ -158,6 +161,19 @@ const defaultServer = () => {
  *    of which sends a skills request the app's server would answer with the handlers `attach`
  *    installed (`answersAsAttached`) to the skills service, and everything else to the SDK;
  * 4. frame: the path writes the answer the way its era does (an SSE event or JSON).
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { SkillCatalog, createSkillsEndpoint } from '@skillmount/core';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const catalog = await SkillCatalog.load(fsStorage('./skills'));
+ * const endpoint = createSkillsEndpoint({ source: catalog, sessions: true });
+ * http.createServer((req, res) => void endpoint.handle(req, res, undefined)).listen(3000, '127.0.0.1');
+ * ```
+ * @throws {@link OptionError} when an option is invalid (a limit that is not a positive integer, an
+ * `allowedHosts` or `allowedOrigins` entry that is not a host or origin, an attach option…).
  */
 export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndpoint {
   const guard = createRequestGuard(options, options.packageName);

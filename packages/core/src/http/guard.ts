@@ -15,12 +15,35 @@ const BAD_REQUEST = 400;
 /** JSON-RPC's code for a message that is not JSON. */
 const PARSE_ERROR = JsonRpcErrorCode.ParseError;
 
-/** The 400 answer for a body that is not JSON, whichever parser read it (the endpoint's own or a framework's), so every adapter says the same. */
+/**
+ * The 400 answer for a body that is not JSON, whichever parser read it (the endpoint's own or a framework's), so every adapter says the same.
+ *
+ * @example
+ * ```ts
+ * import type { ServerResponse } from 'node:http';
+ * import { bodyNotJson, sendError } from '@skillmount/core/adapter';
+ *
+ * declare const res: ServerResponse;
+ * const refusal = bodyNotJson();
+ * sendError(res, refusal.status, refusal.code, refusal.message);
+ * ```
+ * @throws Nothing.
+ */
 export function bodyNotJson(): HttpRefusal {
   return { status: BAD_REQUEST, code: PARSE_ERROR, message: 'Parse error: the request body is not valid JSON' };
 }
 
-/** The 413 answer for a body over `limit` bytes. */
+/**
+ * The 413 answer for a body over `limit` bytes.
+ *
+ * @example
+ * ```ts
+ * import { bodyTooLarge } from '@skillmount/core/adapter';
+ *
+ * const refusal = bodyTooLarge(1024 * 1024); // { status: 413, code: -32000, message: 'Payload Too Large: …' }
+ * ```
+ * @throws Nothing.
+ */
 export function bodyTooLarge(limit: number): HttpRefusal {
   return {
     status: PAYLOAD_TOO_LARGE,
@@ -29,7 +52,17 @@ export function bodyTooLarge(limit: number): HttpRefusal {
   };
 }
 
-/** The 408 answer for a body still incomplete after `ms`; the connection is closed after it. */
+/**
+ * The 408 answer for a body still incomplete after `ms`; the connection is closed after it.
+ *
+ * @example
+ * ```ts
+ * import { bodyTooSlow } from '@skillmount/core/adapter';
+ *
+ * const refusal = bodyTooSlow(30_000); // { status: 408, …, headers: { connection: 'close' } }
+ * ```
+ * @throws Nothing.
+ */
 export function bodyTooSlow(ms: number): HttpRefusal {
   return {
     status: REQUEST_TIMEOUT,
@@ -44,6 +77,20 @@ export function bodyTooSlow(ms: number): HttpRefusal {
  * Origin) against `allowedHosts` (an Origin also against `allowedOrigins`), and a declared `Content-Length` against `bodyLimit`. Options
  * (also `bodyTimeout`, which whoever reads the body applies) are checked here, once;
  * `packageName` prefixes the errors, so adapters name themselves.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { createRequestGuard, sendError } from '@skillmount/core/adapter';
+ *
+ * const guard = createRequestGuard({ allowedHosts: ['skills.example.com'], bodyLimit: 1024 * 1024 }, '@acme/skills-http');
+ * http.createServer((req, res) => {
+ *   const refusal = guard.check(req);
+ *   if (refusal) return sendError(res, refusal.status, refusal.code, refusal.message, refusal.headers);
+ *   // … read the body (at most guard.bodyLimit bytes, within guard.bodyTimeout ms) and hand it on
+ * });
+ * ```
+ * @throws {@link @skillmount/core!OptionError | OptionError} when `allowedHosts`, `allowedOrigins`, `bodyLimit` or `bodyTimeout` is invalid.
  */
 export function createRequestGuard(options: RequestGuardOptions = {}, packageName = 'skillmount'): RequestGuard {
   const hosts = normalizeAllowedHosts(options.allowedHosts, packageName);

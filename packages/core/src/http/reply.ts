@@ -1,7 +1,18 @@
 import type { ServerResponse } from 'node:http';
 import type { HttpRefusal } from './types.js';
 
-/** A JSON-RPC error as an HTTP response, for failures outside any JSON-RPC exchange. */
+/**
+ * A JSON-RPC error as an HTTP response, for failures outside any JSON-RPC exchange.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { JsonRpcErrorCode, sendError } from '@skillmount/core/adapter';
+ *
+ * http.createServer((req, res) => sendError(res, 405, JsonRpcErrorCode.ServerError, 'Method Not Allowed', { allow: 'GET, POST, DELETE' }));
+ * ```
+ * @throws Nothing: once headers are sent it only ends the response.
+ */
 export function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();

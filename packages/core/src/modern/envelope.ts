@@ -47,6 +47,18 @@ const metaOf = (message: unknown): Json | undefined => {
 /**
  * Whether a request speaks 2026-07-28: an `MCP-Protocol-Version` header no legacy client sends, a
  * protocol version in `params._meta`, or `server/discover`. Everything else keeps the legacy path.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { isModernRequest } from '@skillmount/core';
+ *
+ * http.createServer((req, res) => {
+ *   const era = isModernRequest(req, undefined) ? '2026-07-28' : '2025-11-25';
+ *   res.end(era);
+ * });
+ * ```
+ * @throws Nothing.
  */
 export function isModernRequest(req: IncomingMessage, body: unknown): boolean {
   const header = req.headers['mcp-protocol-version'];

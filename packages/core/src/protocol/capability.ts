@@ -18,6 +18,14 @@ export interface SkillsServerCapabilities {
  * The capabilities a server declares for the extension, to merge into its own
  * (`{ ...capabilities, ...skillsCapability({ directoryRead: true }) }`, or deeper when it already
  * declares other extensions): the extension itself, and `resources`, which the extension requires.
+ *
+ * @example
+ * ```ts
+ * import { skillsCapability } from '@skillmount/core';
+ *
+ * const capabilities = { tools: {}, ...skillsCapability({ directoryRead: true }) };
+ * ```
+ * @throws TypeError when `settings` is not an object or `directoryRead` is not a boolean.
  */
 export function skillsCapability(settings: { directoryRead?: boolean } = {}): {
   resources: Record<string, never>;
@@ -32,7 +40,18 @@ export function skillsCapability(settings: { directoryRead?: boolean } = {}): {
   return { resources: {}, extensions: { [SKILLS_EXTENSION_ID]: directoryRead === undefined ? {} : { directoryRead } } };
 }
 
-/** The extension's settings as a server declared them, or undefined when it did not declare the extension. */
+/**
+ * The extension's settings as a server declared them, or undefined when it did not declare the extension.
+ *
+ * @example
+ * ```ts
+ * import { skillsCapabilityOf } from '@skillmount/core';
+ *
+ * const settings = skillsCapabilityOf({ extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } });
+ * console.log(settings?.directoryRead); // true
+ * ```
+ * @throws Nothing: capabilities without the extension give `undefined`.
+ */
 export function skillsCapabilityOf(capabilities: SkillsServerCapabilities | undefined): SkillsCapabilitySettings | undefined {
   const declared = (capabilities?.extensions as Record<string, unknown> | undefined)?.[SKILLS_EXTENSION_ID];
   return declared !== null && typeof declared === 'object' && !Array.isArray(declared) ? (declared as SkillsCapabilitySettings) : undefined;
@@ -42,6 +61,15 @@ export function skillsCapabilityOf(capabilities: SkillsServerCapabilities | unde
  * Whether a server's capabilities declare the extension. With `enforceStrictCapabilities` (as the
  * MCP SDK client option of that name), the server must also declare `resources`, which the
  * extension requires and which `resources/read` of a strict SDK client checks for.
+ *
+ * @example
+ * ```ts
+ * import { serverSupportsSkills } from '@skillmount/core';
+ *
+ * const capabilities = { resources: {}, extensions: { 'io.modelcontextprotocol/skills': {} } };
+ * console.log(serverSupportsSkills(capabilities, { enforceStrictCapabilities: true })); // true
+ * ```
+ * @throws Nothing: capabilities without the extension give `false`.
  */
 export function serverSupportsSkills(capabilities: SkillsServerCapabilities | undefined, options: { enforceStrictCapabilities?: boolean } = {}): boolean {
   if (skillsCapabilityOf(capabilities) === undefined) return false;

@@ -19,7 +19,21 @@ export interface DeferredSourceOptions {
   baseUri?: string;
 }
 
-/** A `SkillSource` that waits for `options.source()` on every request and answers through it. */
+/**
+ * A `SkillSource` that waits for `options.source()` on every request and answers through it.
+ *
+ * @example
+ * ```ts
+ * import { SkillCatalog, createSkillsEndpoint } from '@skillmount/core';
+ * import { deferredSource } from '@skillmount/core/adapter';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const loading = SkillCatalog.load(fsStorage('./skills'));
+ * // Listening starts now; requests wait for the catalog.
+ * const endpoint = createSkillsEndpoint({ source: deferredSource({ source: () => loading }) });
+ * ```
+ * @throws Nothing here; each request's call rejects with what `options.source()` rejects with.
+ */
 export function deferredSource(options: DeferredSourceOptions): SkillSource {
   const resolve = async <T>(_ctx: SkillContext, use: (source: SkillSource) => T | Promise<T>): Promise<T> => use(await options.source());
   const source: RoutedSource = {

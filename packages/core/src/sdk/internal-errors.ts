@@ -24,6 +24,17 @@ const HIDDEN = Symbol.for('skillmount.hideInternalErrors');
  * It wraps lookups in the SDK's request handler map, which is not public API. On an SDK without
  * it, `onWarning` hears so once (code `sdk-seam-missing`) and this returns false: errors pass
  * unchanged, unless the caller also hides them on its transports (`hideInternalErrorsOn`).
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+ * import { consoleWarning } from '@skillmount/core';
+ * import { hideInternalErrors } from '@skillmount/core/adapter';
+ *
+ * const server = new McpServer({ name: 'my-server', version: '1.0.0' });
+ * if (!hideInternalErrors(server, consoleWarning)) console.warn('errors are hidden on the transport only');
+ * ```
+ * @throws Nothing: an SDK without the seam it wraps gives `false` and a warning.
  */
 export function hideInternalErrors(server: McpServer | Server, onWarning: (warning: SkillWarning) => void): boolean {
   const held = wrapHandlerLookups(server, HIDDEN, (handler) => async (request, extra) => {

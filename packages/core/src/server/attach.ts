@@ -122,6 +122,22 @@ const SKILL_METHODS = [METHOD_SKILLS_LIST, METHOD_SKILLS_GET, METHOD_DIRECTORY_R
  * A second, different source, a server that already answers a skills method, or (for a `Server`
  * in `'auto'` mode) one that already answers `resources/list` or `resources/read`, is refused with
  * an error before anything on the server changes.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+ * import { SkillCatalog, attach } from '@skillmount/core';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
+ * const catalog = await SkillCatalog.load(fsStorage('./skills'));
+ * const server = new McpServer({ name: 'my-server', version: '1.0.0' });
+ * attach(server, catalog); // before server.connect()
+ * ```
+ * @throws TypeError when `source` is not a skill source or `server` is not an SDK v1 `McpServer` or `Server`.
+ * @throws {@link OptionError} when an option is invalid, or (`conflicting-options`) when `tools` would add a
+ * `read_skill` tool the server already has.
+ * @throws Error when the server is already connected, already serves another source, already answers a
+ * skills method, or (a `Server` in `'auto'` mode) already answers `resources/list` or `resources/read`.
  */
 export function attach(server: AnyServer, source: SkillSource, options: AttachOptions = {}): AttachedSkills {
   return attachSkills(server, source, options, true);

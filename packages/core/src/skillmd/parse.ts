@@ -23,6 +23,16 @@ export type FrontmatterResult =
  * Parse SKILL.md frontmatter with YAML 1.2 core-schema typing: `yes`, `no` and `on` stay strings,
  * dates stay strings, and duplicate keys are an error. The result is plain JSON data. Sizes,
  * nesting, node and alias counts are bounded (limits.ts) before each costly step.
+ *
+ * @example
+ * ```ts
+ * import { parseFrontmatter } from '@skillmount/core';
+ *
+ * const result = parseFrontmatter('---\nname: refunds\ndescription: Handle refunds.\n---\nSteps…\n');
+ * if (result.ok) console.log(result.frontmatter.name, result.body);
+ * else console.error(result.code, result.error);
+ * ```
+ * @throws Nothing: invalid, oversized or missing front matter comes back as `{ ok: false, code, error }`.
  */
 export function parseFrontmatter(text: string): FrontmatterResult {
   const tooLarge = skillMdSizeProblem(utf8Length(text));

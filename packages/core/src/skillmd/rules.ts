@@ -4,7 +4,18 @@ import type { SkillFrontmatter } from '../types.js';
 
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** Agent Skills naming rule: 1–64 of `a-z0-9-`, no leading, trailing or doubled hyphen. */
+/**
+ * Agent Skills naming rule: 1–64 of `a-z0-9-`, no leading, trailing or doubled hyphen.
+ *
+ * @example
+ * ```ts
+ * import { isValidSkillName } from '@skillmount/core';
+ *
+ * isValidSkillName('pdf-tools'); // true
+ * isValidSkillName('PDF--tools'); // false
+ * ```
+ * @throws Nothing: anything but a valid name gives `false`.
+ */
 export function isValidSkillName(name: unknown): name is string {
   // Only ASCII passes NAME, so UTF-16 units are code points here.
   return typeof name === 'string' && name.length >= 1 && name.length <= MAX_NAME_LENGTH && NAME.test(name);

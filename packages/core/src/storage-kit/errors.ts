@@ -18,6 +18,15 @@ export interface StorageFailure {
 /**
  * A `StorageError` reading `<action> "<path>" <where>: <reason>`, with the path (the root shown
  * as `(root)`), the cause and the code, so every storage names what failed the same way.
+ *
+ * @example
+ * ```ts
+ * import { storageError } from '@skillmount/core/storage-kit';
+ *
+ * throw storageError({ action: 'cannot read', path: 'refunds/SKILL.md', where: 'in bucket skills', reason: 'access denied', code: 'denied' });
+ * // StorageError: cannot read "refunds/SKILL.md" in bucket skills: access denied
+ * ```
+ * @throws Nothing: it returns the error for the caller to throw.
  */
 export function storageError(failure: StorageFailure): StorageError {
   const { action, path, where, reason, cause, code } = failure;
@@ -25,7 +34,22 @@ export function storageError(failure: StorageFailure): StorageError {
   return new StorageError(message, path, { ...(cause === undefined ? {} : { cause }), ...(code === undefined ? {} : { code }) });
 }
 
-/** `error` when it is a `StorageError` already, else one saying `<action> "<path>": <its message>`, with it as the cause. */
+/**
+ * `error` when it is a `StorageError` already, else one saying `<action> "<path>": <its message>`, with it as the cause.
+ *
+ * @example
+ * ```ts
+ * import { readFile } from 'node:fs/promises';
+ * import { toStorageError } from '@skillmount/core/storage-kit';
+ *
+ * try {
+ *   await readFile('/srv/skills/refunds/SKILL.md');
+ * } catch (error) {
+ *   throw toStorageError(error, 'cannot read', 'refunds/SKILL.md');
+ * }
+ * ```
+ * @throws Nothing: it returns the error for the caller to throw.
+ */
 export function toStorageError(error: unknown, action: string, path: string): StorageError {
   if (error instanceof StorageError) return error;
   return storageError({ action, path, reason: String((error as Error)?.message ?? error), cause: error });

@@ -1,6 +1,8 @@
 /**
  * `@skillmount/core/storage-kit`: what every storage shares, for storage authors. Dependency-free
  * (Node built-ins at most), so it loads anywhere a storage runs, worker threads included.
+ *
+ * @module @skillmount/core/storage-kit
  */
 export type { ListAllOptions, SkillFileEntry, SkillFileKind, SkillFileListing, SkillFileReadOptions, SkillFiles } from './types.js';
 export { isPlainPath, isPlainSegment, joinPath, plainPathProblem, plainSegmentProblem } from './paths.js';

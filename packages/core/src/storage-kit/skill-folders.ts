@@ -8,26 +8,93 @@
  */
 export const SKILL_MD = 'SKILL.md';
 
-/** `SKILL.md`, or a path ending in `/SKILL.md`. */
+/**
+ * `SKILL.md`, or a path ending in `/SKILL.md`.
+ *
+ * @example
+ * ```ts
+ * import { isSkillMdPath } from '@skillmount/core/storage-kit';
+ *
+ * isSkillMdPath('acme/refunds/SKILL.md'); // true
+ * isSkillMdPath('acme/refunds/skill.md'); // false
+ * ```
+ * @throws Nothing.
+ */
 export const isSkillMdPath = (path: string): boolean => path === SKILL_MD || path.endsWith(`/${SKILL_MD}`);
 
-/** A name that starts with ".". */
+/**
+ * A name that starts with ".".
+ *
+ * @example
+ * ```ts
+ * import { isHiddenName } from '@skillmount/core/storage-kit';
+ *
+ * isHiddenName('.git'); // true
+ * ```
+ * @throws Nothing.
+ */
 export const isHiddenName = (name: string): boolean => name.startsWith('.');
 
-/** A path with any hidden segment (`''`, the root, is not hidden). */
+/**
+ * A path with any hidden segment (`''`, the root, is not hidden).
+ *
+ * @example
+ * ```ts
+ * import { isHiddenPath } from '@skillmount/core/storage-kit';
+ *
+ * isHiddenPath('refunds/.cache/data.json'); // true
+ * isHiddenPath(''); // false
+ * ```
+ * @throws Nothing.
+ */
 export const isHiddenPath = (path: string): boolean => path.split('/').some(isHiddenName);
 
-/** A folder that becomes a skill folder when it holds a `SKILL.md` file: not the root, not hidden. */
+/**
+ * A folder that becomes a skill folder when it holds a `SKILL.md` file: not the root, not hidden.
+ *
+ * @example
+ * ```ts
+ * import { canBeSkillFolder } from '@skillmount/core/storage-kit';
+ *
+ * canBeSkillFolder('acme/refunds'); // true
+ * canBeSkillFolder(''); // false: the root is never a skill
+ * ```
+ * @throws Nothing.
+ */
 export const canBeSkillFolder = (dir: string): boolean => dir !== '' && !isHiddenPath(dir);
 
-/** The skill folder a `SKILL.md` path makes, or undefined (not a SKILL.md, at the root, or hidden). */
+/**
+ * The skill folder a `SKILL.md` path makes, or undefined (not a SKILL.md, at the root, or hidden).
+ *
+ * @example
+ * ```ts
+ * import { skillFolderOf } from '@skillmount/core/storage-kit';
+ *
+ * skillFolderOf('acme/refunds/SKILL.md'); // 'acme/refunds'
+ * skillFolderOf('SKILL.md'); // undefined: at the root
+ * ```
+ * @throws Nothing.
+ */
 export function skillFolderOf(path: string): string | undefined {
   if (!isSkillMdPath(path)) return undefined;
   const dir = path.slice(0, Math.max(0, path.length - SKILL_MD.length - 1));
   return canBeSkillFolder(dir) ? dir : undefined;
 }
 
-/** Every skill folder of a flat listing (its `SKILL.md` files). */
+/**
+ * Every skill folder of a flat listing (its `SKILL.md` files).
+ *
+ * @example
+ * ```ts
+ * import { skillFoldersIn } from '@skillmount/core/storage-kit';
+ *
+ * const folders = skillFoldersIn([
+ *   { path: 'refunds/SKILL.md', kind: 'file' },
+ *   { path: 'refunds/notes.md', kind: 'file' },
+ * ]); // Set { 'refunds' }
+ * ```
+ * @throws Nothing.
+ */
 export function skillFoldersIn(listing: Iterable<{ path: string; kind: string }>): Set<string> {
   const folders = new Set<string>();
   for (const item of listing) {
@@ -38,7 +105,17 @@ export function skillFoldersIn(listing: Iterable<{ path: string; kind: string }>
   return folders;
 }
 
-/** The folders of `folders` that hold `path` (its ancestors among them), innermost first. */
+/**
+ * The folders of `folders` that hold `path` (its ancestors among them), innermost first.
+ *
+ * @example
+ * ```ts
+ * import { skillFoldersHolding } from '@skillmount/core/storage-kit';
+ *
+ * skillFoldersHolding('a/b/c/notes.md', new Set(['a', 'a/b/c'])); // ['a/b/c', 'a']
+ * ```
+ * @throws Nothing.
+ */
 export function skillFoldersHolding(path: string, folders: ReadonlySet<string>): string[] {
   const holding: string[] = [];
   for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
@@ -48,7 +125,19 @@ export function skillFoldersHolding(path: string, folders: ReadonlySet<string>):
   return holding;
 }
 
-/** True when a catalog reads this file: not hidden, and inside at least one of the skill folders. */
+/**
+ * True when a catalog reads this file: not hidden, and inside at least one of the skill folders.
+ *
+ * @example
+ * ```ts
+ * import { isSkillFile } from '@skillmount/core/storage-kit';
+ *
+ * const folders = new Set(['refunds']);
+ * isSkillFile('refunds/templates/email.md', folders); // true
+ * isSkillFile('refunds/.DS_Store', folders); // false: hidden
+ * ```
+ * @throws Nothing.
+ */
 export function isSkillFile(path: string, folders: ReadonlySet<string>): boolean {
   if (isHiddenPath(path)) return false;
   for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) if (folders.has(path.slice(0, i))) return true;

@@ -1,6 +1,20 @@
 import { brand, isBranded } from '../brand.js';
 
-/** A storage operation failed; names the storage path and keeps the cause. */
+/**
+ * A storage operation failed; names the storage path and keeps the cause.
+ *
+ * @example
+ * ```ts
+ * import { StorageError } from '@skillmount/core';
+ *
+ * try {
+ *   // … a storage's readFile()
+ * } catch (error) {
+ *   if (error instanceof StorageError && error.code === 'not-found') console.error(`${error.path} is gone`);
+ * }
+ * ```
+ * @throws Nothing: the constructor only records the message, path, code and cause.
+ */
 export class StorageError extends Error {
   readonly path: string;
   /**

@@ -12,6 +12,18 @@ export interface MemoryStorage extends SkillFiles {
 /**
  * An in-memory storage for tests and generated content. Keys are relative `/`-separated paths
  * (`refunds/SKILL.md`); folders are implied. Each file carries a change token.
+ *
+ * @example
+ * ```ts
+ * import { SkillCatalog, memoryStorage } from '@skillmount/core';
+ *
+ * const storage = memoryStorage({ 'refunds/SKILL.md': '---\nname: refunds\ndescription: Handle refunds.\n---\n' });
+ * const catalog = await SkillCatalog.load(storage);
+ * catalog.watch();
+ * storage.write('refunds/notes.md', 'Refund within 30 days.'); // the catalog reloads
+ * ```
+ * @throws {@link StorageError} when a key of `record` is not a relative path of plain segments
+ * (`write` and `remove` throw it too).
  */
 export function memoryStorage(record: Readonly<Record<string, string | Uint8Array>> = {}): MemoryStorage {
   const files = new Map<string, { bytes: Uint8Array; version: number }>();

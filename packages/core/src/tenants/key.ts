@@ -10,6 +10,15 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
  * an S3 prefix segment or a database namespace, so it must be one plain segment: a non-empty
  * string of at most 128 characters, not `.` or `..`, without `/`, `\`, NUL or control characters,
  * and valid Unicode.
+ *
+ * @example
+ * ```ts
+ * import { tenantKeyProblem } from '@skillmount/core';
+ *
+ * tenantKeyProblem('acme'); // undefined
+ * tenantKeyProblem('../etc'); // 'contains "/"'
+ * ```
+ * @throws Nothing: every problem is the returned string.
  */
 export function tenantKeyProblem(key: unknown): string | undefined {
   if (typeof key !== 'string') return `a tenant key must be a string, got ${key === null ? 'null' : typeof key}`;

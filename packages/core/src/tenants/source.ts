@@ -14,12 +14,20 @@ import type { TenantCatalogsOptions, TenantSource } from './types.js';
  * tenant with skills out of the cache. Each request resolves its tenant once (`resolve`): its
  * result and that result's cache hint come from the same tenant's source.
  *
+ * @example
  * ```ts
+ * import path from 'node:path';
+ * import { tenantCatalogs } from '@skillmount/core';
+ * import { fsStorage } from '@skillmount/storage-fs';
+ *
  * const skills = tenantCatalogs({
  *   key: (ctx) => ctx.tenant as string | undefined,
  *   storage: (tenant) => fsStorage(path.join('./tenants', tenant)),
  * });
  * ```
+ * @throws {@link OptionError} when an option is invalid (no `key`, both or neither of `storage` and
+ * `load`, a `max` that is not a positive integer…). Nothing is loaded here: a tenant's catalog is
+ * loaded on its first request, and a failure to load it reaches that request.
  */
 export function tenantCatalogs(options: TenantCatalogsOptions): TenantSource {
   return new TenantCatalogs(normalizeTenantOptions(options));

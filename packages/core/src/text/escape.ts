@@ -19,6 +19,15 @@ const escapeOne = (char: string): string => {
 /**
  * `text` with every control character, DEL and bidirectional control written as `\xHH` or
  * `\uHHHH`, and unpaired surrogates replaced. With `lines`, newlines and tabs stay as they are.
+ *
+ * @example
+ * ```ts
+ * import { escapeControls } from '@skillmount/core';
+ *
+ * escapeControls('name\x1b[31m'); // 'name\\x1b[31m'
+ * escapeControls('a\nb', { lines: true }); // 'a\nb'
+ * ```
+ * @throws Nothing.
  */
 export function escapeControls(text: string, options: { lines?: boolean } = {}): string {
   return String(text)

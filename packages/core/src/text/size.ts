@@ -3,6 +3,15 @@ const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
 /**
  * A byte count for people: `532 B`, `1.7 KiB`, `19.1 MiB`; an exact multiple has no decimals
  * (`16 MiB`), so limits read as they are documented.
+ *
+ * @example
+ * ```ts
+ * import { formatBytes } from '@skillmount/core';
+ *
+ * formatBytes(532); // '532 B'
+ * formatBytes(16 * 1024 * 1024); // '16 MiB'
+ * ```
+ * @throws Nothing.
  */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 1024) return `${bytes} B`;

@@ -12,6 +12,15 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
  * Refuses a query or fragment, empty path segments, `.`/`..` in any spelling (`%2e%2e`), encoded
  * slashes, backslashes, NUL and malformed escapes, so a URI can never name anything outside the
  * tree it appears to name.
+ *
+ * @example
+ * ```ts
+ * import { parseUri } from '@skillmount/core';
+ *
+ * const parsed = parseUri('skill://acme/billing/refunds/SKILL.md');
+ * if (parsed.ok) console.log(parsed.segments); // ['acme', 'billing', 'refunds', 'SKILL.md']
+ * ```
+ * @throws Nothing: an unsafe or malformed URI comes back as `{ ok: false, error }`.
  */
 export function parseUri(uri: string): ParsedUri {
   if (typeof uri !== 'string') return { ok: false, error: 'not a string' };
@@ -38,7 +47,17 @@ export function parseUri(uri: string): ParsedUri {
   return { ok: true, scheme: scheme[1]!.toLowerCase(), segments };
 }
 
-/** Build the one spelling we publish for a list of decoded segments. */
+/**
+ * Build the one spelling we publish for a list of decoded segments.
+ *
+ * @example
+ * ```ts
+ * import { buildSkillUri } from '@skillmount/core';
+ *
+ * buildSkillUri(['acme', 'refunds', 'notes v2.md']); // 'skill://acme/refunds/notes%20v2.md'
+ * ```
+ * @throws URIError when a segment holds an unpaired UTF-16 surrogate, which percent-encoding cannot spell.
+ */
 export function buildSkillUri(segments: readonly string[], scheme = SKILL_SCHEME): string {
   return `${scheme}://${segments.map((segment, i) => encodeSegment(segment, i === 0)).join('/')}`;
 }
@@ -48,7 +67,18 @@ export function skillUriKey(segments: readonly string[]): string {
   return segments.join('/');
 }
 
-/** The canonical spelling of a URI, or undefined when it is not a safe hierarchical URI. */
+/**
+ * The canonical spelling of a URI, or undefined when it is not a safe hierarchical URI.
+ *
+ * @example
+ * ```ts
+ * import { canonicalUri } from '@skillmount/core';
+ *
+ * canonicalUri('SKILL://acme/%72efunds/SKILL.md'); // 'skill://acme/refunds/SKILL.md'
+ * canonicalUri('skill://acme/../etc'); // undefined
+ * ```
+ * @throws Nothing: a URI that is not safe gives `undefined`.
+ */
 export function canonicalUri(uri: string): string | undefined {
   const parsed = parseUri(uri);
   return parsed.ok ? buildSkillUri(parsed.segments, parsed.scheme) : undefined;
