@@ -1,24 +1,24 @@
 #!/usr/bin/env node
-// `pnpm demo`: build the packages quietly (their output is shown only when the build fails), then
-// serve examples/skills with the CLI and say how to look at what it serves.
-// Arguments go to `skillmount serve`, e.g. `pnpm demo --port 3001`.
+// `pnpm demo`: build what the CLI needs if its dist/ folders are not up to date (a quick build:
+// ESM only, no type declarations, scripts/demo-build.mjs), then serve examples/skills with the CLI
+// and say how to look at what it serves. Arguments go to `skillmount serve`, e.g. `pnpm demo --port 3001`.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { quickBuild, staleCliPackages } from './demo-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-// pnpm names its own entry script here when it runs a package script; run directly, the demo
-// fetches the workspace's pinned pnpm through npx, as the README does.
-const pinned = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).packageManager;
-const pnpm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npx', '-y', pinned];
-process.stderr.write('building the packages (output hidden unless the build fails)…\n');
-const build = spawnSync(pnpm[0], [...pnpm.slice(1), 'run', 'build'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-if (build.status !== 0) {
-  process.stderr.write(build.stdout ?? '');
-  process.stderr.write(build.stderr ?? '');
-  process.stderr.write(build.error ? `the build could not run: ${build.error.message}\n` : `the build failed (exit code ${build.status})\n`);
-  process.exit(build.status || 1);
+const stale = staleCliPackages();
+if (stale.length > 0) {
+  const started = Date.now();
+  process.stderr.write(`building ${stale.join(', ')} for the demo (ESM only, no type declarations; \`pnpm build\` makes the full build)…\n`);
+  try {
+    await quickBuild(stale);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
 // The server gets signals from the demo only (its own process group), so each reaches it once:

@@ -1,48 +1,11 @@
-// Exits 0 when every package's dist/ was built after its sources last changed, 1 (naming the
-// first stale package) otherwise: `pnpm bench` runs the build only then. Sources are the files of
-// src/, the package's package.json, tsconfig.json and tsup.config.ts, and the shared
-// tsup.package.ts; a file newer than the oldest file of dist/ (or no dist/ at all) means stale.
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+// Exits 0 when every package's dist/ is the full build of its current sources, 1 (naming the
+// first package that is not) otherwise: `pnpm bench` runs the build only then. A dist/ older than
+// its sources is stale (scripts/dist-state.mjs says when), and so is the quick build `pnpm demo`
+// leaves, which lacks the CommonJS files and the type declarations.
+import { packageDirs, quickBuilt, staleness } from './dist-state.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-
-/** Every file under `dir`, recursively, as [path, mtimeMs]. */
-function* files(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(full);
-    else if (entry.isFile()) yield [full, statSync(full).mtimeMs];
-  }
-}
-
-const mtime = (file) => {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
-};
-
-function staleness(pkg) {
-  const dir = path.join(root, 'packages', pkg);
-  let built = Infinity;
-  try {
-    for (const [, time] of files(path.join(dir, 'dist'))) built = Math.min(built, time);
-  } catch {
-    return 'has no dist/';
-  }
-  if (built === Infinity) return 'has an empty dist/';
-  const sources = [...files(path.join(dir, 'src'))];
-  for (const name of ['package.json', 'tsconfig.json', 'tsup.config.ts']) sources.push([path.join(dir, name), mtime(path.join(dir, name))]);
-  sources.push([path.join(root, 'tsup.package.ts'), mtime(path.join(root, 'tsup.package.ts'))]);
-  const newer = sources.find(([, time]) => time > built);
-  return newer ? `has ${path.relative(root, newer[0])} newer than its dist/` : undefined;
-}
-
-for (const pkg of readdirSync(path.join(root, 'packages'))) {
-  if (!statSync(path.join(root, 'packages', pkg)).isDirectory()) continue;
-  const problem = staleness(pkg);
+for (const pkg of packageDirs()) {
+  const problem = staleness(pkg) ?? (quickBuilt(pkg) ? "holds the demo's quick build (ESM only, no type declarations)" : undefined);
   if (problem) {
     console.error(`packages/${pkg} ${problem}: building`);
     process.exit(1);

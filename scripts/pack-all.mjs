@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { quickBuilt } from './dist-state.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, '.tmp/packs'));
@@ -17,6 +18,8 @@ const fail = (message) => {
 const packages = readdirSync(path.join(root, 'packages')).map((name) => path.join(root, 'packages', name));
 for (const dir of packages) {
   if (!existsSync(path.join(dir, 'dist'))) fail(`${path.relative(root, dir)} has no dist/: build first (npx -y pnpm@10.34.9 build)`);
+  if (quickBuilt(path.basename(dir)))
+    fail(`${path.relative(root, dir)}/dist/ holds the demo's quick build (ESM only, no type declarations): build first (npx -y pnpm@10.34.9 build)`);
 }
 
 // Under pnpm (`pnpm pack-all`) run that same pnpm; from plain node, the version the workspace pins.

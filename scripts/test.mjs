@@ -9,8 +9,21 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { packageDirs, quickBuilt } from './dist-state.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+// The quick build `pnpm demo` leaves has no CommonJS files and no type declarations: the tests
+// need the full one.
+const quick = packageDirs().filter(quickBuilt);
+if (quick.length > 0) {
+  console.error(
+    `packages/${quick.join(', packages/')}: dist/ holds the demo's quick build (ESM only, no type declarations); ` +
+      'run the full build first: npx -y pnpm@10.34.9 build',
+  );
+  process.exit(1);
+}
+
 const found = [];
 const walk = (dir) => {
   for (const name of readdirSync(dir)) {

@@ -3,8 +3,6 @@
 # packs the built packages and runs `npm publish --dry-run` over the tarballs), after a build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ ! -f scripts/publish-dry-run.mjs ]; then
-  echo "::warning::scripts/publish-dry-run.mjs is not in this checkout; the publish dry run did not run"
-  exit 0
-fi
+# Built by an earlier step as a rule; built here when not (publish-dry-run.mjs refuses a stale dist/).
+node scripts/dist-fresh.mjs || npx -y pnpm@10.34.9 build
 node scripts/publish-dry-run.mjs
