@@ -1,7 +1,7 @@
 /**
  * The warning codes are a registry: `SkillWarningCode` (packages/core/src/types.ts) names them,
  * `WARNING_CODES` (packages/core/src/warnings/codes.ts) gives each its meaning and how often it is
- * told, and the core README's warning table says the same to users. This keeps the three in step
+ * told, and the warning table of the documentation (docs/reference/errors.md) says the same to users. This keeps the three in step
  * and every warning the sources create on a registered code, naming file:line when one is not.
  * (JSON-RPC error codes have their own check: error-codes.test.ts.)
  */
@@ -14,7 +14,7 @@ import ts from 'typescript';
 const root = path.resolve(import.meta.dirname, '../..');
 const TYPES = 'packages/core/src/types.ts';
 const REGISTRY = 'packages/core/src/warnings/codes.ts';
-const README = 'packages/core/README.md';
+const DOC = 'docs/reference/errors.md';
 
 const parse = (file: string) => ts.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
 
@@ -107,13 +107,13 @@ test('every warning the sources create has a registered code, and every register
     .map((f) => readFileSync(path.join(root, f), 'utf8'))
     .join('\n');
   const unused = [...registered.keys()].filter((code) => !text.includes(`'${code}'`));
-  assert.deepEqual(unused, [], `registered codes no source uses: remove them from ${TYPES}, ${REGISTRY} and ${README}`);
+  assert.deepEqual(unused, [], `registered codes no source uses: remove them from ${TYPES}, ${REGISTRY} and ${DOC}`);
 });
 
-test("the core README's warning table lists every code with how often it is told, as the registry says", () => {
-  const readme = readFileSync(path.join(root, README), 'utf8');
+test("the documentation's warning table lists every code with how often it is told, as the registry says", () => {
+  const readme = readFileSync(path.join(root, DOC), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Warnings\n'));
-  assert.ok(section.length > 0, `${README} has a "## Warnings" section`);
+  assert.ok(section.length > 0, `${DOC} has a "## Warnings" section`);
   const rows = section
     .slice(0, section.indexOf('\n## ', 1))
     .split('\n')
@@ -137,5 +137,5 @@ test("the core README's warning table lists every code with how often it is told
     'every-time': /^every time$/,
   };
   const wrong = rows.filter((r) => !told[registered.get(r.code)!]!.test(r.told)).map((r) => `${r.code}: "${r.told}" for ${registered.get(r.code)}`);
-  assert.deepEqual(wrong, [], `${README}'s "told" column disagrees with ${REGISTRY}`);
+  assert.deepEqual(wrong, [], `${DOC}'s "told" column disagrees with ${REGISTRY}`);
 });

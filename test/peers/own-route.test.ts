@@ -1,5 +1,5 @@
 /**
- * MCP Inspector's CLI (`skills/list --verify`, both protocol eras) against the READMEs' own-route
+ * MCP Inspector's CLI (`skills/list --verify`, both protocol eras) against the documentation's own-route
  * examples, run as written: every skill and file verified, with sessions and stateless. Before
  * the examples answered GET, the legacy era reported "Verified 0 skills" and still exited 0.
  */
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { type ReadmeApp, startReadmeExample } from '../support/readme-example.js';
+import { type DocApp, exampleLocation, startDocExample } from '../support/doc-example.js';
 import { INSPECTOR_CLI, ensureSuite } from './support/conformance.js';
 
 const run = promisify(execFile);
@@ -22,10 +22,10 @@ before(
 
 for (const pkg of ['fastify', 'express'] as const) {
   for (const file of ['own-route.mjs', 'own-route-sessions.mjs']) {
-    describe(`MCP Inspector CLI against packages/${pkg}/README.md ${file}`, () => {
-      let app: ReadmeApp;
+    describe(`MCP Inspector CLI against ${exampleLocation(pkg, file)}`, () => {
+      let app: DocApp;
       before(async () => {
-        app = await startReadmeExample(pkg, file);
+        app = await startDocExample(pkg, file);
       });
       after(() => app?.stop());
 

@@ -1,5 +1,5 @@
 /**
- * The apps the CORS tests run, one per adapter, set up as the READMEs show: the framework's own
+ * The apps the CORS tests run, one per adapter, set up as the documentation shows (docs/guide/hosts.md, CORS): the framework's own
  * CORS library with `MCP_CORS_OPTIONS` first, then the app's bearer check (401 with a
  * `WWW-Authenticate` challenge), then the skills endpoint at `/mcp` with sessions,
  * `allowedHosts: ['127.0.0.1']` and `allowedOrigins` naming the same origins as the CORS layer.

@@ -1,7 +1,7 @@
 /**
  * What an app's own MCP route with skills must do for real clients, stateless or with sessions:
  * the SDK v1 client (2025-11-25) with no transport error, GET and DELETE as the Streamable HTTP
- * transport expects, and the SDK v2 client pinned to 2026-07-28. Used on the READMEs' examples.
+ * transport expects, and the SDK v2 client pinned to 2026-07-28. Used on the documentation's examples.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { waitFor } from './wait.js';
 import { checkSkillsEndpoint, exampleFiles } from './skills-suite.js';
-import { type ReadmeApp, startReadmeExample } from './readme-example.js';
+import { type DocApp, exampleLocation, startDocExample } from './doc-example.js';
 
 export type RouteMode = 'stateless' | 'sessions';
 
@@ -118,19 +118,19 @@ export function checkNoWarnings(stderr: string): void {
 }
 
 /**
- * The README's "Adding skills to an existing MCP route" examples of `framework`, run as written
+ * The "Adding skills to an existing MCP route" examples of `framework` (docs/guide/existing-route.md), run as written
  * (node own-route.mjs): real clients list and read the skills through them, stateless and with
  * sessions, on both protocol eras.
  */
-export function readmeRouteSuite(framework: 'fastify' | 'express'): void {
+export function docRouteSuite(framework: 'fastify' | 'express'): void {
   for (const [file, mode] of [
     ['own-route.mjs', 'stateless'],
     ['own-route-sessions.mjs', 'sessions'],
   ] as const) {
-    describe(`packages/${framework}/README.md ${file}`, () => {
-      let app: ReadmeApp;
+    describe(exampleLocation(framework, file), () => {
+      let app: DocApp;
       before(async () => {
-        app = await startReadmeExample(framework, file);
+        app = await startDocExample(framework, file);
       });
       after(() => app?.stop());
 

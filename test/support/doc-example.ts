@@ -1,7 +1,7 @@
 /**
- * Runs a complete example app from a package README as a user would (`node own-route.mjs`), in a
- * child process: the code block is taken from the README as written, with only the skills folder
- * pointed at examples/skills and the port set to 0.
+ * Runs a complete example app from the documentation site as a user would (`node own-route.mjs`),
+ * in a child process: the code block is taken from the page as written, with only the skills
+ * folder pointed at examples/skills and the port set to 0.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,12 +11,28 @@ import { startChildServer } from './child-server.js';
 const REPO = path.resolve(import.meta.dirname, '../..');
 const LISTENING = /listening (?:at|on) (http:\/\/127\.0\.0\.1:\d+)/;
 
-/** The code block of `packages/<pkg>/README.md` whose first line is `// <file> — …`. */
-export function readmeExample(pkg: string, file: string): string {
-  const readme = readFileSync(path.join(REPO, 'packages', pkg, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/^```(?:js|ts)\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-  const found = blocks.filter((code) => code.startsWith(`// ${file} `));
-  if (found.length !== 1) throw new Error(`packages/${pkg}/README.md has ${found.length} code blocks starting "// ${file} ", expected one`);
+/** The page of the site (under docs/) that holds each example file, for both adapters. */
+const PAGES: Record<string, string> = {
+  'own-route.mjs': 'docs/guide/existing-route.md',
+  'own-route-sessions.mjs': 'docs/guide/existing-route.md',
+  'cors.mjs': 'docs/guide/hosts.md',
+};
+
+/** Where the example `file` of `@skillmount/<pkg>` is documented: `docs/guide/hosts.md cors.mjs (express)`. */
+export function exampleLocation(pkg: string, file: string): string {
+  return `${PAGES[file] ?? '(no page)'} ${file} (${pkg})`;
+}
+
+/** The code block of the example's page whose first line is `// <file> — …` and that imports `@skillmount/<pkg>`. */
+export function docExample(pkg: string, file: string): string {
+  const page = PAGES[file];
+  if (!page) throw new Error(`no documentation page holds the example ${file}: add it to PAGES in test/support/doc-example.ts`);
+  const markdown = readFileSync(path.join(REPO, page), 'utf8');
+  const blocks = [...markdown.matchAll(/^```(?:js|ts)\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  const found = blocks.filter((code) => code.startsWith(`// ${file} `) && code.includes(`from '@skillmount/${pkg}'`));
+  if (found.length !== 1) {
+    throw new Error(`${page} has ${found.length} code blocks starting "// ${file} " that import @skillmount/${pkg}, expected one`);
+  }
   return found[0]!;
 }
 
@@ -27,7 +43,7 @@ function replaceOnce(code: string, from: string, to: string, where: string): str
   return code.replace(from, to);
 }
 
-export interface ReadmeApp {
+export interface DocApp {
   /** The example's MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
   url: string;
   /** What the child wrote to stderr so far (console warnings). */
@@ -36,13 +52,13 @@ export interface ReadmeApp {
   stop(): Promise<void>;
 }
 
-export async function startReadmeExample(pkg: 'fastify' | 'express', file: string): Promise<ReadmeApp> {
-  const where = `packages/${pkg}/README.md ${file}`;
-  let code = readmeExample(pkg, file);
+export async function startDocExample(pkg: 'fastify' | 'express', file: string): Promise<DocApp> {
+  const where = exampleLocation(pkg, file);
+  let code = docExample(pkg, file);
   code = replaceOnce(code, "fsStorage('./skills')", `fsStorage(${JSON.stringify(EXAMPLES)})`, where);
   code = pkg === 'fastify' ? replaceOnce(code, 'port: 3000', 'port: 0', where) : replaceOnce(code, 'app.listen(3000,', 'app.listen(0,', where);
   // Inside the repository (.tmp is ignored), so its imports resolve to the workspace's packages.
-  const dir = path.join(REPO, '.tmp', 'readme-examples');
+  const dir = path.join(REPO, '.tmp', 'doc-examples');
   mkdirSync(dir, { recursive: true });
   const script = path.join(dir, `${pkg}-${process.pid}-${Date.now()}-${file}`);
   writeFileSync(script, code);

@@ -1,18 +1,18 @@
 /**
- * The CORS examples of both adapter READMEs, run as written (`node cors.mjs`): the preflight from
+ * The CORS examples of both adapters (docs/guide/hosts.md), run as written (`node cors.mjs`): the preflight from
  * the listed origin is answered with MCP's headers, a client sending that Origin lists the
  * skills, and another origin is refused by the Origin check.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { connectClient } from '../support/client.js';
-import { startReadmeExample } from '../support/readme-example.js';
+import { exampleLocation, startDocExample } from '../support/doc-example.js';
 
 const ORIGIN = 'https://app.example.com';
 
 for (const pkg of ['fastify', 'express'] as const) {
-  test(`packages/${pkg}/README.md cors.mjs: the listed origin gets CORS grants and skills, another gets 403`, { timeout: 120_000 }, async () => {
-    const app = await startReadmeExample(pkg, 'cors.mjs');
+  test(`${exampleLocation(pkg, 'cors.mjs')}: the listed origin gets CORS grants and skills, another gets 403`, { timeout: 120_000 }, async () => {
+    const app = await startDocExample(pkg, 'cors.mjs');
     try {
       const pre = await fetch(app.url, {
         method: 'OPTIONS',
