@@ -76,8 +76,9 @@ for (const framework of FRAMEWORKS) {
             async () => (await skills.list()).skills,
             (skill, uri) => skills.read(skill, uri),
           );
-          const manifest = await skills.read((await skills.list()).skills[0]);
-          assert.deepEqual(manifest.frontmatter, (await skills.list()).skills[0].frontmatter, 'SKILL.md parses to the entry');
+          for (const skill of (await skills.list()).skills) {
+            assert.deepEqual((await skills.read(skill)).frontmatter, skill.frontmatter, `${skill.uri} parses to its entry`);
+          }
         } finally {
           await client.close();
         }
@@ -98,12 +99,12 @@ for (const framework of FRAMEWORKS) {
     });
 
     test('UTF-8 files go out as text and the binary file as a blob, on 2026-07-28 as skillmount sends them', async () => {
-      const seen: Record<string, string[]> = { text: [], blob: [] };
+      const seen = { text: [] as string[], blob: [] as string[] };
       for (const file of ON_DISK) {
         const uri = `skill://${file}`;
         const { message } = await modern(app.url, 'resources/read', { uri });
         assert.ok('result' in message, `${uri}: ${JSON.stringify(message)}`);
-        const [content] = (message.result as { contents: { text?: string; blob?: string; mimeType?: string }[] }).contents;
+        const [content] = (message.result as { contents: [{ text?: string; blob?: string; mimeType?: string }] }).contents;
         seen[typeof content.text === 'string' ? 'text' : 'blob'].push(file);
         if (file.endsWith('SKILL.md')) assert.equal(content.mimeType, 'text/markdown', `${uri} mimeType`);
       }
