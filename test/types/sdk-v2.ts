@@ -1,7 +1,7 @@
 // Type tests for @skillmount/core/sdk-v2: checked by tsc (see types.test.ts), never run.
 import { SkillsExtension, type SkillSource as SdkV2SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource } from '@skillmount/core';
+import { type SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource } from '@skillmount/core';
 import { notifyListChanges, sdkV2Skills, sdkV2Source, type SdkV2SkillsOptions, type SdkV2SourceOptions } from '@skillmount/core/sdk-v2';
 
 declare const catalog: SkillCatalog;
