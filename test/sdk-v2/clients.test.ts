@@ -1,22 +1,29 @@
 /**
  * SDK v2 apps on `@modelcontextprotocol/express` and `@modelcontextprotocol/fastify` serving a
- * skillmount catalog on the folder storage through `sdkV2Skills`: the SDK v2's `SkillsClient`
+ * skillmount catalog of examples/skills through `sdkV2Skills`, from the folder storage, from S3
+ * (the s3rver test server) and from PostgreSQL: the SDK v2's `SkillsClient`
  * verifies every file on both protocol eras, and so does skillmount's own `SkillsClient`. SKILL.md
  * and the other UTF-8 files go out as `text`, the binary one as `blob`, as skillmount's own
  * server sends them.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient as V2SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { SkillCatalog } from '@skillmount/core';
+import { SkillCatalog, type SkillFiles } from '@skillmount/core';
 import { SkillsClient } from '@skillmount/core/client';
 import { fsStorage } from '@skillmount/storage-fs';
+import { postgresStorage } from '@skillmount/storage-postgres';
 import { connectV1 } from '../client/support/servers.js';
 import { modern } from '../modern/support.js';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
+import { s3ForTest } from '../support/s3-server.js';
+import { uniqueName } from '../support/postgres.js';
+import { freshPrefix, ownClientStorage, upload } from '../storage-s3/helpers.js';
+import { putTree, setup } from '../storage-postgres/helpers.js';
 import { FRAMEWORKS, serveSdkV2, type SdkV2App } from './support.js';
 
 const ON_DISK = exampleFiles();
@@ -31,6 +38,42 @@ function isUtf8(bytes: Uint8Array): boolean {
   }
 }
 const disk = (uri: string) => readFileSync(path.join(EXAMPLES, uri.slice('skill://'.length)));
+
+/** examples/skills in each storage; `cleanups` run after the file. */
+const cleanups: (() => unknown)[] = [];
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+const exampleBytes = async () => Object.fromEntries(await Promise.all(ON_DISK.map(async (f) => [f, await readFile(path.join(EXAMPLES, f))] as const)));
+/** Made once, on first use, and shared by the apps of both frameworks. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+const STORAGES: { name: string; storage: () => Promise<SkillFiles> }[] = [
+  { name: 'folder storage', storage: async () => fsStorage(EXAMPLES) },
+  {
+    name: 'S3',
+    storage: once(async () => {
+      const { server, bucket, client } = await s3ForTest({ after: (cleanup) => void cleanups.push(cleanup) });
+      const prefix = freshPrefix('sdk-v2');
+      await upload(client, bucket, prefix, await exampleBytes());
+      const storage = ownClientStorage(server, bucket, prefix);
+      cleanups.push(() => storage.close());
+      return storage;
+    }),
+  },
+  {
+    name: 'PostgreSQL',
+    storage: once(async () => {
+      const env = await setup('sdk_v2');
+      cleanups.push(() => env.teardown());
+      const storage = postgresStorage({ pool: env.admin, table: env.table, namespace: uniqueName('sdk_v2') });
+      await putTree(storage, await exampleBytes());
+      return storage;
+    }),
+  },
+];
 
 const MODES = [
   { label: 'default negotiation', options: {}, version: '2025-11-25' },
@@ -56,65 +99,67 @@ async function readsEveryFile(
   assert.deepEqual(read_.sort(), ON_DISK, 'every file on disk was read once');
 }
 
-for (const framework of FRAMEWORKS) {
-  describe(`an SDK v2 app on @modelcontextprotocol/${framework} serving a skillmount catalog (folder storage)`, () => {
-    let app: SdkV2App;
-    before(async () => {
-      app = await serveSdkV2(framework, await SkillCatalog.load(fsStorage(EXAMPLES), { onWarning: () => undefined }));
-    });
-    after(() => app?.close());
+for (const { name, storage } of STORAGES) {
+  for (const framework of FRAMEWORKS) {
+    describe(`an SDK v2 app on @modelcontextprotocol/${framework} serving a skillmount catalog (${name})`, () => {
+      let app: SdkV2App;
+      before(async () => {
+        app = await serveSdkV2(framework, await SkillCatalog.load(await storage(), { onWarning: () => undefined }));
+      });
+      after(() => app?.close());
 
-    for (const mode of MODES) {
-      test(`the SDK v2 SkillsClient verifies every file (${mode.label}, ${mode.version})`, async () => {
-        const client = new Client({ name: 'sdk-v2-host', version: '1.0.0' }, mode.options);
-        await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+      for (const mode of MODES) {
+        test(`the SDK v2 SkillsClient verifies every file (${mode.label}, ${mode.version})`, async () => {
+          const client = new Client({ name: 'sdk-v2-host', version: '1.0.0' }, mode.options);
+          await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+          try {
+            assert.equal(client.getNegotiatedProtocolVersion(), mode.version);
+            const skills = new V2SkillsClient(client);
+            assert.equal(skills.directoryRead, true, 'a catalog reads folders, so the SDK v2 declares directoryRead');
+            await readsEveryFile(
+              async () => (await skills.list()).skills,
+              (skill, uri) => skills.read(skill, uri),
+            );
+            for (const skill of (await skills.list()).skills) {
+              assert.deepEqual((await skills.read(skill)).frontmatter, skill.frontmatter, `${skill.uri} parses to its entry`);
+            }
+          } finally {
+            await client.close();
+          }
+        });
+      }
+
+      test("skillmount's SkillsClient verifies every file (SDK v1 client, 2025-11-25)", async () => {
+        const client = await connectV1(app.url);
         try {
-          assert.equal(client.getNegotiatedProtocolVersion(), mode.version);
-          const skills = new V2SkillsClient(client);
-          assert.equal(skills.directoryRead, true, 'a catalog reads folders, so the SDK v2 declares directoryRead');
+          const skills = new SkillsClient(client);
           await readsEveryFile(
             async () => (await skills.list()).skills,
             (skill, uri) => skills.read(skill, uri),
           );
-          for (const skill of (await skills.list()).skills) {
-            assert.deepEqual((await skills.read(skill)).frontmatter, skill.frontmatter, `${skill.uri} parses to its entry`);
-          }
         } finally {
           await client.close();
         }
       });
-    }
 
-    test("skillmount's SkillsClient verifies every file (SDK v1 client, 2025-11-25)", async () => {
-      const client = await connectV1(app.url);
-      try {
-        const skills = new SkillsClient(client);
-        await readsEveryFile(
-          async () => (await skills.list()).skills,
-          (skill, uri) => skills.read(skill, uri),
+      test('UTF-8 files go out as text and the binary file as a blob, on 2026-07-28 as skillmount sends them', async () => {
+        const seen = { text: [] as string[], blob: [] as string[] };
+        for (const file of ON_DISK) {
+          const uri = `skill://${file}`;
+          const { message } = await modern(app.url, 'resources/read', { uri });
+          assert.ok('result' in message, `${uri}: ${JSON.stringify(message)}`);
+          const [content] = (message.result as { contents: [{ text?: string; blob?: string; mimeType?: string }] }).contents;
+          seen[typeof content.text === 'string' ? 'text' : 'blob'].push(file);
+          if (file.endsWith('SKILL.md')) assert.equal(content.mimeType, 'text/markdown', `${uri} mimeType`);
+        }
+        const utf8 = ON_DISK.filter((f) => isUtf8(disk(`skill://${f}`)));
+        assert.ok(seen.blob.length > 0, 'examples/skills holds a binary file');
+        assert.deepEqual(seen.text, utf8);
+        assert.deepEqual(
+          seen.blob,
+          ON_DISK.filter((f) => !utf8.includes(f)),
         );
-      } finally {
-        await client.close();
-      }
+      });
     });
-
-    test('UTF-8 files go out as text and the binary file as a blob, on 2026-07-28 as skillmount sends them', async () => {
-      const seen = { text: [] as string[], blob: [] as string[] };
-      for (const file of ON_DISK) {
-        const uri = `skill://${file}`;
-        const { message } = await modern(app.url, 'resources/read', { uri });
-        assert.ok('result' in message, `${uri}: ${JSON.stringify(message)}`);
-        const [content] = (message.result as { contents: [{ text?: string; blob?: string; mimeType?: string }] }).contents;
-        seen[typeof content.text === 'string' ? 'text' : 'blob'].push(file);
-        if (file.endsWith('SKILL.md')) assert.equal(content.mimeType, 'text/markdown', `${uri} mimeType`);
-      }
-      const utf8 = ON_DISK.filter((f) => isUtf8(disk(`skill://${f}`)));
-      assert.ok(seen.blob.length > 0, 'examples/skills holds a binary file');
-      assert.deepEqual(seen.text, utf8);
-      assert.deepEqual(
-        seen.blob,
-        ON_DISK.filter((f) => !utf8.includes(f)),
-      );
-    });
-  });
+  }
 }
