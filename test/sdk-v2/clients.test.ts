@@ -8,22 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient as V2SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { SkillCatalog, type SkillFiles } from '@skillmount/core';
+import { SkillCatalog } from '@skillmount/core';
 import { SkillsClient } from '@skillmount/core/client';
-import { fsStorage } from '@skillmount/storage-fs';
-import { postgresStorage } from '@skillmount/storage-postgres';
 import { connectV1 } from '../client/support/servers.js';
 import { modern } from '../modern/support.js';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
-import { s3ForTest } from '../support/s3-server.js';
-import { uniqueName } from '../support/postgres.js';
-import { freshPrefix, ownClientStorage, upload } from '../storage-s3/helpers.js';
-import { putTree, setup } from '../storage-postgres/helpers.js';
+import { EXAMPLE_STORAGES } from './storages.js';
 import { FRAMEWORKS, serveSdkV2, type SdkV2App } from './support.js';
 
 const ON_DISK = exampleFiles();
@@ -38,42 +32,6 @@ function isUtf8(bytes: Uint8Array): boolean {
   }
 }
 const disk = (uri: string) => readFileSync(path.join(EXAMPLES, uri.slice('skill://'.length)));
-
-/** examples/skills in each storage; `cleanups` run after the file. */
-const cleanups: (() => unknown)[] = [];
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-const exampleBytes = async () => Object.fromEntries(await Promise.all(ON_DISK.map(async (f) => [f, await readFile(path.join(EXAMPLES, f))] as const)));
-/** Made once, on first use, and shared by the apps of both frameworks. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
-}
-const STORAGES: { name: string; storage: () => Promise<SkillFiles> }[] = [
-  { name: 'folder storage', storage: async () => fsStorage(EXAMPLES) },
-  {
-    name: 'S3',
-    storage: once(async () => {
-      const { server, bucket, client } = await s3ForTest({ after: (cleanup) => void cleanups.push(cleanup) });
-      const prefix = freshPrefix('sdk-v2');
-      await upload(client, bucket, prefix, await exampleBytes());
-      const storage = ownClientStorage(server, bucket, prefix);
-      cleanups.push(() => storage.close());
-      return storage;
-    }),
-  },
-  {
-    name: 'PostgreSQL',
-    storage: once(async () => {
-      const env = await setup('sdk_v2');
-      cleanups.push(() => env.teardown());
-      const storage = postgresStorage({ pool: env.admin, table: env.table, namespace: uniqueName('sdk_v2') });
-      await putTree(storage, await exampleBytes());
-      return storage;
-    }),
-  },
-];
 
 const MODES = [
   { label: 'default negotiation', options: {}, version: '2025-11-25' },
@@ -99,7 +57,7 @@ async function readsEveryFile(
   assert.deepEqual(read_.sort(), ON_DISK, 'every file on disk was read once');
 }
 
-for (const { name, storage } of STORAGES) {
+for (const [name, storage] of Object.entries(EXAMPLE_STORAGES)) {
   for (const framework of FRAMEWORKS) {
     describe(`an SDK v2 app on @modelcontextprotocol/${framework} serving a skillmount catalog (${name})`, () => {
       let app: SdkV2App;

@@ -1,6 +1,6 @@
 /**
- * The official MCP conformance suite judges SDK v2 apps that serve a skillmount catalog (the
- * folder storage, examples/skills) under the SDK v2's own `SkillsExtension` through `sdkV2Skills`:
+ * The official MCP conformance suite judges SDK v2 apps that serve a skillmount catalog of
+ * examples/skills (from the folder, S3 and PostgreSQL) under the SDK v2's own `SkillsExtension` through `sdkV2Skills`:
  * on `@modelcontextprotocol/express` and `@modelcontextprotocol/fastify`, at 2026-07-28 and 2025-11-25.
  * They must score what the official SDK v2 server and skillmount's own server score.
  */
@@ -10,10 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SkillCatalog } from '@skillmount/core';
-import { fsStorage } from '@skillmount/storage-fs';
 import { describeProblems, ensureSuite, runScenario, type Check, type ScenarioRun } from '../peers/support/conformance.js';
-import { EXAMPLES } from '../support/skills-suite.js';
-import { FRAMEWORKS, serveSdkV2, type SdkV2App } from './support.js';
+import { EXAMPLE_STORAGES, type StorageName } from './storages.js';
+import { serveSdkV2, type Framework, type SdkV2App } from './support.js';
 
 const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
 const CACHE_CHECKS = ['sep-2640-skills-get-cache-attributes', 'sep-2640-skills-list-cache-attributes'];
@@ -21,6 +20,14 @@ const RUNS = [
   { label: 'default version (2026-07-28)', specVersion: undefined, success: 45, skips: [] as string[] },
   // ttlMs and cacheScope exist from protocol 2026-07-28 on; at 2025-11-25 the suite skips these two by design.
   { label: '2025-11-25', specVersion: '2025-11-25', success: 43, skips: CACHE_CHECKS },
+];
+
+// The folder behind both frameworks; S3 and PostgreSQL behind one each, so every storage and framework is judged.
+const APPS: { framework: Framework; storage: StorageName }[] = [
+  { framework: 'express', storage: 'folder storage' },
+  { framework: 'fastify', storage: 'folder storage' },
+  { framework: 'express', storage: 'S3' },
+  { framework: 'fastify', storage: 'PostgreSQL' },
 ];
 
 let node: string;
@@ -31,18 +38,18 @@ before(
   { timeout: 660_000 },
 );
 
-for (const framework of FRAMEWORKS) {
-  describe(`conformance suite against an SDK v2 app on @modelcontextprotocol/${framework} serving a skillmount catalog`, () => {
+for (const { framework, storage } of APPS) {
+  describe(`conformance suite against an SDK v2 app on @modelcontextprotocol/${framework} serving a skillmount catalog (${storage})`, () => {
     let app: SdkV2App;
     before(async () => {
-      const catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { onWarning: () => undefined });
+      const catalog = await SkillCatalog.load(await EXAMPLE_STORAGES[storage](), { onWarning: () => undefined });
       app = await serveSdkV2(framework, catalog);
     });
     after(() => app?.close());
 
     for (const expected of RUNS) {
       describe(expected.label, () => {
-        const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-sdk-v2-conformance-${framework}-`));
+        const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-sdk-v2-conformance-${framework}-${storage.replace(/\W/g, '')}-`));
         const runs: ScenarioRun[] = [];
         after(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -67,7 +74,9 @@ for (const framework of FRAMEWORKS) {
             .map((c) => c.id)
             .sort();
           const success = checks.filter((c) => c.status === 'SUCCESS').length;
-          console.log(`conformance sdk-v2 ${framework} ${expected.label} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`);
+          console.log(
+            `conformance sdk-v2 ${framework} ${storage} ${expected.label} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`,
+          );
           assert.deepEqual(skipped, expected.skips, `skipped checks:\n${describeProblems(checks)}`);
           assert.equal(success, expected.success, `not successful:\n${describeProblems(checks)}`);
           assert.equal(checks.length, expected.success + expected.skips.length, 'no other statuses (FAILURE, WARNING, INFO)');
