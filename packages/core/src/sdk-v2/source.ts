@@ -3,12 +3,15 @@
  * v2's `SkillSource`, for `new SkillsExtension({ source })`. Every call goes through the skills
  * service skillmount's own server answers with, so the same rules hold: the `visible` rule, the
  * tenant of the request, entry checks, and the digest check before bytes go out. A file is sent
- * as text exactly when skillmount's own server sends it as text (its bytes are UTF-8).
+ * as text exactly when skillmount's own server sends it as text (its bytes are UTF-8). The SDK v2
+ * sends a thrown error's message to the client, so unexpected failures (a storage's, with its
+ * paths) reach it only as a plain "Internal error", as on skillmount's own server.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { SkillReadResult as SdkV2ReadResult, SkillSource as SdkV2SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import { SkillNotFoundError } from '../errors.js';
 import { SkillHandlers } from '../server/handlers.js';
+import { clientSafe } from '../sdk/internal-errors.js';
 import { serviceOptions } from '../server/attach.js';
 import { warningSink } from '../warnings/sink.js';
 import { consoleWarning } from '../warnings/console.js';
@@ -50,39 +53,48 @@ export function sdkV2Source<C extends SkillContext = SkillContext>(source: Skill
   }
   const skills = source as unknown as SkillSource;
   const checked = serviceOptions({ strict: options.strict, visible: options.visible as SkillVisibility | undefined });
-  const handlers = new SkillHandlers(skills, warningSink(skills, options.onWarning, consoleWarning), checked);
-  const contextOf = (ctx: ServerContext) => skillContextOf(ctx, options.context);
+  const warn = warningSink(skills, options.onWarning, consoleWarning);
+  const handlers = new SkillHandlers(skills, warn, checked);
+
+  /** Run one method with the request's `SkillContext`; an unexpected failure reaches the client only as "Internal error". */
+  const answer = async <T>(method: string, ctx: ServerContext, work: (skillCtx: SkillContext) => Promise<T>): Promise<T> => {
+    try {
+      return await work(await skillContextOf(ctx, options.context));
+    } catch (error) {
+      // A cancelled request gets no answer from the SDK v2: nothing to hide, nothing to report.
+      if (ctx.mcpReq.signal.aborted) throw error;
+      throw clientSafe(error, method, warn);
+    }
+  };
 
   const adapted: SdkV2SkillSource = {
-    async list(params, ctx) {
-      const { skills: listed, nextCursor } = await handlers.list(params.cursor, await contextOf(ctx));
-      const entries = listed as SdkV2Skill[];
-      return nextCursor === undefined ? { skills: entries } : { skills: entries, nextCursor };
-    },
-    async get(uri, ctx) {
-      const answer = await orMissing(handlers.get(uri, await contextOf(ctx)));
-      return answer?.skill as SdkV2Skill | undefined;
-    },
-    async read(uri, ctx) {
-      // A URI outside the source's base is not a skill file of this source.
-      if (!handlers.serves(uri)) return undefined;
-      const answer = await orMissing(handlers.readChecked(uri, await contextOf(ctx)));
-      if (answer === undefined) return undefined;
-      const { file, content } = answer;
-      const mimeType = file.mimeType !== undefined ? { mimeType: file.mimeType } : {};
-      // The encoding skillmount's own server chose: text for UTF-8 bytes, else the bytes for a base64 blob.
-      return ('text' in content ? { text: content.text, ...mimeType } : { bytes: file.bytes, ...mimeType }) satisfies SdkV2ReadResult;
-    },
-    async listResources(ctx) {
-      return handlers.listResources(await contextOf(ctx));
-    },
+    list: (params, ctx) =>
+      answer('skills/list', ctx, async (skillCtx) => {
+        const { skills: listed, nextCursor } = await handlers.list(params.cursor, skillCtx);
+        const entries = listed as SdkV2Skill[];
+        return nextCursor === undefined ? { skills: entries } : { skills: entries, nextCursor };
+      }),
+    get: (uri, ctx) => answer('skills/get', ctx, async (skillCtx) => (await orMissing(handlers.get(uri, skillCtx)))?.skill as SdkV2Skill | undefined),
+    read: (uri, ctx) =>
+      answer('resources/read', ctx, async (skillCtx) => {
+        // A URI outside the source's base is not a skill file of this source.
+        if (!handlers.serves(uri)) return undefined;
+        const read = await orMissing(handlers.readChecked(uri, skillCtx));
+        if (read === undefined) return undefined;
+        const { file, content } = read;
+        const mimeType = file.mimeType !== undefined ? { mimeType: file.mimeType } : {};
+        // The encoding skillmount's own server chose: text for UTF-8 bytes, else the bytes for a base64 blob.
+        return ('text' in content ? { text: content.text, ...mimeType } : { bytes: file.bytes, ...mimeType }) satisfies SdkV2ReadResult;
+      }),
+    listResources: (ctx) => answer('resources/list', ctx, (skillCtx) => handlers.listResources(skillCtx)),
   };
   if (typeof skills.readDirectory === 'function') {
-    adapted.readDirectory = async (uri, params, ctx) => {
-      const page = await orMissing(handlers.readDirectory(uri, params.cursor, await contextOf(ctx)));
-      if (page === undefined) return undefined;
-      return page.nextCursor === undefined ? { resources: page.resources } : { resources: page.resources, nextCursor: page.nextCursor };
-    };
+    adapted.readDirectory = (uri, params, ctx) =>
+      answer('resources/directory/read', ctx, async (skillCtx) => {
+        const page = await orMissing(handlers.readDirectory(uri, params.cursor, skillCtx));
+        if (page === undefined) return undefined;
+        return page.nextCursor === undefined ? { resources: page.resources } : { resources: page.resources, nextCursor: page.nextCursor };
+      });
   }
   return adapted;
 }
