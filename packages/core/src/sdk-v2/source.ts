@@ -29,7 +29,7 @@ export interface SdkV2SourceOptions<C extends SkillContext = SkillContext> {
   visible?: SkillVisibility<C>;
   /** Fail a whole `skills/list` page for one invalid entry from a custom source instead of dropping it. Default false. */
   strict?: boolean;
-  /** Where refused entries and reads are reported. Default: the source's `warn`, else `console.warn`. */
+  /** Where refused entries and reads, and unexpected failures, are reported. Default: the source's `warn`, else `console.warn`. */
   onWarning?: (warning: SkillWarning) => void;
 }
 
