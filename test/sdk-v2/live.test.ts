@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient as V2SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { SkillCatalog, tenantCatalogs, type SkillContext } from '@skillmount/core';
+import { notifyListChanges } from '@skillmount/core/sdk-v2';
 import { fsStorage } from '@skillmount/storage-fs';
 import { numberedSkills, tempDir, writeTree } from '../support/trees.js';
 import { FRAMEWORKS, serveSdkV2, type SdkV2App } from './support.js';
@@ -162,6 +163,29 @@ for (const framework of FRAMEWORKS) {
         }
       });
     }
+
+    test("a tenant's reload reaches a listening client when the app names that tenant to notifyListChanges", async () => {
+      const acmeContext: SkillContext = { headers: {}, auth: { token: 'acme', clientId: 'client-acme', scopes: [], extra: { org: 'acme' } } };
+      const stop = notifyListChanges(tenants, app.handler.notify, acmeContext);
+      const client = await connect(app.url, MODERN.options, { authorization: 'Bearer acme' });
+      try {
+        const changes = calls(15_000);
+        client.setNotificationHandler('notifications/resources/list_changed', changes.heard);
+        const subscription = await client.listen({ resourcesListChanged: true });
+        const skills = new V2SkillsClient(client);
+        assert.equal((await skills.list()).skills.length, 2, 'acme is loaded');
+        writeTree(root.dir, { 'acme/skill-0/refs/more.md': 'More for acme.\n' });
+        const report = await tenants.reload('acme');
+        assert.deepEqual(report?.changed, ['skill://skill-0/SKILL.md']);
+        await changes.next();
+        const { skill } = await skills.get('skill://skill-0/SKILL.md');
+        assert.equal((await skills.read(skill, 'refs/more.md')).verified, true);
+        await subscription.close();
+      } finally {
+        stop();
+        await client.close();
+      }
+    });
   });
 }
 
