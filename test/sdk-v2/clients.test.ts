@@ -121,3 +121,51 @@ for (const [name, storage] of Object.entries(EXAMPLE_STORAGES)) {
     });
   }
 }
+
+describe('an SDK v2 app serving a skillmount catalog under another scheme (baseUri) with a cache hint', () => {
+  let app: SdkV2App;
+  before(async () => {
+    const catalog = await SkillCatalog.load(await EXAMPLE_STORAGES['folder storage'](), {
+      baseUri: 'github://acme/skills/',
+      cacheHint: { ttlMs: 60_000, cacheScope: 'public' },
+      onWarning: () => undefined,
+    });
+    app = await serveSdkV2('express', catalog);
+  });
+  after(() => app?.close());
+
+  for (const mode of MODES) {
+    test(`sdkV2Skills hands the catalog's baseUri to the SDK v2, which serves every file under it (${mode.version})`, async () => {
+      const client = new Client({ name: 'sdk-v2-host', version: '1.0.0' }, mode.options);
+      await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+      try {
+        const skills = new V2SkillsClient(client);
+        const listed = (await skills.list()).skills;
+        assert.equal(listed.length, SKILL_COUNT);
+        for (const skill of listed) {
+          assert.ok(skill.uri.startsWith('github://acme/skills/'), skill.uri);
+          for (const { uri } of skill.resources as { uri: string }[]) {
+            const file = await skills.read(skill, uri);
+            assert.equal(file.verified, true, `${uri} verified`);
+            assert.ok(Buffer.from(file.bytes).equals(disk(`skill://${uri.slice('github://acme/skills/'.length)}`)), `${uri} equals the file on disk`);
+          }
+        }
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  test("sdkV2Skills hands the catalog's cache hint to the SDK v2, which sends it on 2026-07-28", async () => {
+    for (const [method, params] of [
+      ['skills/list', {}],
+      ['skills/get', { uri: 'github://acme/skills/git-workflow/SKILL.md' }],
+      ['resources/read', { uri: 'github://acme/skills/git-workflow/SKILL.md' }],
+    ] as const) {
+      const { message } = await modern(app.url, method, params);
+      assert.ok('result' in message, `${method}: ${JSON.stringify(message)}`);
+      const { ttlMs, cacheScope } = message.result as { ttlMs?: number; cacheScope?: string };
+      assert.deepEqual({ ttlMs, cacheScope }, { ttlMs: 60_000, cacheScope: 'public' }, method);
+    }
+  });
+});
