@@ -3,7 +3,8 @@
  * `sdkV2Skills`: a watched folder's new file reaches a connected SDK v2 client as
  * `notifications/resources/list_changed` on its `subscriptions/listen` stream (`notifyListChanges`),
  * and the new digest is served; two tenants from the app's auth (`tenantCatalogs` keyed on
- * `ctx.auth`) never see each other's skills; the `visible` rule reads an app field from `context`.
+ * `ctx.auth`) never see each other's skills; the `visible` rule reads an app field from `context`;
+ * a source receives the request's auth, headers and signal and the app's fields in its `SkillContext`.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient as V2SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { SkillCatalog, tenantCatalogs, type SkillContext } from '@skillmount/core';
+import { SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource } from '@skillmount/core';
 import { notifyListChanges } from '@skillmount/core/sdk-v2';
 import { fsStorage } from '@skillmount/storage-fs';
 import { numberedSkills, tempDir, writeTree } from '../support/trees.js';
@@ -229,3 +230,47 @@ describe('an SDK v2 app with a visible rule on a field from its context option',
 function prefixed(prefix: string, files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).map(([rel, text]) => [`${prefix}/${rel}`, text]));
 }
+
+describe('the SkillContext a skillmount source receives behind the SDK v2', () => {
+  const folder = tempDir('skillmount-sdk-v2-context-');
+  const seen: SkillContext[] = [];
+  let app: SdkV2App;
+  before(async () => {
+    writeTree(folder.dir, numberedSkills(1));
+    const catalog = await SkillCatalog.load(fsStorage(folder.dir), { onWarning: () => undefined });
+    const recording: SkillSource = {
+      list: async (params, ctx) => {
+        seen.push(ctx);
+        return catalog.list(params);
+      },
+      get: (uri) => catalog.get(uri),
+      read: (uri) => catalog.read(uri),
+    };
+    app = await serveSdkV2('fastify', recording, { auth: true, context: (ctx) => ({ method: ctx.mcpReq.method, tenant: 'from-the-app' }) });
+  });
+  after(async () => {
+    await app?.close();
+    folder.remove();
+  });
+
+  for (const mode of MODES) {
+    test(`auth, lower-case headers, the signal and the app's fields (${mode.version})`, async () => {
+      const client = await connect(app.url, mode.options, { authorization: 'Bearer acme', 'X-Request-Tag': 'tag-1' });
+      try {
+        seen.length = 0;
+        await new V2SkillsClient(client).list();
+        assert.equal(seen.length, 1);
+        const [ctx] = seen as [SkillContext];
+        assert.equal(ctx.auth?.clientId, 'client-acme');
+        assert.deepEqual(ctx.auth?.extra, { org: 'acme' });
+        assert.equal(ctx.headers['x-request-tag'], 'tag-1');
+        assert.equal(ctx.headers.authorization, 'Bearer acme');
+        assert.ok(ctx.signal instanceof AbortSignal);
+        assert.equal(ctx.method, 'skills/list');
+        assert.equal(ctx.tenant, 'from-the-app');
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
