@@ -41,7 +41,11 @@ const LAYERS = [
   { name: 'modern', holds: ['modern/'], what: 'the 2026-07-28 request path' },
   { name: 'well-known', holds: ['well-known/'], what: 'the /.well-known/agent-skills surface over the skills service' },
   { name: 'http', holds: ['http/'], what: 'the endpoint, its guard and the 2025-11-25 request paths' },
-  { name: 'entry-points', holds: ['adapter/', 'index.ts'], what: 'the public entry points @skillmount/core and @skillmount/core/adapter' },
+  {
+    name: 'entry-points',
+    holds: ['adapter/', 'sdk-v2/', 'index.ts'],
+    what: 'the public entry points @skillmount/core, @skillmount/core/adapter and @skillmount/core/sdk-v2',
+  },
 ];
 
 const layerPath = (holds) => holds.map((held) => `${CORE}${escape(held)}${held.endsWith('/') ? '' : '$'}`);
@@ -103,6 +107,24 @@ module.exports = {
         'Import from @modelcontextprotocol/sdk/client/… or …/types.js instead.',
       from: { path: `${CORE}client/` },
       to: { path: 'node_modules/@modelcontextprotocol/sdk/dist/(esm|cjs)/server/' },
+    },
+    {
+      name: 'sdk-v2-only-behind-its-entry-point',
+      severity: 'error',
+      comment:
+        'The official MCP SDK v2 (@modelcontextprotocol/server and its siblings) is an optional peer of core: apps on the SDK v1 ' +
+        'install nothing of it. Only packages/core/src/sdk-v2/ (@skillmount/core/sdk-v2) may name it. Move the code there.',
+      from: { path: CORE, pathNot: `${CORE}sdk-v2/` },
+      to: { path: '(^|node_modules/)@modelcontextprotocol/(server|client|core|node|express|fastify)(/|$)' },
+    },
+    {
+      name: 'sdk-v2-types-only',
+      severity: 'error',
+      comment:
+        '@skillmount/core/sdk-v2 uses the SDK v2 for its types only, so importing the subpath loads none of it and the peer stays ' +
+        'optional until an app serves with it. Write `import type`.',
+      from: { path: `${CORE}sdk-v2/` },
+      to: { path: '(^|node_modules/)@modelcontextprotocol/(server|client|core|node|express|fastify)(/|$)', dependencyTypesNot: ['type-only'] },
     },
     ...layerRules,
     {

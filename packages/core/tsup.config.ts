@@ -24,7 +24,13 @@ async function relativeMapSources(): Promise<void> {
 // Split for CommonJS too: the entries share one copy of what they all hold (StorageError above all),
 // so an error a storage makes with the kit is the root's StorageError in either module system.
 export default defineConfig({
-  ...library({ index: 'src/index.ts', client: 'src/client/index.ts', 'storage-kit': 'src/storage-kit/index.ts', adapter: 'src/adapter/index.ts' }),
+  ...library({
+    index: 'src/index.ts',
+    client: 'src/client/index.ts',
+    'storage-kit': 'src/storage-kit/index.ts',
+    adapter: 'src/adapter/index.ts',
+    'sdk-v2': 'src/sdk-v2/index.ts',
+  }),
   splitting: true,
   onSuccess: relativeMapSources,
 });

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exampleProblems, writeExamples } from './examples.js';
-import { publicApi } from './public-api.js';
+import { ENTRY_POINTS, publicApi } from './public-api.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const api = publicApi();
@@ -38,6 +38,19 @@ test('the public API is found: every package entry point with its functions and 
   for (const name of ['@skillmount/core#SkillCatalog', '@skillmount/core/client#SkillsClient', '@skillmount/fastify#skillsPlugin', 'skillmount#main']) {
     assert.ok(names.has(name), `${name} is not among the ${names.size} items read from the entry points`);
   }
+});
+
+test('every entry point a package exports is documented: in the reference (typedoc.json) and in these checks', () => {
+  const exported: string[] = [];
+  for (const dir of readdirSync(path.join(ROOT, 'packages'))) {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'packages', dir, 'package.json'), 'utf8'));
+    for (const subpath of Object.keys(manifest.exports ?? {})) {
+      if (subpath !== './package.json') exported.push(subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`);
+    }
+  }
+  assert.deepEqual(Object.keys(ENTRY_POINTS).sort(), exported.sort(), 'test/docs/public-api.ts ENTRY_POINTS names every export, and nothing else');
+  const typedoc = readFileSync(path.join(ROOT, 'typedoc.json'), 'utf8');
+  for (const [name, source] of Object.entries(ENTRY_POINTS)) assert.ok(typedoc.includes(`"${source}"`), `typedoc.json lists ${source} (${name})`);
 });
 
 // CONTRIBUTING.md: every exported function and class has an @example and a @throws (which says

@@ -12,6 +12,7 @@ const EXPORTS: Record<string, string[]> = {
   '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'OptionError', 'serverSupportsSkills', 'skillsCapability', 'skillsCapabilityOf'],
   '@skillmount/core/storage-kit': ['StorageError', 'storageError', 'mapLimit', 'isPlainPath', 'isSkillMdPath', 'isSkillFile'],
   '@skillmount/core/adapter': ['checkAdapterOptions', 'createRequestGuard', 'hideInternalErrors', 'sendError', 'discardBody', 'contextOfRequest'],
+  '@skillmount/core/sdk-v2': ['sdkV2Source', 'sdkV2Skills', 'notifyListChanges'],
   '@skillmount/core': [
     'serverSupportsSkills',
     'skillsCapability',
@@ -40,6 +41,22 @@ for (const [name, names] of Object.entries(EXPORTS)) {
     assert.equal(cjs, '', `missing from the CommonJS build: ${cjs}`);
   });
 }
+
+test('neither @skillmount/core nor @skillmount/core/sdk-v2 loads the SDK v2 (an optional peer) when imported', () => {
+  const loaded = run(
+    `require('@skillmount/core'); require('@skillmount/core/sdk-v2');
+     console.log(Object.keys(require.cache).filter((f) => f.includes('@modelcontextprotocol/server')).length)`,
+    'commonjs',
+  );
+  assert.equal(loaded, '0', 'modules of @modelcontextprotocol/server in require.cache');
+  // The ESM build shares chunks with the CommonJS one's sources: no built file names the SDK v2 at all.
+  const named = run(
+    `const fs = require('node:fs'); const dir = 'packages/core/dist';
+     console.log(fs.readdirSync(dir).filter((f) => /\\.(c?js)$/.test(f) && fs.readFileSync(dir + '/' + f, 'utf8').includes('@modelcontextprotocol/server')).join(','))`,
+    'commonjs',
+  );
+  assert.equal(named, '', 'built files of @skillmount/core that import @modelcontextprotocol/server');
+});
 
 test('a catalog built through require() works end to end', () => {
   const out = run(

@@ -44,6 +44,15 @@ test('a wrong import fails the check with the rule that forbids it and why', (t)
     'packages/core/src/skillmd/rules.ts',
     "import { LIMITS } from '../protocol/limits.js';\nexport const ok = (name: string) => name.length <= LIMITS.name;\n",
   );
+  // The SDK v2 is an optional peer: named only behind @skillmount/core/sdk-v2, and there for its types only.
+  write(
+    'packages/core/src/server/v2.ts',
+    "import { McpServer } from '@modelcontextprotocol/server';\nexport const server = () => new McpServer({ name: 'x', version: '1' });\n",
+  );
+  write(
+    'packages/core/src/sdk-v2/index.ts',
+    "import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';\nexport const Extension = SkillsExtension;\n",
+  );
   const result = check(fixture);
   assert.notEqual(result.status, 0, 'the check fails');
   assert.match(result.stdout, /error core-layer-skillmd: packages\/core\/src\/skillmd\/rules\.ts → packages\/core\/src\/protocol\/limits\.ts/);
@@ -52,5 +61,7 @@ test('a wrong import fails the check with the rule that forbids it and why', (t)
   assert.match(result.stdout, /error no-folder-cycle: packages\/core\/src\/protocol →\s+packages\/core\/src\/skillmd/);
   assert.match(result.stdout, /error client-imports-shared-only: packages\/core\/src\/client\/skills-client\.ts → packages\/core\/src\/catalog\/catalog\.ts/);
   assert.match(result.stdout, /error core-no-http-framework: packages\/core\/src\/http\/endpoint\.ts → .*express/);
+  assert.match(result.stdout, /error sdk-v2-only-behind-its-entry-point: packages\/core\/src\/server\/v2\.ts → .*@modelcontextprotocol\/server/);
+  assert.match(result.stdout, /error sdk-v2-types-only: packages\/core\/src\/sdk-v2\/index\.ts → .*@modelcontextprotocol\/server\/dist\/ext\/skills/);
   assert.match(result.stdout, /The SkillsClient \(core\/src\/client, @skillmount\/core\/client\) runs in hosts\s+and browsers/, 'the rule says why');
 });

@@ -287,7 +287,17 @@ export class SkillHandlers {
   }
 
   /** Read one file and check it against what was published before a byte goes out. */
-  read(uri: string, ctx: SkillContext): Promise<ReadSkillFileResult> {
+  async read(uri: string, ctx: SkillContext): Promise<ReadSkillFileResult> {
+    const { envelope, file, content } = await this.readChecked(uri, ctx);
+    const contents = { uri: file.uri, ...content };
+    return { ...envelope, contents: [file.mimeType ? { ...contents, mimeType: file.mimeType } : contents] };
+  }
+
+  /**
+   * One file's bytes once they match what was published, with their wire encoding (text when they
+   * are UTF-8, else base64): what `read` sends, for a surface that frames it itself (the SDK v2 adapter).
+   */
+  readChecked(uri: string, ctx: SkillContext): Promise<{ envelope: Envelope; file: SkillFileContent; content: EncodedContent }> {
     return this.#answer(ctx, uri, async (answering) => {
       const { source } = answering;
       // Asked before the source reads a byte: a hidden skill's files are never fetched.
@@ -297,8 +307,7 @@ export class SkillHandlers {
       const normalised = fileOfAnswer(answer, uri);
       if ('problem' in normalised) this.#refuse('invalid-read-result', 'resources/read', normalised.problem, uri);
       const file = normalised.file;
-      const content = { uri: file.uri, ...this.#checkedContent(file) };
-      return { ...this.#envelopeOf(source, ctx), contents: [file.mimeType ? { ...content, mimeType: file.mimeType } : content] };
+      return { envelope: this.#envelopeOf(source, ctx), file, content: this.#checkedContent(file) };
     });
   }
 

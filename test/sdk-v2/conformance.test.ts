@@ -1,0 +1,88 @@
+/**
+ * The official MCP conformance suite judges SDK v2 apps that serve a skillmount catalog of
+ * examples/skills (from the folder, S3 and PostgreSQL) under the SDK v2's own `SkillsExtension` through `sdkV2Skills`:
+ * on `@modelcontextprotocol/express` and `@modelcontextprotocol/fastify`, at 2026-07-28 and 2025-11-25.
+ * They must score what the official SDK v2 server and skillmount's own server score.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { SkillCatalog } from '@skillmount/core';
+import { describeProblems, ensureSuite, runScenario, type Check, type ScenarioRun } from '../peers/support/conformance.js';
+import { EXAMPLE_STORAGES, type StorageName } from './storages.js';
+import { serveSdkV2, type Framework, type SdkV2App } from './support.js';
+
+const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
+const CACHE_CHECKS = ['sep-2640-skills-get-cache-attributes', 'sep-2640-skills-list-cache-attributes'];
+const RUNS = [
+  { label: 'default version (2026-07-28)', specVersion: undefined, success: 45, skips: [] as string[] },
+  // ttlMs and cacheScope exist from protocol 2026-07-28 on; at 2025-11-25 the suite skips these two by design.
+  { label: '2025-11-25', specVersion: '2025-11-25', success: 43, skips: CACHE_CHECKS },
+];
+
+// The folder behind both frameworks; S3 and PostgreSQL behind one each, so every storage and framework is judged.
+const APPS: { framework: Framework; storage: StorageName }[] = [
+  { framework: 'express', storage: 'folder storage' },
+  { framework: 'fastify', storage: 'folder storage' },
+  { framework: 'express', storage: 'S3' },
+  { framework: 'fastify', storage: 'PostgreSQL' },
+];
+
+let node: string;
+before(
+  async () => {
+    node = await ensureSuite();
+  },
+  { timeout: 660_000 },
+);
+
+for (const { framework, storage } of APPS) {
+  describe(`conformance suite against an SDK v2 app on @modelcontextprotocol/${framework} serving a skillmount catalog (${storage})`, () => {
+    let app: SdkV2App;
+    before(async () => {
+      const catalog = await SkillCatalog.load(await EXAMPLE_STORAGES[storage](), { onWarning: () => undefined });
+      app = await serveSdkV2(framework, catalog);
+    });
+    after(() => app?.close());
+
+    for (const expected of RUNS) {
+      describe(expected.label, () => {
+        const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-sdk-v2-conformance-${framework}-${storage.replace(/\W/g, '')}-`));
+        const runs: ScenarioRun[] = [];
+        after(() => rmSync(outDir, { recursive: true, force: true }));
+
+        for (const scenario of SCENARIOS) {
+          test(scenario, { timeout: 90_000 }, async () => {
+            const result = await runScenario(node, app.url, scenario, outDir, expected.specVersion);
+            runs.push(result);
+            const unexpected = (c: Check) => c.status !== 'SUCCESS' && !(c.status === 'SKIPPED' && expected.skips.includes(c.id));
+            assert.equal(
+              result.checks.filter(unexpected).length,
+              0,
+              `${scenario} has checks that did not pass:\n${describeProblems(result.checks, unexpected)}`,
+            );
+          });
+        }
+
+        test('totals match the official SDK v2 server', () => {
+          assert.equal(runs.length, SCENARIOS.length, 'every scenario ran');
+          const checks = runs.flatMap((r) => r.checks);
+          const skipped = checks
+            .filter((c) => c.status === 'SKIPPED')
+            .map((c) => c.id)
+            .sort();
+          const success = checks.filter((c) => c.status === 'SUCCESS').length;
+          console.log(
+            `conformance sdk-v2 ${framework} ${storage} ${expected.label} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`,
+          );
+          assert.deepEqual(skipped, expected.skips, `skipped checks:\n${describeProblems(checks)}`);
+          assert.equal(success, expected.success, `not successful:\n${describeProblems(checks)}`);
+          assert.equal(checks.length, expected.success + expected.skips.length, 'no other statuses (FAILURE, WARNING, INFO)');
+          assert.deepEqual(app.warnings, [], 'the SDK v2 refused nothing the catalog sent');
+        });
+      });
+    }
+  });
+}

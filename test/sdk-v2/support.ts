@@ -1,0 +1,90 @@
+/**
+ * SDK v2 apps as their authors write them: `createMcpHandler` with the SDK v2's own
+ * `SkillsExtension` over a skillmount source (`sdkV2Skills`), mounted with `toNodeHandler` on
+ * `@modelcontextprotocol/express`'s or `@modelcontextprotocol/fastify`'s app, on 127.0.0.1.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { McpServer, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
+import { createMcpExpressApp } from '@modelcontextprotocol/express';
+import { createMcpFastifyApp } from '@modelcontextprotocol/fastify';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { SkillSource } from '@skillmount/core';
+import { notifyListChanges, sdkV2Skills, type SdkV2SourceOptions } from '@skillmount/core/sdk-v2';
+import type { Request as ExpressRequest } from 'express';
+import { listenExpress, listenFastify } from '../support/apps.js';
+
+export type Framework = 'express' | 'fastify';
+export const FRAMEWORKS: Framework[] = ['express', 'fastify'];
+
+export interface SdkV2App {
+  url: string;
+  handler: McpHttpHandler;
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The app's auth, as a bearer-token middleware would set it: `Authorization: Bearer <org>` gives
+ * `req.auth` with `extra.org`, which the SDK v2 hands to handlers as `ctx.http.authInfo`.
+ */
+function authOf(header: string | undefined): AuthInfo | undefined {
+  const token = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
+  return token === undefined ? undefined : { token, clientId: `client-${token}`, scopes: [], extra: { org: token } };
+}
+
+export interface ServeOptions extends SdkV2SourceOptions {
+  /** Read `Authorization: Bearer <org>` into `req.auth`. */
+  auth?: boolean;
+}
+
+/** Serve `source` from an SDK v2 app on `framework`; its list changes go to the handler's listen streams. */
+export async function serveSdkV2(framework: Framework, source: SkillSource, options: ServeOptions = {}): Promise<SdkV2App> {
+  const warnings: string[] = [];
+  const { auth, ...sourceOptions } = options;
+  const extension = new SkillsExtension({ ...sdkV2Skills(source, sourceOptions), onWarning: (w) => warnings.push(`${w.path}: ${w.message}`) });
+  const handler = createMcpHandler(() => {
+    const mcp = new McpServer({ name: 'sdk-v2-app', version: '1.0.0' });
+    extension.attach(mcp);
+    return mcp;
+  });
+  const stop = notifyListChanges(source, handler.notify);
+  const node = toNodeHandler(handler);
+  const listening = framework === 'express' ? await expressApp(node, auth === true) : await fastifyApp(node, auth === true);
+  return {
+    url: listening.url,
+    handler,
+    warnings,
+    async close() {
+      stop();
+      await handler.close();
+      await listening.close();
+    },
+  };
+}
+
+type NodeHandler = ReturnType<typeof toNodeHandler>;
+
+async function expressApp(node: NodeHandler, auth: boolean) {
+  const app = createMcpExpressApp();
+  if (auth) {
+    app.use((req: ExpressRequest, _res, next) => {
+      const info = authOf(req.headers.authorization);
+      if (info) req.auth = info;
+      next();
+    });
+  }
+  app.all('/mcp', (req, res) => node(req, res, req.body));
+  return listenExpress(app);
+}
+
+async function fastifyApp(node: NodeHandler, auth: boolean) {
+  const app = createMcpFastifyApp();
+  app.all('/mcp', async (request, reply) => {
+    const raw = request.raw as typeof request.raw & { auth?: AuthInfo };
+    if (auth) raw.auth = authOf(request.headers.authorization);
+    reply.hijack();
+    await node(raw, reply.raw, request.body);
+  });
+  return listenFastify(app);
+}
