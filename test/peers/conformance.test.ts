@@ -9,25 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { describeProblems, ensureSuite, runScenario, type Check, type ScenarioRun } from './support/conformance.js';
+import { assertTotals, describeProblems, ensureSuite, EXPECTED_RUNS, runScenario, type Check, type ScenarioRun } from './support/conformance.js';
 import { assertEverySurfaceOn } from './support/every-surface.js';
 import { EVERY_SURFACE, useServer } from './support/serve.js';
 
 const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
-
-interface Expected {
-  label: string;
-  /** `--spec-version`; undefined runs the suite's default. */
-  specVersion?: string;
-  success: number;
-  skips: string[];
-}
-// What the official SDK v2 server scores on the same scenarios and protocol versions.
-const RUNS: Expected[] = [
-  { label: 'default version (2026-07-28)', success: 45, skips: [] },
-  // ttlMs and cacheScope exist from protocol 2026-07-28 on; at 2025-11-25 the suite skips these two by design.
-  { label: '2025-11-25', specVersion: '2025-11-25', success: 43, skips: ['sep-2640-skills-get-cache-attributes', 'sep-2640-skills-list-cache-attributes'] },
-];
 
 let node: string;
 before(
@@ -49,7 +35,7 @@ for (const { framework, args } of SERVERS) {
     const server = useServer({ framework, args: [...args] });
     if (args.length > 0) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 
-    for (const expected of RUNS) {
+    for (const expected of EXPECTED_RUNS) {
       describe(expected.label, () => {
         const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-conformance-${framework}-`));
         const runs: ScenarioRun[] = [];
@@ -74,17 +60,7 @@ for (const { framework, args } of SERVERS) {
         }
 
         test('totals match the official SDK v2 server', () => {
-          assert.equal(runs.length, SCENARIOS.length, 'every scenario ran');
-          const checks = runs.flatMap((r) => r.checks);
-          const skipped = checks
-            .filter((c) => c.status === 'SKIPPED')
-            .map((c) => c.id)
-            .sort();
-          const success = checks.filter((c) => c.status === 'SUCCESS').length;
-          console.log(`conformance ${framework} ${expected.label} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`);
-          assert.deepEqual(skipped, expected.skips, `skipped checks:\n${describeProblems(checks)}`);
-          assert.equal(success, expected.success, `SUCCESS count on ${framework}; not successful:\n${describeProblems(checks)}`);
-          assert.equal(checks.length, expected.success + expected.skips.length, 'no other statuses (FAILURE, WARNING, INFO)');
+          assertTotals(runs, SCENARIOS, expected, framework);
         });
       });
     }

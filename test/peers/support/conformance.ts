@@ -4,6 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPO } from './serve.js';
@@ -133,4 +134,35 @@ export function describeProblems(checks: Check[], keep: (c: Check) => boolean = 
     .filter(keep)
     .map((c) => `  ${c.id} [${c.status}]: ${(c.errorMessage ?? c.description).replace(/\s+/g, ' ')}`)
     .join('\n');
+}
+
+/** One run of the suite: a protocol version, and what the official SDK v2 server scores there. */
+export interface ExpectedRun {
+  label: string;
+  /** `--spec-version`; undefined runs the suite's default. */
+  specVersion?: string;
+  success: number;
+  skips: string[];
+}
+
+// What the official SDK v2 server scores on the same scenarios and protocol versions.
+export const EXPECTED_RUNS: ExpectedRun[] = [
+  { label: 'default version (2026-07-28)', success: 45, skips: [] },
+  // ttlMs and cacheScope exist from protocol 2026-07-28 on; at 2025-11-25 the suite skips these two by design.
+  { label: '2025-11-25', specVersion: '2025-11-25', success: 43, skips: ['sep-2640-skills-get-cache-attributes', 'sep-2640-skills-list-cache-attributes'] },
+];
+
+/** Every scenario ran, and together they score what the official SDK v2 server does (printed as `conformance <label> total: …`). */
+export function assertTotals(runs: ScenarioRun[], scenarios: readonly string[], expected: ExpectedRun, label: string): void {
+  assert.equal(runs.length, scenarios.length, 'every scenario ran');
+  const checks = runs.flatMap((r) => r.checks);
+  const skipped = checks
+    .filter((c) => c.status === 'SKIPPED')
+    .map((c) => c.id)
+    .sort();
+  const success = checks.filter((c) => c.status === 'SUCCESS').length;
+  console.log(`conformance ${label} ${expected.label} total: ${checks.length} checks, SUCCESS ${success}, SKIPPED ${skipped.length}`);
+  assert.deepEqual(skipped, expected.skips, `skipped checks:\n${describeProblems(checks)}`);
+  assert.equal(success, expected.success, `SUCCESS count on ${label}; not successful:\n${describeProblems(checks)}`);
+  assert.equal(checks.length, expected.success + expected.skips.length, 'no other statuses (FAILURE, WARNING, INFO)');
 }
