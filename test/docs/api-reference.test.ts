@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exampleProblems, writeExamples } from './examples.js';
@@ -10,18 +10,8 @@ import { ENTRY_POINTS, publicApi } from './public-api.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const api = publicApi();
 
-test('the API reference is generated without a warning (scripts/docs-api.mjs)', (t) => {
-  const out = mkdtempSync(path.join(tmpdir(), 'skillmount-api-'));
-  t.after(() => rmSync(out, { recursive: true, force: true }));
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/docs-api.mjs'), out], { cwd: ROOT, encoding: 'utf8' });
-  const output = r.stdout + r.stderr;
-  assert.equal(r.status, 0, output);
-  assert.doesNotMatch(output, /\[(warning|error)\]/, output);
-  assert.ok(existsSync(path.join(out, 'index.md')), `no index.md in ${out}: ${readdirSync(out).join(', ')}`);
-  for (const page of ['core/classes/SkillCatalog.md', 'storage-fs/functions/fsStorage.md', 'skillmount/functions/main.md']) {
-    assert.ok(existsSync(path.join(out, page)), `${page} is missing from the generated reference`);
-  }
-});
+// The reference itself is generated (TypeDoc warnings fail it) and link-checked by test/docs/site.test.ts,
+// whose site build runs scripts/docs-api.mjs; generating it here too would cost a second TypeDoc run.
 
 test('the generator refuses a folder it did not make, and leaves it as it was (TypeDoc empties its output first)', (t) => {
   const folder = mkdtempSync(path.join(tmpdir(), 'skillmount-site-'));
