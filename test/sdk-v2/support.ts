@@ -23,6 +23,11 @@ export interface SdkV2Served {
   close(): Promise<void>;
 }
 
+export interface SdkV2TenantsApp extends SdkV2Served {
+  /** The tenant of each handler made, in order (`undefined`: requests without a tenant). */
+  created: (string | undefined)[];
+}
+
 export interface SdkV2App extends SdkV2Served {
   handler: McpHttpHandler;
 }
@@ -71,14 +76,19 @@ export async function serveSdkV2(framework: Framework, source: SkillSource, opti
 }
 
 /** Serve per-tenant catalogs with one SDK v2 handler per tenant (`sdkV2TenantHandler`), the tenant from `Authorization: Bearer <org>`. */
-export async function serveSdkV2Tenants(framework: Framework, tenants: TenantSource, options: ServeOptions = {}): Promise<SdkV2Served> {
+export async function serveSdkV2Tenants(framework: Framework, tenants: TenantSource, options: ServeOptions = {}): Promise<SdkV2TenantsApp> {
   const warnings: string[] = [];
+  const created: (string | undefined)[] = [];
   const factory = appFactory(tenants, options, warnings);
-  const handler = sdkV2TenantHandler(tenants, () => createMcpHandler(factory));
+  const handler = sdkV2TenantHandler(tenants, (key) => {
+    created.push(key);
+    return createMcpHandler(factory);
+  });
   const listening = await listenOn(framework, toNodeHandler(handler), true);
   return {
     url: listening.url,
     warnings,
+    created,
     async close() {
       await handler.close();
       await listening.close();

@@ -4,7 +4,8 @@
  * with one SDK v2 handler per tenant (`sdkV2TenantHandler`), each tenant with a client listening
  * on `subscriptions/listen` (2026-07-28). A file written into tenant acme's folder reaches acme's
  * listener as `notifications/resources/list_changed`, with its digest served to acme; globex's
- * listener hears nothing, and globex's listing does not change.
+ * listener hears nothing, and globex's listing does not change. A tenant's handler is kept while
+ * its listener is open, and a new one is made once it has gone.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -14,10 +15,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient as V2SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { tenantCatalogs, type SkillContext } from '@skillmount/core';
-import { notifyListChanges } from '@skillmount/core/sdk-v2';
+import { notifyListChanges, sdkV2TenantHandler } from '@skillmount/core/sdk-v2';
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { fsStorage } from '@skillmount/storage-fs';
 import { numberedSkills, tempDir, writeTree } from '../support/trees.js';
-import { FRAMEWORKS, serveSdkV2, serveSdkV2Tenants, type SdkV2Served } from './support.js';
+import { FRAMEWORKS, serveSdkV2, serveSdkV2Tenants, type SdkV2TenantsApp } from './support.js';
 
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 /** How long the other tenant's listener is given to hear a change it must not hear, after the right one heard it. */
@@ -61,7 +63,7 @@ for (const framework of FRAMEWORKS) {
       watch: true,
       onWarning: () => undefined,
     });
-    let app: SdkV2Served;
+    let app: SdkV2TenantsApp;
     before(async () => {
       writeTree(root.dir, {
         ...Object.fromEntries(Object.entries(numberedSkills(2)).map(([rel, text]) => [`acme/${rel}`, text])),
@@ -85,6 +87,8 @@ for (const framework of FRAMEWORKS) {
           ['skill://only-globex/SKILL.md'],
         );
         assert.equal((await acme.skills.list()).skills.length, 2, "acme's catalog is loaded and watched");
+        const made = app.created.length;
+        assert.ok(app.created.includes('acme') && app.created.includes('globex'), `handlers made for: ${app.created.join(', ')}`);
 
         const added = '# Added for acme\n';
         writeTree(root.dir, { 'acme/skill-0/refs/added.md': added });
@@ -108,15 +112,18 @@ for (const framework of FRAMEWORKS) {
         );
         await sleep(SILENCE_MS);
         assert.equal(acme.heard(), heardByAcme, "acme's listener heard globex's change");
+        assert.equal(app.created.length, made, "while a tenant's listener is open, its requests go to the same handler");
       } finally {
         await Promise.all([acme.close(), globex.close()]);
       }
     });
 
     test('a client of a tenant that connects later hears the changes made after it listens', async () => {
-      // Every earlier client has closed, so this listener opens on a handler made for it.
+      // Every earlier client has closed, so their handlers were let go and this listener opens on a new one.
+      const made = app.created.length;
       const acme = await listener(app.url, 'acme');
       try {
+        assert.ok(app.created.slice(made).includes('acme'), `handlers made since: ${app.created.slice(made).join(', ')}`);
         writeTree(root.dir, { 'acme/skill-1/refs/later.md': 'Later.\n' });
         await until(() => acme.heard() > 0, 15_000, "no notifications/resources/list_changed on acme's new listener");
         const { skill } = await acme.skills.get('skill://skill-1/SKILL.md');
@@ -125,8 +132,43 @@ for (const framework of FRAMEWORKS) {
         await acme.close();
       }
     });
+
+    test('a request without a tenant is served by a handler of its own, and sees no skills', async () => {
+      const client = new Client({ name: 'sdk-v2-host', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(app.url)));
+      try {
+        assert.deepEqual((await new V2SkillsClient(client).list()).skills, []);
+        assert.ok(app.created.includes(undefined));
+      } finally {
+        await client.close();
+      }
+    });
   });
 }
+
+describe('sdkV2TenantHandler refuses what it cannot serve with', () => {
+  const tenants = tenantCatalogs({ key: (ctx) => ctx.tenant as string | undefined, load: async () => ({}) as never, onWarning: () => undefined });
+  after(() => tenants.close());
+  const request = () => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+
+  test('a create that is not a function, at once', () => {
+    assert.throws(() => sdkV2TenantHandler(tenants, 'createMcpHandler' as never), {
+      name: 'TypeError',
+      message: /sdkV2TenantHandler\(tenants, create\) needs create, a function key => createMcpHandler\(\.\.\.\), got string/,
+    });
+  });
+
+  test('a create that returns no handler, at the first request', async () => {
+    const handler = sdkV2TenantHandler(tenants, () => ({ fetch: async () => new Response(null) }) as never);
+    await assert.rejects(handler.fetch(request()), { name: 'TypeError', message: /create\(undefined\) must return createMcpHandler\(\.\.\.\), got object/ });
+  });
+
+  test('a request after close()', async () => {
+    const handler = sdkV2TenantHandler(tenants, () => createMcpHandler(() => new McpServer({ name: 'app', version: '1.0.0' })));
+    await handler.close();
+    await assert.rejects(handler.fetch(request()), { message: /this sdkV2TenantHandler was closed; make a new one to serve again/ });
+  });
+});
 
 describe('an SDK v2 app with one handler for every tenant: what sdkV2TenantHandler avoids', () => {
   const root = tempDir('skillmount-sdk-v2-shared-bus-');
