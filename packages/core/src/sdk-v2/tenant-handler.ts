@@ -8,6 +8,7 @@
 import type { McpHandlerRequestOptions, McpHttpHandler } from '@modelcontextprotocol/server';
 import { contextFromExtra } from '../context/store.js';
 import type { TenantSource } from '../tenants/types.js';
+import type { SkillContext } from '../types.js';
 import { headersOf } from './context.js';
 import { notifyListChanges } from './list-changes.js';
 import { onResponseEnd } from './response-end.js';
@@ -82,7 +83,7 @@ export function sdkV2TenantHandler(tenants: TenantSource, create: (key: string |
     void entry.handler.close().catch(() => undefined); // nothing of it is in flight any more
   };
 
-  const take = (key: string | undefined, ctx: ReturnType<typeof contextFromExtra>): InUse => {
+  const take = (key: string | undefined, ctx: SkillContext): InUse => {
     const kept = inUse.get(key);
     if (kept !== undefined) return kept;
     const handler = create(key);
