@@ -1,16 +1,20 @@
 /**
  * MCP Inspector's CLI (`@modelcontextprotocol/inspector` 2.12) verifies every skill file served by
  * `skillmount serve examples/skills`, as a modern (2026-07-28) client and as a legacy (2025-11-25)
- * one, behind each framework adapter.
+ * one, behind each framework adapter; and served by an SDK v2 app (`createMcpHandler` with the SDK
+ * v2's `SkillsExtension` over a catalog of the folder, `sdkV2Skills`) on each of its frameworks.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { SkillCatalog } from '@skillmount/core';
+import { fsStorage } from '@skillmount/storage-fs';
+import { FRAMEWORKS, serveSdkV2, type SdkV2App } from '../sdk-v2/support.js';
 import { exampleFiles } from '../support/skills-suite.js';
 import { INSPECTOR_CLI, ensureSuite } from './support/conformance.js';
 import { assertEverySurfaceOn } from './support/every-surface.js';
-import { EVERY_SURFACE, useServer } from './support/serve.js';
+import { EVERY_SURFACE, EXAMPLES, useServer } from './support/serve.js';
 
 const run = promisify(execFile);
 const FILES = exampleFiles().map((f) => `skill://${f}`);
@@ -29,32 +33,59 @@ const SERVERS = [
   { framework: 'express', args: EVERY_SURFACE },
 ] as const;
 
+const ERAS = ['modern', 'legacy'] as const;
+
+/** `skills/list --verify` as `era`: exit 0, every skill and every file on disk verified, no conformance problem. */
+async function assertEveryFileVerified(url: string, era: (typeof ERAS)[number]): Promise<void> {
+  const args = [INSPECTOR_CLI, '--cli', url, '--method', 'skills/list', '--verify', '--protocol-era', era];
+  // execFile rejects on a non-zero exit, with the output attached.
+  const { stdout, stderr } = await run(node, args, { timeout: 80_000, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } }).catch((error) => {
+    throw new Error(`inspector --protocol-era ${era} failed (exit ${error.code}):\n${error.stdout}\n${error.stderr}`);
+  });
+  const output = `${stdout}\n${stderr}`;
+  const skills = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { uri: string; ok: boolean; outcome: string; conformance: unknown[]; files: { uri: string; status: string }[] });
+  assert.equal(skills.length, 3, `one verdict per skill:\n${output}`);
+  for (const skill of skills) {
+    assert.equal(skill.outcome, 'verified', `${skill.uri}: ${JSON.stringify(skill)}`);
+    assert.deepEqual(skill.conformance, [], `${skill.uri} conformance problems`);
+  }
+  // A nested skill's files are also files of the enclosing one; count each file once.
+  const verified = new Set(skills.flatMap((s) => s.files.filter((f) => f.status === 'verified').map((f) => f.uri)));
+  assert.deepEqual([...verified].sort(), FILES, 'every file on disk is verified');
+  assert.match(output, /Verified 3 skills and 11 files: no conformance errors\./);
+}
+
 for (const { framework, args } of SERVERS) {
   describe(`MCP Inspector CLI against skillmount serve --framework ${framework}${args.length ? ` ${args.join(' ')}` : ''}`, () => {
     const server = useServer({ framework, args: [...args] });
     if (args.length > 0) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 
-    for (const era of ['modern', 'legacy'] as const) {
+    for (const era of ERAS) {
+      test(`skills/list --verify --protocol-era ${era}: every file verified, exit 0`, { timeout: 90_000 }, () => assertEveryFileVerified(server.url, era));
+    }
+  });
+}
+
+for (const framework of FRAMEWORKS) {
+  describe(`MCP Inspector CLI against an SDK v2 app on @modelcontextprotocol/${framework} serving a catalog of examples/skills (sdkV2Skills)`, () => {
+    let catalog: SkillCatalog;
+    let app: SdkV2App;
+    before(async () => {
+      catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { onWarning: () => undefined });
+      app = await serveSdkV2(framework, catalog);
+    });
+    after(async () => {
+      await app?.close();
+      await catalog?.close();
+    });
+
+    for (const era of ERAS) {
       test(`skills/list --verify --protocol-era ${era}: every file verified, exit 0`, { timeout: 90_000 }, async () => {
-        const args = [INSPECTOR_CLI, '--cli', server.url, '--method', 'skills/list', '--verify', '--protocol-era', era];
-        // execFile rejects on a non-zero exit, with the output attached.
-        const { stdout, stderr } = await run(node, args, { timeout: 80_000, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } }).catch((error) => {
-          throw new Error(`inspector --protocol-era ${era} failed (exit ${error.code}):\n${error.stdout}\n${error.stderr}`);
-        });
-        const output = `${stdout}\n${stderr}`;
-        const skills = stdout
-          .split('\n')
-          .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as { uri: string; ok: boolean; outcome: string; conformance: unknown[]; files: { uri: string; status: string }[] });
-        assert.equal(skills.length, 3, `one verdict per skill:\n${output}`);
-        for (const skill of skills) {
-          assert.equal(skill.outcome, 'verified', `${skill.uri}: ${JSON.stringify(skill)}`);
-          assert.deepEqual(skill.conformance, [], `${skill.uri} conformance problems`);
-        }
-        // A nested skill's files are also files of the enclosing one; count each file once.
-        const verified = new Set(skills.flatMap((s) => s.files.filter((f) => f.status === 'verified').map((f) => f.uri)));
-        assert.deepEqual([...verified].sort(), FILES, 'every file on disk is verified');
-        assert.match(output, /Verified 3 skills and 11 files: no conformance errors\./);
+        await assertEveryFileVerified(app.url, era);
+        assert.deepEqual(app.warnings, [], 'the SDK v2 refused nothing the catalog served');
       });
     }
   });

@@ -9,19 +9,27 @@ import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { createMcpExpressApp } from '@modelcontextprotocol/express';
 import { createMcpFastifyApp } from '@modelcontextprotocol/fastify';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import type { SkillSource } from '@skillmount/core';
-import { notifyListChanges, sdkV2Skills, type SdkV2SourceOptions } from '@skillmount/core/sdk-v2';
+import type { SkillSource, TenantSource } from '@skillmount/core';
+import { notifyListChanges, sdkV2Skills, sdkV2TenantHandler, type SdkV2SourceOptions } from '@skillmount/core/sdk-v2';
 import type { Request as ExpressRequest } from 'express';
 import { listenExpress, listenFastify } from '../support/apps.js';
 
 export type Framework = 'express' | 'fastify';
 export const FRAMEWORKS: Framework[] = ['express', 'fastify'];
 
-export interface SdkV2App {
+export interface SdkV2Served {
   url: string;
-  handler: McpHttpHandler;
   warnings: string[];
   close(): Promise<void>;
+}
+
+export interface SdkV2TenantsApp extends SdkV2Served {
+  /** The tenant of each handler made, in order (`undefined`: requests without a tenant). */
+  created: (string | undefined)[];
+}
+
+export interface SdkV2App extends SdkV2Served {
+  handler: McpHttpHandler;
 }
 
 /**
@@ -38,19 +46,23 @@ export interface ServeOptions extends SdkV2SourceOptions {
   auth?: boolean;
 }
 
-/** Serve `source` from an SDK v2 app on `framework`; its list changes go to the handler's listen streams. */
-export async function serveSdkV2(framework: Framework, source: SkillSource, options: ServeOptions = {}): Promise<SdkV2App> {
-  const warnings: string[] = [];
-  const { auth, ...sourceOptions } = options;
+/** The SDK v2's extension over `source`, and the server factory that attaches it. */
+function appFactory(source: SkillSource, options: ServeOptions, warnings: string[]) {
+  const { auth: _auth, ...sourceOptions } = options;
   const extension = new SkillsExtension({ ...sdkV2Skills(source, sourceOptions), onWarning: (w) => warnings.push(`${w.path}: ${w.message}`) });
-  const handler = createMcpHandler(() => {
+  return () => {
     const mcp = new McpServer({ name: 'sdk-v2-app', version: '1.0.0' });
     extension.attach(mcp);
     return mcp;
-  });
+  };
+}
+
+/** Serve `source` from an SDK v2 app on `framework`; its list changes go to the handler's listen streams. */
+export async function serveSdkV2(framework: Framework, source: SkillSource, options: ServeOptions = {}): Promise<SdkV2App> {
+  const warnings: string[] = [];
+  const handler = createMcpHandler(appFactory(source, options, warnings));
   const stop = notifyListChanges(source, handler.notify);
-  const node = toNodeHandler(handler);
-  const listening = framework === 'express' ? await expressApp(node, auth === true) : await fastifyApp(node, auth === true);
+  const listening = await listenOn(framework, toNodeHandler(handler), options.auth === true);
   return {
     url: listening.url,
     handler,
@@ -61,6 +73,31 @@ export async function serveSdkV2(framework: Framework, source: SkillSource, opti
       await listening.close();
     },
   };
+}
+
+/** Serve per-tenant catalogs with one SDK v2 handler per tenant (`sdkV2TenantHandler`), the tenant from `Authorization: Bearer <org>`. */
+export async function serveSdkV2Tenants(framework: Framework, tenants: TenantSource, options: ServeOptions = {}): Promise<SdkV2TenantsApp> {
+  const warnings: string[] = [];
+  const created: (string | undefined)[] = [];
+  const factory = appFactory(tenants, options, warnings);
+  const handler = sdkV2TenantHandler(tenants, (key) => {
+    created.push(key);
+    return createMcpHandler(factory);
+  });
+  const listening = await listenOn(framework, toNodeHandler(handler), true);
+  return {
+    url: listening.url,
+    warnings,
+    created,
+    async close() {
+      await handler.close();
+      await listening.close();
+    },
+  };
+}
+
+function listenOn(framework: Framework, node: NodeHandler, auth: boolean) {
+  return framework === 'express' ? expressApp(node, auth) : fastifyApp(node, auth);
 }
 
 type NodeHandler = ReturnType<typeof toNodeHandler>;

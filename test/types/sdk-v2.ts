@@ -2,7 +2,16 @@
 import { SkillsExtension, type SkillSource as SdkV2SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { type SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource } from '@skillmount/core';
-import { notifyListChanges, sdkV2Skills, sdkV2Source, type SdkV2SkillsOptions, type SdkV2SourceOptions } from '@skillmount/core/sdk-v2';
+import {
+  notifyListChanges,
+  sdkV2Skills,
+  sdkV2Source,
+  sdkV2TenantHandler,
+  type SdkV2SkillsOptions,
+  type SdkV2SourceOptions,
+  type SdkV2TenantHandler,
+} from '@skillmount/core/sdk-v2';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 
 declare const catalog: SkillCatalog;
 declare const source: SkillSource;
@@ -35,4 +44,16 @@ const stop: () => void = notifyListChanges(catalog, handler.notify);
 // @ts-expect-error the notifier is the handler's notify, not the handler
 notifyListChanges(catalog, handler);
 
-void [adapted, options, stop];
+// One handler per tenant: what toNodeHandler takes; per-tenant catalogs only, and create returns createMcpHandler(...).
+const tenants = tenantCatalogs({ key: (ctx) => ctx.tenant as string, storage: () => ({}) as never });
+const perTenant: SdkV2TenantHandler = sdkV2TenantHandler(tenants, (key?: string) =>
+  createMcpHandler(() => new McpServer({ name: `app-${key}`, version: '1' })),
+);
+toNodeHandler(perTenant);
+const closing: Promise<void> = perTenant.close();
+// @ts-expect-error a single catalog has no tenants: one createMcpHandler serves it
+sdkV2TenantHandler(catalog, () => handler);
+// @ts-expect-error create returns the handler, not the server
+sdkV2TenantHandler(tenants, () => new McpServer({ name: 'app', version: '1.0.0' }));
+
+void [adapted, options, stop, closing];

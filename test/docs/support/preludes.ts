@@ -80,18 +80,4 @@ export const PRELUDES: Record<string, string> = {
   'verify-token': "declare function verifyToken(header: string | undefined): Promise<import('@modelcontextprotocol/sdk/server/auth/types.js').AuthInfo>;",
   /** The app's own authentication middleware, which sets `req.auth`. */
   authenticate: "declare const authenticate: import('express').RequestHandler;",
-  /** The SDK v2's Skills extension and `@skillmount/core/sdk-v2`, with a folder storage and Node's path. */
-  'sdk-v2-imports':
-    "import path from 'node:path';\nimport { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';\n" +
-    "import { notifyListChanges, sdkV2Skills } from '@skillmount/core/sdk-v2';\nimport { fsStorage } from '@skillmount/storage-fs';",
-  /** The SDK v2 server's names and an app's server info. */
-  'sdk-v2-server': "import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';\ndeclare const info: { name: string; version: string };",
-  /** An SDK v2 app's handler and the tenants it serves. */
-  'sdk-v2-handler':
-    "declare const handler: ReturnType<typeof import('@modelcontextprotocol/server').createMcpHandler>;\n" +
-    "declare const tenants: import('@skillmount/core').TenantSource;",
-  /** A per-request rule and what it reads, as the core README's SDK v2 sample uses them. */
-  'plan-rule':
-    "declare const visible: import('@skillmount/core').SkillVisibility;\n" +
-    "declare function planOf(ctx: Parameters<import('@skillmount/core/sdk-v2').SdkV2ContextFunction>[0]): string;",
 };

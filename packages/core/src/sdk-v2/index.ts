@@ -8,6 +8,9 @@
  * notifyListChanges(catalog, handler.notify);
  * ```
  *
+ * Per-tenant catalogs take one handler per tenant, so each tenant's list changes reach its own
+ * listening clients only: `toNodeHandler(sdkV2TenantHandler(tenants, () => createMcpHandler(factory)))`.
+ *
  * Nothing here loads the SDK v2 at run time; it is needed for its types, and to serve.
  *
  * @module @skillmount/core/sdk-v2
@@ -15,4 +18,5 @@
 export { sdkV2Source, type SdkV2SourceOptions } from './source.js';
 export { sdkV2Skills, type SdkV2SkillsOptions } from './extension-options.js';
 export { notifyListChanges, type ResourcesChangedNotifier } from './list-changes.js';
+export { sdkV2TenantHandler, type SdkV2TenantHandler } from './tenant-handler.js';
 export type { SdkV2ContextFunction } from './context.js';
