@@ -10,7 +10,7 @@ import type { SkillContext } from '../types.js';
 export type SdkV2ContextFunction = (ctx: ServerContext) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
 /** Header names lower-cased (as Node gives them to SDK v1 handlers); repeated headers joined as `Headers` joins them. */
-function headersOf(request: Request | undefined): Record<string, string> {
+export function headersOf(request: Request | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   request?.headers.forEach((value, name) => {
     headers[name] = value;

@@ -16,3 +16,4 @@ export { sdkV2Source, type SdkV2SourceOptions } from './source.js';
 export { sdkV2Skills, type SdkV2SkillsOptions } from './extension-options.js';
 export { notifyListChanges, type ResourcesChangedNotifier } from './list-changes.js';
 export type { SdkV2ContextFunction } from './context.js';
+export { skillsInstructions, type SkillsInstructions, type SkillsInstructionsOptions, type SkillsInstructionsRequest } from './instructions.js';
