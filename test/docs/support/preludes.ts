@@ -51,6 +51,21 @@ export const PRELUDES: Record<string, string> = {
   'own-route':
     "declare function buildMyServer(): import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;\n" +
     "declare function myOwnMcpRoute(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): Promise<void>;",
+  /** Names an SDK v2 app's fragments use without importing them. */
+  'sdk-v2-names':
+    "declare const path: typeof import('node:path');\ndeclare const fsStorage: typeof import('@skillmount/storage-fs').fsStorage;\n" +
+    "declare const SkillsExtension: typeof import('@modelcontextprotocol/server/ext/skills').SkillsExtension;\n" +
+    "declare const sdkV2Skills: typeof import('@skillmount/core/sdk-v2').sdkV2Skills;\n" +
+    "declare const notifyListChanges: typeof import('@skillmount/core/sdk-v2').notifyListChanges;",
+  /** An SDK v2 app's `createMcpHandler` handler, and its per-tenant source. */
+  'sdk-v2-handler':
+    "declare const handler: import('@modelcontextprotocol/server').McpHttpHandler;\ndeclare const tenants: import('@skillmount/core').TenantSource;",
+  /** What an SDK v2 app's server factory uses: the SDK v2's names, its server info, its own visible rule and plan lookup. */
+  'sdk-v2-factory':
+    "declare const McpServer: typeof import('@modelcontextprotocol/server').McpServer;\n" +
+    "declare const createMcpHandler: typeof import('@modelcontextprotocol/server').createMcpHandler;\n" +
+    "declare const info: { name: string; version: string };\ndeclare const visible: import('@skillmount/core').SkillVisibility;\n" +
+    "declare function planOf(ctx: import('@modelcontextprotocol/server').ServerContext): string;",
   /** A loaded catalog. */
   catalog: "declare const catalog: import('@skillmount/core').SkillCatalog;",
   /** Any skill source. */
