@@ -83,12 +83,14 @@ for (const framework of ['express', 'fastify', 'hono'] as const) {
     const { port } = new URL(app.origin);
     const allowed = await getWithHost(app.origin, `${PREFIX}index.json`, `127.0.0.1:${port}`);
     assert.equal(allowed.status, 200);
-    // localhost passes the framework's own localhost check: the 403 is the handler's (allowedHosts: ['127.0.0.1']).
-    for (const host of [`localhost:${port}`, 'evil.example']) {
-      const refused = await getWithHost(app.origin, `${PREFIX}index.json`, host);
-      assert.equal(refused.status, 403, host);
-      assert.doesNotMatch(refused.body, /hello|invoice/, `${host}: nothing of the catalog in the refusal`);
-    }
+    // localhost passes the framework's own localhost check: this 403 is the handler's (allowedHosts: ['127.0.0.1']).
+    const ours = await getWithHost(app.origin, `${PREFIX}index.json`, `localhost:${port}`);
+    assert.equal(ours.status, 403);
+    assert.match(ours.body, /DNS-rebinding protection/, "skillmount's refusal");
+    // Another site's name is refused too (by the framework's own check, which comes first).
+    const other = await getWithHost(app.origin, `${PREFIX}index.json`, 'evil.example');
+    assert.equal(other.status, 403);
+    for (const body of [ours.body, other.body]) assert.doesNotMatch(body, /hello|invoice/, 'nothing of the catalog in a refusal');
   });
 
   test(`${framework}: a client without the Skills extension reads instructions naming every visible skill's SKILL.md`, async (t) => {
