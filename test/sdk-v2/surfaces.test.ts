@@ -150,4 +150,16 @@ test('createWellKnownHandler and skillsInstructions check their options (OptionE
   assert.ok(Buffer.byteLength(section!) <= 512);
   assert.equal(await skillsInstructions(catalog, { visible: () => false })({}, APP_TEXT), APP_TEXT);
   assert.equal(await skillsInstructions(catalog, { visible: () => false })({}), undefined);
+  // The context option's fields reach visible; a context that returns no object is the app's mistake, and says so.
+  const forPro = skillsInstructions(catalog, {
+    context: () => ({ plan: 'pro' }),
+    visible: (entry, ctx) => ctx.plan === 'pro' || entry.frontmatter.name !== 'hello',
+  });
+  assert.match((await forPro({}))!, /skill:\/\/hello\/SKILL\.md/);
+  const forFree = skillsInstructions(catalog, {
+    context: () => ({ plan: 'free' }),
+    visible: (entry, ctx) => ctx.plan === 'pro' || entry.frontmatter.name !== 'hello',
+  });
+  assert.doesNotMatch((await forFree({}))!, /skill:\/\/hello\/SKILL\.md/);
+  await assert.rejects(skillsInstructions(catalog, { context: () => 'acme' as never })({}), TypeError);
 });

@@ -67,8 +67,8 @@ export type SkillsInstructions = (ctx: SkillsInstructionsRequest, own?: string) 
  * ```
  * @throws {@link @skillmount/core!OptionError | OptionError} when `source` is not a skill source,
  * `context`, `visible` or `onWarning` is not a function, or `maxBytes` or `intro` is out of range.
- * The returned function rejects with what the `context` function throws; a failed listing is not
- * an error (`instructions-failed` to `onWarning`).
+ * The returned function rejects with what the `context` function throws, and with a `TypeError`
+ * when it returns no object; a failed listing is not an error (`instructions-failed` to `onWarning`).
  */
 export function skillsInstructions<C extends SkillContext = SkillContext>(
   source: SkillSource<C>,
@@ -90,7 +90,13 @@ export function skillsInstructions<C extends SkillContext = SkillContext>(
   return async (ctx, own) => {
     const signal = ctx.requestInfo?.signal;
     const skillCtx = contextFromExtra({ authInfo: ctx.authInfo, requestInfo: { headers: headersOf(ctx.requestInfo) }, ...(signal ? { signal } : {}) });
-    if (options.context) Object.assign(skillCtx, await options.context(ctx));
+    if (options.context) {
+      const fields = await options.context(ctx);
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+        throw new TypeError(`skillmount: the context option of skillsInstructions must return an object of context fields, got ${describeValue(fields)}`);
+      }
+      Object.assign(skillCtx, fields);
+    }
     const section = await sectionOrNothing(plan, (cursor) => service.list(cursor, skillCtx), warn, signal);
     return withSection(own, section);
   };
