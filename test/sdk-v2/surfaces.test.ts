@@ -11,7 +11,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { unzipSync } from 'fflate';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createWellKnownHandler, OptionError } from '@skillmount/core';
+import { createWellKnownHandler, OptionError, type SkillSource, type SkillWarning } from '@skillmount/core';
+import { listenHttp } from '../support/apps.js';
 import { skillsInstructions } from '@skillmount/core/sdk-v2';
 import { readTree } from '../support/skills-installer.js';
 import { get, index, PREFIX, sha256 } from '../well-known/fixture.js';
@@ -124,6 +125,31 @@ for (const framework of ['express', 'fastify', 'hono'] as const) {
     for (const uri of SKILL_URIS) assert.ok(instructions.includes(`<${uri}>`), `${uri} in the raw initialize answer`);
   });
 }
+
+test('a source that fails answers 500 without its error, which goes to onWarning (request-failed)', async (t) => {
+  const warnings: SkillWarning[] = [];
+  const failing: SkillSource = {
+    list: async () => {
+      throw new Error('ECONNREFUSED db.internal:5432');
+    },
+    get: async () => undefined,
+    read: async () => undefined,
+  };
+  const wellKnown = createWellKnownHandler({ source: failing, onWarning: (w) => warnings.push(w) });
+  const http = await listenHttp(async (req, res) => {
+    if (!(await wellKnown(req, res))) res.writeHead(418).end();
+  }, '');
+  t.after(http.close);
+  const answer = await get(`${http.url}${PREFIX}index.json`);
+  assert.equal(answer.status, 500);
+  assert.equal(answer.bytes.toString('utf8'), 'Internal error\n');
+  assert.deepEqual(
+    warnings.map((w) => w.code),
+    ['request-failed'],
+  );
+  assert.match(warnings[0]!.message, /db\.internal/);
+  assert.equal((await get(`${http.url}/mcp`)).status, 418, "another path is the app's");
+});
 
 test('createWellKnownHandler and skillsInstructions check their options (OptionError)', async (t) => {
   const { catalog } = await loadCatalog(t);
