@@ -12,7 +12,7 @@ const EXPORTS: Record<string, string[]> = {
   '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'OptionError', 'serverSupportsSkills', 'skillsCapability', 'skillsCapabilityOf'],
   '@skillmount/core/storage-kit': ['StorageError', 'storageError', 'mapLimit', 'isPlainPath', 'isSkillMdPath', 'isSkillFile'],
   '@skillmount/core/adapter': ['checkAdapterOptions', 'createRequestGuard', 'hideInternalErrors', 'sendError', 'discardBody', 'contextOfRequest'],
-  '@skillmount/core/sdk-v2': ['sdkV2Source', 'sdkV2Skills', 'notifyListChanges'],
+  '@skillmount/core/sdk-v2': ['sdkV2Source', 'sdkV2Skills', 'notifyListChanges', 'skillsInstructions'],
   '@skillmount/core': [
     'serverSupportsSkills',
     'skillsCapability',
@@ -20,6 +20,7 @@ const EXPORTS: Record<string, string[]> = {
     'attach',
     'memoryStorage',
     'createSkillsEndpoint',
+    'createWellKnownHandler',
     'buildSkillEntry',
     'runWithSkillContext',
     'OptionError',

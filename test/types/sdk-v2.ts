@@ -1,15 +1,19 @@
 // Type tests for @skillmount/core/sdk-v2: checked by tsc (see types.test.ts), never run.
 import { SkillsExtension, type SkillSource as SdkV2SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { type SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource } from '@skillmount/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createWellKnownHandler, type SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource, type WellKnownHandler } from '@skillmount/core';
 import {
   notifyListChanges,
   sdkV2Skills,
   sdkV2Source,
   sdkV2TenantHandler,
+  skillsInstructions,
   type SdkV2SkillsOptions,
   type SdkV2SourceOptions,
   type SdkV2TenantHandler,
+  type SkillsInstructions,
+  type SkillsInstructionsOptions,
 } from '@skillmount/core/sdk-v2';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
@@ -57,3 +61,28 @@ sdkV2TenantHandler(catalog, () => handler);
 sdkV2TenantHandler(tenants, () => new McpServer({ name: 'app', version: '1.0.0' }));
 
 void [adapted, options, stop, closing];
+
+// The instructions for a request, in the createMcpHandler factory: its context is what the function takes.
+const instructions: SkillsInstructions = skillsInstructions(catalog, { maxBytes: 1024, intro: 'Acme playbooks.', visible: (entry) => entry.uri !== '' });
+createMcpHandler(async (ctx) => new McpServer({ name: 'app', version: '1.0.0' }, { instructions: await instructions(ctx, 'Own text.') }));
+const fromPlan: SkillsInstructionsOptions<PlanContext> = {
+  context: (ctx) => ({ plan: ctx.requestInfo?.headers.get('x-plan') }),
+  visible: (_, ctx) => ctx.plan === 'pro',
+};
+skillsInstructions(source as SkillSource<PlanContext>, fromPlan);
+// @ts-expect-error the section is a promise of text, not text
+const sync: string = instructions({});
+// @ts-expect-error maxBytes is a number of bytes
+skillsInstructions(catalog, { maxBytes: '2 KiB' });
+
+// The well-known handler is a Node handler: (req, res, context?) => Promise<boolean>.
+const wellKnown: WellKnownHandler = createWellKnownHandler({
+  source: catalog,
+  allowedHosts: ['skills.example.com'],
+  allowedOrigins: ['https://app.example.com'],
+});
+const answered: Promise<boolean> = wellKnown({} as IncomingMessage, {} as ServerResponse, { tenant: 'acme' });
+// @ts-expect-error source is required
+createWellKnownHandler({ visible: () => true });
+
+void [sync, answered];

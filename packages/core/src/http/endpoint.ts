@@ -4,12 +4,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { consoleWarning } from '../warnings/console.js';
-import { contextFromExtra, contextOfRequest, runWithSkillContext } from '../context/store.js';
+import { contextOfRequest, runWithSkillContext } from '../context/store.js';
 import { answersAsAttached, followListChanges, serviceOptions, surfaceOptions, type AttachOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
 import { publicService } from '../server/service.js';
 import { warningSink } from '../warnings/sink.js';
-import type { InstructionsOption, SkillContext, SkillSource, SkillsService, SkillWarning } from '../types.js';
+import type { InstructionsOption, SkillSource, SkillsService, SkillWarning } from '../types.js';
 import { VERSION } from '../version.js';
 import { isModernRequest } from '../modern/envelope.js';
 import { createModernPath } from '../modern/path.js';
@@ -29,9 +29,7 @@ import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 import { METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import { OptionError } from '../option-error.js';
 import { describeValue } from '../option-checks.js';
-import { tellFor } from '../warnings/told.js';
-import { WellKnownAnswers } from '../well-known/answers.js';
-import { handleWellKnown } from '../well-known/route.js';
+import { wellKnownHandle, type WellKnownHandle, type WellKnownParts } from './well-known.js';
 
 export { sendError } from './reply.js';
 
@@ -229,7 +227,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     count: (subject, work, size) => budget.count(subject, work, size),
   });
   // /.well-known/agent-skills: one more caller of the same service, under the same checks and budget.
-  const wellKnown = wellKnownRoute(options, { service, source, warn, guard, budget, ...(options.server ? { newServer } : {}) });
+  const wellKnown = wellKnownRoute(options, { service, source, warn, guard, budget }, options.server ? newServer : undefined);
   const era2025 = { newServer, connect, sessions, transportLimits, direct, ...(pool ? { pool } : {}) };
 
   /** Route a classified request to the path that answers (and frames) it, in the request's context and under the budget. */
@@ -307,52 +305,17 @@ async function admit(guard: RequestGuard, req: IncomingMessage, res: ServerRespo
   return undefined;
 }
 
-interface WellKnownParts {
-  service: SkillHandlers;
-  source: SkillSource;
-  warn: (warning: SkillWarning) => void;
-  guard: RequestGuard;
-  budget: ResponseBudget;
-  /** The app's server factory (equipped as for MCP requests), when the app has one. */
-  newServer?: () => Promise<McpServer | Server>;
-}
-
 /** The `/.well-known/agent-skills/` route: with `wellKnown: true` it answers under that prefix, else it takes nothing. */
 function wellKnownRoute(
   options: SkillsEndpointOptions,
-  { service, source, warn, guard, budget, newServer }: WellKnownParts,
-): (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, context: Record<string, unknown>) => Promise<boolean> {
+  parts: Omit<WellKnownParts, 'stepsAside'>,
+  newServer?: () => Promise<McpServer | Server>,
+): WellKnownHandle {
   if (options.wellKnown !== undefined && typeof options.wellKnown !== 'boolean') {
     throw new OptionError('invalid-type', 'wellKnown', `must be true or false, got ${describeValue(options.wellKnown)}`, options.packageName);
   }
   if (options.wellKnown !== true) return async () => false;
-  const tellOnce = tellFor(source, warn);
-  const answers = new WellKnownAnswers(service, tellOnce);
-  const deps = {
-    answers,
-    ...(newServer ? { stepsAside: () => appAnswersItself(newServer, tellOnce) } : {}),
-    admit(req: IncomingMessage, res: ServerResponse) {
-      const refusal = guard.check(req);
-      if (!refusal) return true;
-      sendRefusal(res, refusal);
-      discardBody(req);
-      return false;
-    },
-    within<T>(
-      req: IncomingMessage & { auth?: unknown },
-      context: Record<string, unknown>,
-      subject: string,
-      work: (ctx: SkillContext) => Promise<T>,
-      size: (answer: T) => number,
-    ) {
-      const closed = new AbortController();
-      const onClose = () => closed.abort(new Error('the client closed the connection'));
-      req.socket?.once('close', onClose);
-      const run = () => budget.count(subject, () => work(contextFromExtra({ signal: closed.signal })), size);
-      return runWithSkillContext(contextOfRequest(req, context), () => budget.run(req.socket, run)).finally(() => req.socket?.off('close', onClose));
-    },
-  };
-  return (req, res, context) => handleWellKnown(deps, req, res, context);
+  return wellKnownHandle({ ...parts, ...(newServer ? { stepsAside: (tell) => appAnswersItself(newServer, tell) } : {}) });
 }
 
 /**

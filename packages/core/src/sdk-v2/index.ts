@@ -20,3 +20,4 @@ export { sdkV2Skills, type SdkV2SkillsOptions } from './extension-options.js';
 export { notifyListChanges, type ResourcesChangedNotifier } from './list-changes.js';
 export { sdkV2TenantHandler, type SdkV2TenantHandler } from './tenant-handler.js';
 export type { SdkV2ContextFunction } from './context.js';
+export { skillsInstructions, type SkillsInstructions, type SkillsInstructionsOptions, type SkillsInstructionsRequest } from './instructions.js';
