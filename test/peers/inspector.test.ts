@@ -9,12 +9,12 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { SkillCatalog } from '@skillmount/core';
-import { fsStorage } from '@skillmount/storage-fs';
+import { EXAMPLE_STORAGES } from '../sdk-v2/storages.js';
 import { FRAMEWORKS, serveSdkV2, type SdkV2App } from '../sdk-v2/support.js';
 import { exampleFiles } from '../support/skills-suite.js';
 import { INSPECTOR_CLI, ensureSuite } from './support/conformance.js';
 import { assertEverySurfaceOn } from './support/every-surface.js';
-import { EVERY_SURFACE, EXAMPLES, useServer } from './support/serve.js';
+import { EVERY_SURFACE, useServer } from './support/serve.js';
 
 const run = promisify(execFile);
 const FILES = exampleFiles().map((f) => `skill://${f}`);
@@ -70,23 +70,25 @@ for (const { framework, args } of SERVERS) {
 }
 
 for (const framework of FRAMEWORKS) {
-  describe(`MCP Inspector CLI against an SDK v2 app on @modelcontextprotocol/${framework} serving a catalog of examples/skills (sdkV2Skills)`, () => {
-    let catalog: SkillCatalog;
-    let app: SdkV2App;
-    before(async () => {
-      catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { onWarning: () => undefined });
-      app = await serveSdkV2(framework, catalog);
-    });
-    after(async () => {
-      await app?.close();
-      await catalog?.close();
-    });
-
-    for (const era of ERAS) {
-      test(`skills/list --verify --protocol-era ${era}: every file verified, exit 0`, { timeout: 90_000 }, async () => {
-        await assertEveryFileVerified(app.url, era);
-        assert.deepEqual(app.warnings, [], 'the SDK v2 refused nothing the catalog served');
+  for (const storage of ['folder storage', 'S3', 'PostgreSQL'] as const) {
+    describe(`MCP Inspector CLI against an SDK v2 app on @modelcontextprotocol/${framework} serving examples/skills from ${storage} (sdkV2Skills)`, () => {
+      let catalog: SkillCatalog;
+      let app: SdkV2App;
+      before(async () => {
+        catalog = await SkillCatalog.load(await EXAMPLE_STORAGES[storage](), { onWarning: () => undefined });
+        app = await serveSdkV2(framework, catalog);
       });
-    }
-  });
+      after(async () => {
+        await app?.close();
+        await catalog?.close();
+      });
+
+      for (const era of ERAS) {
+        test(`skills/list --verify --protocol-era ${era}: every file verified, exit 0`, { timeout: 90_000 }, async () => {
+          await assertEveryFileVerified(app.url, era);
+          assert.deepEqual(app.warnings, [], 'the SDK v2 refused nothing the catalog served');
+        });
+      }
+    });
+  }
 }

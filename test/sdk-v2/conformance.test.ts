@@ -15,13 +15,10 @@ import { EXAMPLE_STORAGES, type StorageName } from './storages.js';
 import { serveSdkV2, type Framework, type SdkV2App } from './support.js';
 
 const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
-// The folder behind both frameworks; S3 and PostgreSQL behind one each, so every storage and framework is judged.
-const APPS: { framework: Framework; storage: StorageName }[] = [
-  { framework: 'express', storage: 'folder storage' },
-  { framework: 'fastify', storage: 'folder storage' },
-  { framework: 'express', storage: 'S3' },
-  { framework: 'fastify', storage: 'PostgreSQL' },
-];
+// Every storage behind both frameworks.
+const APPS: { framework: Framework; storage: StorageName }[] = (['express', 'fastify'] as const).flatMap((framework) =>
+  (['folder storage', 'S3', 'PostgreSQL'] as const).map((storage) => ({ framework, storage })),
+);
 
 let node: string;
 before(

@@ -7,26 +7,18 @@
  * a source receives the request's auth, headers and signal and the app's fields in its `SkillContext`.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { SkillsClient as V2SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource } from '@skillmount/core';
 import { notifyListChanges } from '@skillmount/core/sdk-v2';
 import { fsStorage } from '@skillmount/storage-fs';
 import { numberedSkills, tempDir, writeTree } from '../support/trees.js';
+import { assertReloadReachesClient, calls, connect, MODERN } from './live-reload.js';
 import { FRAMEWORKS, serveSdkV2, type SdkV2App } from './support.js';
 
-const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
-const MODERN = { version: '2026-07-28', options: { versionNegotiation: { mode: 'auto' as const } } };
 const MODES = [{ version: '2025-11-25', options: {} }, MODERN];
-
-async function connect(url: string, options: object, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'sdk-v2-host', version: '1.0.0' }, options);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
-}
 
 /** The JSON-RPC error code a call fails with; fails the test when it succeeds. */
 async function codeOf(call: Promise<unknown>): Promise<number> {
@@ -36,30 +28,6 @@ async function codeOf(call: Promise<unknown>): Promise<number> {
   );
   assert.ok(error instanceof ProtocolError, `a ProtocolError, got ${String(error)}`);
   return error.code;
-}
-
-/** `heard` counts calls; `next()` resolves once a call not yet taken has come, or rejects after `ms`. */
-function calls(ms: number): { heard: () => void; next: () => Promise<void> } {
-  let count = 0;
-  let taken = 0;
-  let wake: (() => void) | undefined;
-  return {
-    heard: () => {
-      count++;
-      wake?.();
-    },
-    next: async () => {
-      const deadline = Date.now() + ms;
-      while (count <= taken) {
-        if (Date.now() > deadline) throw new Error(`no notifications/resources/list_changed within ${ms} ms`);
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 100);
-        });
-      }
-      taken++;
-    },
-  };
 }
 
 for (const framework of FRAMEWORKS) {
@@ -82,36 +50,7 @@ for (const framework of FRAMEWORKS) {
     });
 
     test('a file written into the folder reaches a listening SDK v2 client as a list change, with its new digest served', async () => {
-      const client = await connect(app.url, MODERN.options);
-      try {
-        const changes = calls(15_000);
-        client.setNotificationHandler('notifications/resources/list_changed', changes.heard);
-        const subscription = await client.listen({ resourcesListChanged: true });
-        assert.equal(subscription.honoredFilter.resourcesListChanged, true);
-        const skills = new V2SkillsClient(client);
-        const before = (await skills.get('skill://skill-0/SKILL.md')).skill;
-        assert.ok(Array.isArray(before.resources) && !before.resources.some((r) => r.uri.endsWith('/added.md')));
-
-        const added = '# Added while serving\n';
-        writeTree(folder.dir, { 'skill-0/refs/added.md': added });
-        await changes.next();
-        const { skill } = await skills.get('skill://skill-0/SKILL.md');
-        const listed = (skill.resources as { uri: string; digest: string; size: number }[]).find((r) => r.uri === 'skill://skill-0/refs/added.md');
-        assert.deepEqual(listed, { uri: 'skill://skill-0/refs/added.md', digest: sha256(added), size: Buffer.byteLength(added) });
-        const file = await skills.read(skill, 'refs/added.md');
-        assert.equal(file.verified, true);
-        assert.equal(Buffer.from(file.bytes).toString('utf8'), added);
-
-        writeTree(folder.dir, { 'skill-7/SKILL.md': '---\nname: skill-7\ndescription: Added while serving.\n---\n# skill-7\n' });
-        await changes.next();
-        assert.deepEqual(
-          (await skills.list()).skills.map((s) => s.uri),
-          ['skill://skill-0/SKILL.md', 'skill://skill-1/SKILL.md', 'skill://skill-7/SKILL.md'],
-        );
-        await subscription.close();
-      } finally {
-        await client.close();
-      }
+      await assertReloadReachesClient(app.url, async (files) => writeTree(folder.dir, files));
     });
   });
 
