@@ -1,17 +1,19 @@
 /**
- * A live reload on S3 and on PostgreSQL reaches a listening SDK v2 client as a list change, with
- * the new digest served, as on the folder storage (live.test.ts): a watched catalog over each
- * storage, served by an SDK v2 app through `sdkV2Skills` and `notifyListChanges`; the files are
- * written the way a publish writes them (S3 PutObject, the PostgreSQL storage's `put`).
+ * A live reload on each storage reaches a listening SDK v2 client as
+ * `notifications/resources/list_changed` on its `subscriptions/listen` stream, with the new digest
+ * served: a watched catalog served by an SDK v2 app through `sdkV2Skills` and `notifyListChanges`;
+ * files are written as an editor or a publish writes them (into the folder, S3 PutObject, the
+ * PostgreSQL storage's `put`). The folder behind both frameworks, S3 and PostgreSQL behind one each.
  */
 import { after, before, describe, test } from 'node:test';
 import { SkillCatalog, type SkillFiles } from '@skillmount/core';
+import { fsStorage } from '@skillmount/storage-fs';
 import { postgresStorage } from '@skillmount/storage-postgres';
 import { putTree, setup } from '../storage-postgres/helpers.js';
 import { freshPrefix, ownClientStorage, upload } from '../storage-s3/helpers.js';
 import { uniqueName } from '../support/postgres.js';
 import { s3ForTest } from '../support/s3-server.js';
-import { numberedSkills } from '../support/trees.js';
+import { numberedSkills, tempDir, writeTree } from '../support/trees.js';
 import { assertReloadReachesClient } from './live-reload.js';
 import { serveSdkV2, type Framework, type SdkV2App } from './support.js';
 
@@ -20,7 +22,16 @@ interface LiveStorage {
   add(files: Record<string, string>): Promise<void>;
 }
 
+const folder = async (cleanup: (fn: () => unknown) => void): Promise<LiveStorage> => {
+  const dir = tempDir('skillmount-sdk-v2-live-');
+  cleanup(() => dir.remove());
+  writeTree(dir.dir, numberedSkills(2));
+  return { storage: fsStorage(dir.dir, { debounceMs: 50 }), add: async (files) => writeTree(dir.dir, files) };
+};
+
 const STORAGES: { name: string; framework: Framework; make(cleanup: (fn: () => unknown) => void): Promise<LiveStorage> }[] = [
+  { name: 'the folder storage', framework: 'express', make: folder },
+  { name: 'the folder storage', framework: 'fastify', make: folder },
   {
     name: 'S3',
     framework: 'express',

@@ -1,8 +1,6 @@
 /**
- * What changes per request and over time, on SDK v2 apps serving skillmount sources through
- * `sdkV2Skills`: a watched folder's new file reaches a connected SDK v2 client as
- * `notifications/resources/list_changed` on its `subscriptions/listen` stream (`notifyListChanges`),
- * and the new digest is served; two tenants from the app's auth (`tenantCatalogs` keyed on
+ * What changes per request, on SDK v2 apps serving skillmount sources through `sdkV2Skills` (live
+ * reloads are in live-storages.test.ts): two tenants from the app's auth (`tenantCatalogs` keyed on
  * `ctx.auth`) never see each other's skills; the `visible` rule reads an app field from `context`;
  * a source receives the request's auth, headers and signal and the app's fields in its `SkillContext`.
  */
@@ -15,7 +13,7 @@ import { SkillCatalog, tenantCatalogs, type SkillContext, type SkillSource } fro
 import { notifyListChanges } from '@skillmount/core/sdk-v2';
 import { fsStorage } from '@skillmount/storage-fs';
 import { numberedSkills, tempDir, writeTree } from '../support/trees.js';
-import { assertReloadReachesClient, calls, connect, MODERN } from './live-reload.js';
+import { calls, connect, MODERN } from './live-reload.js';
 import { FRAMEWORKS, serveSdkV2, type SdkV2App } from './support.js';
 
 const MODES = [{ version: '2025-11-25', options: {} }, MODERN];
@@ -31,29 +29,6 @@ async function codeOf(call: Promise<unknown>): Promise<number> {
 }
 
 for (const framework of FRAMEWORKS) {
-  describe(`an SDK v2 app on @modelcontextprotocol/${framework}: live reload`, () => {
-    const folder = tempDir('skillmount-sdk-v2-live-');
-    let catalog: SkillCatalog;
-    let unwatch: () => void;
-    let app: SdkV2App;
-    before(async () => {
-      writeTree(folder.dir, numberedSkills(2));
-      catalog = await SkillCatalog.load(fsStorage(folder.dir, { debounceMs: 50 }), { onWarning: () => undefined });
-      unwatch = catalog.watch();
-      app = await serveSdkV2(framework, catalog);
-    });
-    after(async () => {
-      unwatch?.();
-      await app?.close();
-      await catalog?.close();
-      folder.remove();
-    });
-
-    test('a file written into the folder reaches a listening SDK v2 client as a list change, with its new digest served', async () => {
-      await assertReloadReachesClient(app.url, async (files) => writeTree(folder.dir, files));
-    });
-  });
-
   describe(`an SDK v2 app on @modelcontextprotocol/${framework}: two tenants from the app's auth`, () => {
     const root = tempDir('skillmount-sdk-v2-tenants-');
     const tenants = tenantCatalogs({
