@@ -3,6 +3,7 @@
  * the same fields an SDK v1 request gives them (auth, headers, session, signal), then the app's own.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
+import { contextFields } from '../adapter/context.js';
 import { contextFromExtra } from '../context/store.js';
 import type { SkillContext } from '../types.js';
 
@@ -30,12 +31,7 @@ export async function skillContextOf(ctx: ServerContext, app: SdkV2ContextFuncti
     ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
     signal: ctx.mcpReq.signal,
   });
-  if (app === undefined) return base;
-  const fields = await app(ctx);
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
-    throw new TypeError(
-      `skillmount: the context option of sdkV2Source must return an object of context fields, got ${fields === null ? 'null' : typeof fields}`,
-    );
-  }
+  // The adapters' rule for what a context function returns: an object of fields, else a TypeError saying so.
+  const fields = await contextFields(app, ctx, 'skillmount: sdkV2Source');
   return Object.assign(base, fields);
 }

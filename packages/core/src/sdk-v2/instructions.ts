@@ -4,6 +4,7 @@
  * (the `visible` rule, the request's tenant), within the same byte budget and time limit.
  */
 import type { McpRequestContext } from '@modelcontextprotocol/server';
+import { contextFields } from '../adapter/context.js';
 import { contextFromExtra } from '../context/store.js';
 import { checkSourceOption } from '../http/well-known-handler.js';
 import { describeValue, optionFail } from '../option-checks.js';
@@ -90,13 +91,7 @@ export function skillsInstructions<C extends SkillContext = SkillContext>(
   return async (ctx, own) => {
     const signal = ctx.requestInfo?.signal;
     const skillCtx = contextFromExtra({ authInfo: ctx.authInfo, requestInfo: { headers: headersOf(ctx.requestInfo) }, ...(signal ? { signal } : {}) });
-    if (options.context) {
-      const fields = await options.context(ctx);
-      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
-        throw new TypeError(`skillmount: the context option of skillsInstructions must return an object of context fields, got ${describeValue(fields)}`);
-      }
-      Object.assign(skillCtx, fields);
-    }
+    Object.assign(skillCtx, await contextFields(options.context, ctx, 'skillmount: skillsInstructions'));
     const section = await sectionOrNothing(plan, (cursor) => service.list(cursor, skillCtx), warn, signal);
     return withSection(own, section);
   };
