@@ -4,7 +4,7 @@ import express from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import Fastify from 'fastify';
-import { createSkillsEndpoint, type SkillSource, type SkillVisibility, type SkillWarning } from '@skillmount/core';
+import { createSkillsEndpoint, createWellKnownHandler, type SkillSource, type SkillVisibility, type SkillWarning } from '@skillmount/core';
 import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import { listenExpress, listenFastify, listenHttp } from '../support/apps.js';
@@ -25,12 +25,22 @@ export interface ServeOptions {
   server?: () => McpServer | Server | Promise<McpServer | Server>;
 }
 
-export type Kind = 'endpoint' | 'fastify' | 'express';
+export type Kind = 'endpoint' | 'fastify' | 'express' | 'handler';
 export const KINDS: Kind[] = ['endpoint', 'fastify', 'express'];
+/** KINDS and `createWellKnownHandler` on a plain node:http server (no `server` factory there). */
+export const WITH_HANDLER: Kind[] = [...KINDS, 'handler'];
 
 /** `source` served with `wellKnown: true` by the endpoint itself, the Fastify plugin or the Express router (at the root through `wellKnown`). */
 export async function serveWellKnown(kind: Kind, source: SkillSource, options: ServeOptions = {}): Promise<WellKnownServer> {
   const onWarning = options.onWarning ?? (() => undefined);
+  if (kind === 'handler') {
+    if (options.server) throw new Error('createWellKnownHandler takes no server factory');
+    const handle = createWellKnownHandler({ source, onWarning, ...(options.visible ? { visible: options.visible } : {}) });
+    const http = await listenHttp(async (req, res) => {
+      if (!(await handle(req, res, options.context?.(req) ?? {}))) res.writeHead(404).end();
+    }, '');
+    return { origin: http.url, close: http.close };
+  }
   if (kind === 'endpoint') {
     const endpoint = createSkillsEndpoint({
       source,

@@ -1,6 +1,6 @@
 /**
- * Attacks on /.well-known/agent-skills, reproduced over raw sockets on the endpoint, Fastify and
- * Express: traversal in every spelling, encoded dots and slashes, odd and oversized paths, the
+ * Attacks on /.well-known/agent-skills, reproduced over raw sockets on the endpoint, Fastify,
+ * Express and createWellKnownHandler: traversal in every spelling, encoded dots and slashes, odd and oversized paths, the
  * Host check, HEAD and conditional abuse, and many requests at once within the response budget.
  * Nothing outside what the index publishes is ever served.
  */
@@ -10,7 +10,7 @@ import net from 'node:net';
 import { SkillCatalog } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { tempTree } from '../support/trees.js';
-import { get, index, KINDS, PREFIX, serveWellKnown, sha256 } from './fixture.js';
+import { get, index, PREFIX, serveWellKnown, sha256, WITH_HANDLER } from './fixture.js';
 import { TREE } from './tree.js';
 
 interface Raw {
@@ -72,7 +72,7 @@ const TRAVERSALS = [
   '%C0%AE%C0%AE/etc/passwd',
 ];
 
-for (const kind of KINDS) {
+for (const kind of WITH_HANDLER) {
   test(`${kind}: traversal, encodings and odd paths name nothing, and leak nothing`, async (t) => {
     const root = tempTree(t, TREE);
     const catalog = await SkillCatalog.load(fsStorage(root), { onWarning: () => undefined });
