@@ -10,8 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import pg from 'pg';
-import { createLoginRole, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { createLoginRole, startPostgres, testPool, type TestPostgres, uniqueName } from '../support/postgres.js';
 import { s3Env, startS3Server, type S3TestServer } from '../support/s3-server.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
@@ -166,8 +165,7 @@ test('serve --tenant-header with PostgreSQL: a refused connection, a wrong passw
   } catch (error) {
     return t.skip(`no PostgreSQL: ${(error as Error).message}`);
   }
-  const admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
-  admin.on('error', () => undefined);
+  const admin = testPool(db.connectionString, 2);
   const role = await createLoginRole(admin, db.connectionString, 'first_run');
   t.after(async () => {
     await role.drop();

@@ -12,7 +12,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2
 import { SkillCatalog, type StorageError } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
 import pg from 'pg';
-import { dropMigrated, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { dropMigrated, startPostgres, testPool, type TestPostgres, uniqueName } from '../support/postgres.js';
 import { s3Env, startS3Server, type S3TestServer } from '../support/s3-server.js';
 import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
 import { runCli, startServe, verifyWithSdkV2, type CliResult } from '../live/helpers.js';
@@ -94,7 +94,7 @@ const storages: Storage[] = [
     name: 'PostgreSQL',
     async setup() {
       db = await startPostgres();
-      admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
+      admin = testPool(db.connectionString, 2);
     },
     async teardown() {
       if (admin) {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
 import { runCli } from '../live/helpers.js';
-import { dropMigrated, startPostgres, uniqueName } from '../support/postgres.js';
+import { dropMigrated, startPostgres, testPool, uniqueName } from '../support/postgres.js';
 import { waitFor } from '../support/wait.js';
 import { EXAMPLES_DIR, connectSkills, lastFirst, listedUris, skillNamed, startExample } from './helpers.js';
 
@@ -21,8 +21,7 @@ test('postgres-tenants: each tenant sees its own namespace only, and a write rea
   const cleanups = lastFirst(t);
   const db = await startPostgres();
   cleanups.after(() => db.stop());
-  const admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
-  admin.on('error', () => undefined);
+  const admin = testPool(db.connectionString, 2);
   cleanups.after(() => admin.end());
   const table = uniqueName('examples_tenants');
   cleanups.after(() => dropMigrated(admin, table));

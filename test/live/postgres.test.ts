@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { privatePostgresProblem, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { privatePostgresProblem, startPostgres, testPool, type TestPostgres, uniqueName } from '../support/postgres.js';
 import { EXAMPLES } from '../support/skills-suite.js';
 import { LIVE_PATIENCE_MS, runCli, sha256, startServe, watchingClient, type Serving } from './helpers.js';
 import { waitFor } from '../support/wait.js';
@@ -74,9 +74,7 @@ before(async () => {
   if (skip) return;
   // A private server, whatever DATABASE_URL says: the last test restarts it.
   db = await startPostgres({ own: true });
-  admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
-  // Idle connections die when backends are terminated or the server restarts; the pool replaces them.
-  admin.on('error', () => {});
+  admin = testPool(db.connectionString, 2);
   database = uniqueName('skillmount_live');
   await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
   root = await mkdtemp(path.join(tmpdir(), 'skillmount-live-pg-'));

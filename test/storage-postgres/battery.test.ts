@@ -1,11 +1,11 @@
-import pg from 'pg';
+
 import { postgresStorage, type PostgresStorage } from '@skillmount/storage-postgres';
 import { runStorageBattery } from '../support/storage-battery.js';
-import { uniqueName } from '../support/postgres.js';
+import { testPool, uniqueName } from '../support/postgres.js';
 import { putTree, setup } from './helpers.js';
 
 const env = await setup('battery');
-const pool = new pg.Pool({ connectionString: env.db.connectionString });
+const pool = testPool(env.db.connectionString, 10);
 const opened: PostgresStorage[] = [];
 
 runStorageBattery('postgresStorage', {

@@ -2,9 +2,9 @@
  * Shared pieces for the PostgreSQL storage tests: one server per test file, pools that count
  * their queries, a per-file table, and waiting for callbacks with a deadline.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { migrate, type PostgresStorage } from '@skillmount/storage-postgres';
-import { dropMigrated, startPostgres, uniqueName, type TestPostgres } from '../support/postgres.js';
+import { dropMigrated, startPostgres, testPool, type TestPostgres, uniqueName } from '../support/postgres.js';
 
 export const text = (s: string) => new TextEncoder().encode(s);
 
@@ -17,7 +17,7 @@ export interface CountingPool {
 
 /** A pool whose `query` calls are recorded, so a test can count what a storage asks for. */
 export function countingPool(connectionString: string): CountingPool {
-  const pool = new pg.Pool({ connectionString, max: 4 });
+  const pool = testPool(connectionString);
   const queries: CountingPool['queries'] = [];
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   (pool as { query: unknown }).query = (...args: unknown[]) => {
@@ -33,9 +33,7 @@ export async function setup(
   options: { own?: boolean } = {},
 ): Promise<{ db: TestPostgres; admin: pg.Pool; table: string; teardown(): Promise<void> }> {
   const db = await startPostgres(options);
-  const admin = new pg.Pool({ connectionString: db.connectionString, max: 2 });
-  // Idle connections die when a test restarts or kills backends; the pool replaces them.
-  admin.on('error', () => {});
+  const admin = testPool(db.connectionString, 2);
   const table = uniqueName(prefix);
   await migrate(admin, { table });
   return {

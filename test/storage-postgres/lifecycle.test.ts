@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { OptionError, SkillCatalog, StorageError, type OptionErrorCode } from '@skillmount/core';
 import { migrate, postgresStorage, type PostgresStorageOptions } from '@skillmount/storage-postgres';
-import { privatePostgresProblem, uniqueName } from '../support/postgres.js';
+import { privatePostgresProblem, testPool, uniqueName } from '../support/postgres.js';
 import { setup } from './helpers.js';
 import { skillMd } from '../support/skill-md.js';
 import { sleep, waitFor } from '../support/wait.js';
@@ -80,7 +80,7 @@ test('close() ends a pool the storage created and leaves a passed-in pool usable
   assert.equal(rows[0].n, 0, 'close() also stopped the watch');
   assert.throws(() => owned.watch(() => {}), /closed/);
 
-  const pool = new pg.Pool({ connectionString: env.db.connectionString });
+  const pool = testPool(env.db.connectionString, 10);
   try {
     const borrowed = postgresStorage({ pool, table: env.table, namespace: 'owned' });
     assert.equal((await borrowed.listAll()).length, 1);

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { SkillCatalog, StorageError, type SkillFiles } from '@skillmount/core';
 import { postgresStorage, type PostgresStorage } from '@skillmount/storage-postgres';
-import { createLoginRole, dropMigrated, uniqueName, type TestRole } from '../support/postgres.js';
+import { createLoginRole, dropMigrated, testPool, type TestRole, uniqueName } from '../support/postgres.js';
 import { countingPool, putTree, setup, type CountingPool } from './helpers.js';
 import { skillMd } from '../support/skill-md.js';
 
@@ -158,7 +158,7 @@ describe('treeToken() of a migrated table', () => {
   });
 
   test('a failing query throws a StorageError naming the table and namespace', async () => {
-    const pool = new pg.Pool({ connectionString: env.db.connectionString, max: 1 });
+    const pool = testPool(env.db.connectionString, 1);
     const s = postgresStorage({ pool, table: env.table, namespace: 'gone' });
     await pool.end();
     await assert.rejects(s.treeToken(), (error: unknown) => {
@@ -303,7 +303,7 @@ describe('roles', () => {
       roles.push(readerRole);
       await env.admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${id} TO ${writerRole.name}; GRANT SELECT ON ${id} TO ${readerRole.name}`);
       const as = (role: TestRole) => {
-        const pool = new pg.Pool({ connectionString: role.connectionString, max: 1 });
+        const pool = testPool(role.connectionString, 1);
         pools.push(pool);
         return pool;
       };

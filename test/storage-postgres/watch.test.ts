@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { SkillCatalog, type StorageError } from '@skillmount/core';
 import { postgresStorage } from '@skillmount/storage-postgres';
-import { dropMigrated, uniqueName } from '../support/postgres.js';
+import { dropMigrated, testPool, uniqueName } from '../support/postgres.js';
 import { setup } from './helpers.js';
 import { skillMd } from '../support/skill-md.js';
 import { sleep, waitFor } from '../support/wait.js';
@@ -15,8 +15,8 @@ let poolB: pg.Pool;
 before(async () => {
   env = await setup('watch');
   // Two pools stand for two server replicas.
-  poolA = new pg.Pool({ connectionString: env.db.connectionString });
-  poolB = new pg.Pool({ connectionString: env.db.connectionString });
+  poolA = testPool(env.db.connectionString, 10);
+  poolB = testPool(env.db.connectionString, 10);
 });
 after(async () => {
   await Promise.all([poolA.end(), poolB.end()]);

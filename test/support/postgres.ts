@@ -69,6 +69,17 @@ export async function startPostgres(options: { own?: boolean } = {}): Promise<Te
   };
 }
 
+/**
+ * A pool for a test's own queries. An idle pooled connection that the server ends (a restart, a
+ * terminated backend) makes the pool emit 'error', which with no listener ends the whole test file;
+ * the pool replaces the connection, and a query that fails still fails its test.
+ */
+export function testPool(connectionString: string, max = 4): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /** A name unique to this test run, usable as a table name or namespace. */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -120,8 +131,7 @@ export async function dropMigrated(pool: pg.Pool, table: string): Promise<void> 
  */
 export async function tableForTest(t: { after(fn: () => Promise<void>): void }, prefix: string): Promise<{ pool: pg.Pool; table: string }> {
   const db = await startPostgres();
-  const pool = new pg.Pool({ connectionString: db.connectionString, max: 4 });
-  pool.on('error', () => undefined);
+  const pool = testPool(db.connectionString);
   const table = uniqueName(prefix);
   t.after(async () => {
     await dropMigrated(pool, table);
