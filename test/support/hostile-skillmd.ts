@@ -49,6 +49,9 @@ export const HOSTILE_SKILL_MDS: Record<string, HostileSkillMd> = {
     text: (name) => `${head(name)}x: [${'1,'.repeat(30_000)}]\n${end}`,
     refusal: /more than 10000 YAML nodes .*by SKILL\.md line \d+/,
   },
+  // 900 KB, within the SKILL.md size limit: a run of spaces that ends in a letter, which a
+  // trailing-space pattern such as /[ \t\r]+$/ takes quadratic time over (hours) while looking for the fences.
+  spaceRun: { label: 'a line of 900 000 spaces', text: (name) => `${head(name)}x:${' '.repeat(900_000)}y\n${end}`, refusal: FRONTMATTER_SIZE },
   scalar15MiB: { label: 'a 15 MiB scalar', text: (name) => `---\nname: ${name}\ndescription: ${'a'.repeat(15 * 1024 * 1024)}\n${end}`, refusal: SKILL_MD_SIZE },
   // 4000 keys in one mapping, the first repeated last: fence, name, description and "metadata:" take lines 1-4, the keys 5-4004.
   lateDuplicate: {

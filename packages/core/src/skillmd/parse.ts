@@ -1,7 +1,8 @@
 import { isMap, visit, type Document } from 'yaml';
 import { utf8Length } from '../bytes/text.js';
 import { parseYamlDocument } from './document.js';
-import { frontmatterSizeProblem, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_DEPTH, skillMdSizeProblem } from './limits.js';
+import { frontmatterSizeProblem, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_DEPTH, MAX_FRONTMATTER_NODES, skillMdSizeProblem } from './limits.js';
+import { plainFrontmatter } from './plain.js';
 import { splitFrontmatter } from './split.js';
 
 export type FrontmatterResult =
@@ -41,6 +42,9 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   if (!split) return { ok: false, code: 'frontmatter', error: 'SKILL.md must begin with YAML frontmatter between "---" lines' };
   const tooLong = frontmatterSizeProblem(utf8Length(split.yaml));
   if (tooLong) return { ok: false, code: 'limit', error: tooLong };
+  // Two nodes a field (its key and its value): past the node limit the full parser says so.
+  const plain = plainFrontmatter(split.yaml, MAX_FRONTMATTER_NODES / 2);
+  if (plain) return { ok: true, frontmatter: plain, body: split.body, portability: [] };
   // The YAML starts on line 2 of SKILL.md, after the opening fence.
   const parsed = parseYamlDocument(split.yaml, 2);
   if (!parsed.ok) return parsed;

@@ -4,7 +4,13 @@ export interface SplitSkillMd {
   body: string;
 }
 
-const isFence = (line: string) => line.replace(/[ \t\r]+$/, '') === '---';
+/** `---` and nothing after it but spaces, tabs and a carriage return. */
+function isFence(line: string): boolean {
+  if (!line.startsWith('---')) return false;
+  // A loop, not /[ \t\r]+$/: that pattern takes quadratic time on a long run of spaces that ends in anything else.
+  for (let i = 3; i < line.length; i++) if (line[i] !== ' ' && line[i] !== '\t' && line[i] !== '\r') return false;
+  return true;
+}
 
 /**
  * Split SKILL.md text (a leading BOM and CRLF line ends tolerated); undefined when it does not

@@ -180,7 +180,7 @@ function hashed(fd: number, stat: Stats, itemPath: string, keep: boolean): Liste
   scratchBuffer ??= Buffer.allocUnsafeSlow(CHUNK);
   const scratch = scratchBuffer;
   const hash = createHash('sha256');
-  // One exactly sized array when kept: it is posted between threads, where a larger backing buffer would be copied whole.
+  // One exactly sized array when kept: a worker packs those of a reply into one buffer (worker.ts).
   const kept = keep ? new Uint8Array(stat.size) : undefined;
   let offset = 0;
   const size = readSizedSync(fd, stat.size, scratch, (chunk) => {
