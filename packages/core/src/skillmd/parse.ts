@@ -1,7 +1,15 @@
 import { isMap, visit, type Document } from 'yaml';
 import { utf8Length } from '../bytes/text.js';
 import { parseYamlDocument } from './document.js';
-import { frontmatterSizeProblem, MAX_FRONTMATTER_ALIASES, MAX_FRONTMATTER_DEPTH, MAX_FRONTMATTER_NODES, skillMdSizeProblem } from './limits.js';
+import {
+  frontmatterSizeProblem,
+  MAX_FRONTMATTER_ALIASES,
+  MAX_FRONTMATTER_BYTES,
+  MAX_FRONTMATTER_DEPTH,
+  MAX_FRONTMATTER_NODES,
+  MAX_SKILL_MD_BYTES,
+  skillMdSizeProblem,
+} from './limits.js';
 import { plainFrontmatter } from './plain.js';
 import { splitFrontmatter } from './split.js';
 
@@ -36,11 +44,12 @@ export type FrontmatterResult =
  * @throws Nothing: invalid, oversized or missing front matter comes back as `{ ok: false, code, error }`.
  */
 export function parseFrontmatter(text: string): FrontmatterResult {
-  const tooLarge = skillMdSizeProblem(utf8Length(text));
+  // A UTF-16 unit takes at most 3 bytes: text that short cannot be over, and is not counted.
+  const tooLarge = text.length * 3 > MAX_SKILL_MD_BYTES ? skillMdSizeProblem(utf8Length(text)) : undefined;
   if (tooLarge) return { ok: false, code: 'limit', error: tooLarge };
   const split = splitFrontmatter(text);
   if (!split) return { ok: false, code: 'frontmatter', error: 'SKILL.md must begin with YAML frontmatter between "---" lines' };
-  const tooLong = frontmatterSizeProblem(utf8Length(split.yaml));
+  const tooLong = split.yaml.length * 3 > MAX_FRONTMATTER_BYTES ? frontmatterSizeProblem(utf8Length(split.yaml)) : undefined;
   if (tooLong) return { ok: false, code: 'limit', error: tooLong };
   // Two nodes a field (its key and its value): past the node limit the full parser says so.
   const plain = plainFrontmatter(split.yaml, MAX_FRONTMATTER_NODES / 2);

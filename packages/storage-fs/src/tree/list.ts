@@ -3,7 +3,7 @@ import { ROOT, type Folder, type Listed, type Walked } from './jobs.js';
 import type { FileToRead, TreeRunner } from './runner.js';
 
 // Per job: enough to make a message worth its cost, few enough to keep every thread busy.
-const FOLDERS_PER_JOB = 16;
+const FOLDERS_PER_JOB = 32;
 const FILES_PER_JOB = 64;
 
 /** Where a listing's items go, a batch per finished job; `stopped` once nobody wants more. */
@@ -68,37 +68,42 @@ export async function listInto(root: string, runner: TreeRunner, options: ListAl
     }
     add(listed, shared);
   };
-  const walk = (folders: readonly Folder[]) => {
-    if (sink.stopped) return;
-    const fresh: Folder[] = [];
-    for (const folder of folders) {
-      const kept = reuse?.kept(folder);
-      if (!kept) fresh.push(folder);
-      else {
-        reuse!.seen(folder.dir, kept);
-        take(kept.items, true);
-        walk(kept.folders);
-      }
-    }
-    // Small batches are split too, so that each thread gets a share early on.
-    const per = Math.max(1, Math.min(FOLDERS_PER_JOB, Math.ceil(fresh.length / 4)));
-    for (let i = 0; i < fresh.length; i += per) {
+  // Folders wait here until a thread is free, so that each job takes a full share of them: a job
+  // per folder as it is found would cost a round trip between threads for each.
+  const waiting: Folder[] = [];
+  const sendFolders = () => {
+    while (waiting.length > 0 && foldersInFlight < runner.parallelism * 2 && !sink.stopped) {
+      const per = Math.max(1, Math.min(FOLDERS_PER_JOB, Math.ceil(waiting.length / runner.parallelism)));
       foldersInFlight++;
       track(
-        runner.folders(root, fresh.slice(i, i + per), known === undefined).then((walked) => {
+        runner.folders(root, waiting.splice(0, per), known === undefined).then((walked) => {
           foldersInFlight--;
           for (const one of walked) {
             reuse?.seen(one.folder.dir, keptOf(one));
             take(one.items);
             walk(one.folders);
           }
+          sendFolders();
           if (foldersInFlight === 0 && toRead.length > 0) sendReads();
         }),
       );
     }
   };
+  const walk = (folders: readonly Folder[]) => {
+    if (sink.stopped) return;
+    for (const folder of folders) {
+      const kept = reuse?.kept(folder);
+      if (!kept) waiting.push(folder);
+      else {
+        reuse!.seen(folder.dir, kept);
+        take(kept.items, true);
+        walk(kept.folders);
+      }
+    }
+  };
 
   walk([ROOT]);
+  sendFolders();
   if (foldersInFlight === 0 && toRead.length > 0) sendReads();
   // `running` grows while it is awaited: every job started by a finished one is awaited too.
   for (let i = 0; i < running.length; i++) await running[i];

@@ -6,6 +6,8 @@ import { treeError, type Reply, type Request, type TreeError } from './messages.
 
 /** Where the jobs of a listing run: worker threads, or the calling thread in slices. */
 export interface TreeRunner {
+  /** How many jobs it runs at once. */
+  readonly parallelism: number;
   /** See `walkFolders`. */
   folders(root: string, folders: Folder[], read: boolean): Promise<Walked[]>;
   /** See `readFiles`. */
@@ -32,6 +34,7 @@ export class WorkersUnavailable extends Error {}
  * Slower than workers, but never holds the event loop for long.
  */
 export const inlineRunner: TreeRunner = {
+  parallelism: 1,
   async folders(root, folders, read) {
     const walked: Walked[] = [];
     for (let i = 0; i < folders.length; i += 2) {
@@ -57,6 +60,7 @@ export const inlineRunner: TreeRunner = {
 export function withFallback(first: TreeRunner, second: TreeRunner): TreeRunner {
   const refused = (error: unknown): boolean => error instanceof WorkersUnavailable;
   return {
+    parallelism: first.parallelism,
     folders: (root, folders, read) =>
       first.folders(root, folders, read).catch((error: unknown) => {
         if (refused(error)) return second.folders(root, folders, read);
@@ -107,6 +111,10 @@ export class WorkerPool implements TreeRunner {
   #idleTimer: NodeJS.Timeout | undefined;
   #endSoon = false;
   #unavailable: Error | undefined;
+
+  get parallelism(): number {
+    return this.#size;
+  }
 
   constructor(script: URL, size = Math.max(1, Math.min(4, availableParallelism())), idleMs = 10_000) {
     this.#script = script;
