@@ -5,25 +5,32 @@
  *   pnpm bench                     # every case, every size (long: the SDK v2 reads S3 one file at a time)
  *   pnpm bench -- --quick          # the smallest sizes, one run of most cases, under two minutes
  *   node --import tsx bench/run.ts --smoke   # the smallest size, one run: checks that it all works
+ *   … --only build,memory          # just these cases (repeatable); --help lists them
  *   … --out results.md             # also write the printed tables to a file
+ *   … --charts bench/charts        # write SVG charts of the figures to a folder
  *   node --import tsx bench/visible.ts [--quick | --smoke]   # the visibility case alone
  *
  * Needs built packages, the command line's among them (the replicas case runs it; `pnpm bench`
  * builds first when a package's sources are newer than its dist), a PostgreSQL server
- * (`DATABASE_URL`, else an embedded one is started), and starts a loopback S3-protocol server itself.
+ * (`DATABASE_URL`, else an embedded one is started) and a loopback S3-protocol server it starts
+ * itself, each only when a case that runs uses it.
  */
-import { writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import path from 'node:path';
+import { ArgsError, CASES, parseArgs, USAGE, type CaseName } from './args.js';
+import { runCharts } from './charts.js';
 import { corpusFiles, fileCount, totalBytes, type CorpusSize } from './corpus.js';
-import { count, micros, mib, ms, perSecond, ratio, table } from './format.js';
+import { count, mib, ms, perSecond, ratio, table } from './format.js';
 import { machine } from './machine.js';
 import { now } from './measure.js';
-import { parseMode, planFor } from './plan.js';
+import { planFor } from './plan.js';
+import { ratiosSection } from './ratios.js';
 import { attachCase, type AttachResult } from './cases/attach.js';
-import { buildCase, type BuildResult } from './cases/build.js';
+import { buildCase, buildSection, type BuildResult } from './cases/build.js';
 import { coldStartCase, coldStartSection, type ColdStartResult } from './cases/cold-start.js';
-import { httpCase, type HttpResult } from './cases/http.js';
-import { memoryCase, type MemoryResult } from './cases/memory.js';
+import { httpCase, httpSection, type HttpResult } from './cases/http.js';
+import { memoryCase, memorySection, type MemoryResult } from './cases/memory.js';
 import { modernCase, type ModernResult } from './cases/modern.js';
 import { reloadCase, type ReloadResult } from './cases/reload.js';
 import { replicasCase, replicasSection, type ReplicasResult } from './cases/replicas.js';
@@ -34,11 +41,21 @@ import { postgresStores } from './stores/postgres.js';
 import { s3Stores } from './stores/s3.js';
 import type { SeededStore, StoreKind } from './stores/store.js';
 
-const argv = process.argv.slice(2);
-const mode = parseMode(argv);
+let args: ReturnType<typeof parseArgs>;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof ArgsError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const { mode, out: outFile } = args;
 const plan = planFor(mode);
-const outIndex = argv.indexOf('--out');
-const outFile = outIndex >= 0 ? argv[outIndex + 1] : undefined;
+const wanted = (name: CaseName) => args.cases.has(name);
 
 const lines: string[] = [];
 const print = (line = '') => {
@@ -55,52 +72,86 @@ process.on('warning', (warning) => {
   if (!/AWS SDK for JavaScript/.test(warning.message)) console.warn(warning);
 });
 
-print(`# skillmount vs the official SDK v2 — ${mode} run`);
+const modeFlag = mode === 'default' ? [] : [`--${mode}`];
+const onlyFlag = args.narrowed ? ['--only', CASES.filter(wanted).join(',')] : [];
+const command =
+  mode === 'smoke'
+    ? ['node --import tsx bench/run.ts', ...modeFlag, ...onlyFlag]
+    : ['pnpm bench', ...(modeFlag.length + onlyFlag.length > 0 ? ['--', ...modeFlag, ...onlyFlag] : [])];
+
+print(`# skillmount vs the official SDK v2 — ${mode} run${args.narrowed ? ` of ${CASES.filter(wanted).join(', ')}` : ''}`);
 print();
 print(`- Machine: ${machine()}`);
 print(`- Compared with: @modelcontextprotocol/server 2.4.0 (\`SkillsExtension.load\`, \`loadSkills\`, \`createMcpHandler\`), measured in the same process run`);
 print(
   `- Figures: medians of the runs shown per case (${mode === 'default' ? '5, or 3 for a case whose single run exceeds ' + plan.longRunMs / 1000 + ' s' : mode === 'quick' ? '3 for builds, else 1' : '1'}); ratio = how many times better ours is (theirs ÷ ours for times, ours ÷ theirs for rates)`,
 );
-print(`- Command: \`${mode === 'default' ? 'pnpm bench' : mode === 'quick' ? 'pnpm bench -- --quick' : 'node --import tsx bench/run.ts --smoke'}\``);
+print(`- Command: \`${command.join(' ')}\``);
 print();
 
 // --- corpora ---------------------------------------------------------------------------------
+const buildJobs: [KindName, CorpusSize][] = [
+  ...plan.build.map((s): [KindName, CorpusSize] => ['folder', s]),
+  ...plan.buildS3.map((s): [KindName, CorpusSize] => ['s3', s]),
+  ...plan.buildPostgres.map((s): [KindName, CorpusSize] => ['postgres', s]),
+];
 const sizes = new Map<string, CorpusSize>();
-for (const s of [...plan.build, ...plan.buildS3, ...plan.buildPostgres, plan.reload, plan.reloadS3, plan.memory, plan.http, plan.replicas])
-  sizes.set(s.label, s);
-print('## Corpora');
-print();
-print(
-  'Deterministic (seeded generator): `group-GG/skill-NNNNN/` folders, each with a SKILL.md and files in `references/`, `scripts/`, `assets/`; every file the stated size.',
-);
-print();
-print(
-  table(
-    ['corpus', 'skills', 'files', 'bytes'],
-    [...sizes.values()].map((s) => [s.label, count(s.skills), count(fileCount(s)), mib(totalBytes(s))]),
-  ),
-);
-print();
+const uses: [boolean, CorpusSize[]][] = [
+  [wanted('build') || wanted('cold-start'), buildJobs.map(([, s]) => s)],
+  [wanted('reload'), [plan.reload, plan.reloadS3]],
+  [wanted('memory'), plan.memory],
+  [wanted('http') || wanted('modern') || wanted('attach'), [plan.http]],
+  [wanted('attach'), [plan.memory.at(-1)!]],
+  [wanted('replicas'), [plan.replicas]],
+];
+for (const [used, list] of uses) if (used) for (const s of list) sizes.set(s.label, s);
+if (sizes.size > 0) {
+  print('## Corpora');
+  print();
+  print(
+    'Deterministic (seeded generator): `group-GG/skill-NNNNN/` folders, each with a SKILL.md and files in `references/`, `scripts/`, `assets/`; every file the stated size.',
+  );
+  print();
+  print(
+    table(
+      ['corpus', 'skills', 'files', 'bytes'],
+      [...sizes.values()].map((s) => [s.label, count(s.skills), count(fileCount(s)), mib(totalBytes(s))]),
+    ),
+  );
+  print();
+}
 
-const kinds: { folder: StoreKind; s3: StoreKind; s3Bare: StoreKind; postgres: StoreKind } = {
-  folder: folderStores(),
-  s3: await s3Stores(),
+// Each storage server starts when a case first needs it: `--only memory` starts neither S3 nor PostgreSQL.
+type KindName = 'folder' | 's3' | 's3Bare' | 'postgres';
+const starters: Record<KindName, () => Promise<StoreKind>> = {
+  folder: async () => folderStores(),
+  s3: () => s3Stores(),
   // The same corpus without a manifest, as a prefix written by other tools: a reload must list it.
-  s3Bare: await s3Stores({ manifest: false }),
-  postgres: await postgresStores(),
+  s3Bare: () => s3Stores({ manifest: false }),
+  postgres: () => postgresStores(),
 };
+const kinds = new Map<KindName, Promise<StoreKind>>();
+function kindOf(name: KindName): Promise<StoreKind> {
+  let kind = kinds.get(name);
+  if (!kind) {
+    if (name !== 'folder') progress(`starting ${name === 'postgres' ? 'PostgreSQL' : 'the S3-protocol server'}${name === 's3Bare' ? ' (no manifest)' : ''}`);
+    kind = starters[name]();
+    kinds.set(name, kind);
+  }
+  return kind;
+}
 const seeded = new Map<string, SeededStore>();
 const seedTimes: string[][] = [];
 /** The corpus `size` in storage `kind`, seeded once per `purpose` (a case that writes to it gets one of its own). */
-async function storeOf(kind: keyof typeof kinds, size: CorpusSize, purpose = ''): Promise<SeededStore> {
-  const key = `${kind}:${size.label}${purpose ? `:${purpose}` : ''}`;
+async function storeOf(name: KindName, size: CorpusSize, purpose = ''): Promise<SeededStore> {
+  const key = `${name}:${size.label}${purpose ? `:${purpose}` : ''}`;
   let store = seeded.get(key);
   if (!store) {
-    progress(`seeding ${kinds[kind].kind} with ${size.label}${purpose ? ` for ${purpose}` : ''}`);
+    const kind = await kindOf(name);
+    progress(`seeding ${kind.kind} with ${size.label}${purpose ? ` for ${purpose}` : ''}`);
     const start = now();
-    store = await kinds[kind].seed(size, corpusFiles(size));
-    seedTimes.push([kinds[kind].kind, `${size.label}${purpose ? ` (${purpose})` : ''}`, ms(now() - start)]);
+    store = await kind.seed(size, corpusFiles(size));
+    seedTimes.push([kind.kind, `${size.label}${purpose ? ` (${purpose})` : ''}`, ms(now() - start)]);
     seeded.set(key, store);
   }
   return store;
@@ -115,46 +166,81 @@ const reloads: ReloadResult[] = [];
 const https: HttpResult[] = [];
 let modern: ModernResult | undefined;
 const attaches: AttachResult[] = [];
-let memory: MemoryResult | undefined;
+const memories: MemoryResult[] = [];
+
+const sections: Record<CaseName, () => Promise<void>> = {
+  build: buildStep,
+  'cold-start': coldStartStep,
+  reload: reloadStep,
+  memory: memoryStep,
+  http: httpStep,
+  modern: modernStep,
+  attach: attachStep,
+  replicas: replicasStep,
+  tenants: tenantsStep,
+  visible: visibleStep,
+};
 
 try {
-  // --- catalog build ---------------------------------------------------------------------------
-  const buildJobs: [keyof typeof kinds, CorpusSize][] = [
-    ...plan.build.map((s): [keyof typeof kinds, CorpusSize] => ['folder', s]),
-    ...plan.buildS3.map((s): [keyof typeof kinds, CorpusSize] => ['s3', s]),
-    ...plan.buildPostgres.map((s): [keyof typeof kinds, CorpusSize] => ['postgres', s]),
-  ];
+  for (const name of CASES) if (wanted(name)) await sections[name]();
+  for (const line of ratiosSection({ colds, builds, reloads, https })) print(line);
+  const targets = targetRows();
+  if (targets.length > 0) {
+    print('## Targets');
+    print();
+    print(table(['target', 'measured', 'met'], targets));
+    print();
+  }
+  if (seedTimes.length > 0) {
+    print('## Seeding (not measured against anything)');
+    print();
+    print(table(['storage', 'corpus', 'time'], seedTimes));
+    print();
+  }
+  if (args.charts) for (const line of writeCharts(args.charts)) print(line);
+  print(`Total run time: ${elapsed()} (wall time from the start of this process; a build before it is not counted).`);
+  progress('done');
+} finally {
+  for (const store of seeded.values()) await store.remove().catch(() => undefined);
+  for (const kind of kinds.values()) await kind.then((k) => k.stop()).catch(() => undefined);
+  if (outFile) writeFileSync(outFile, lines.join('\n') + '\n');
+}
+
+async function buildStep(): Promise<void> {
   for (const [kind, size] of buildJobs) {
     const store = await storeOf(kind, size);
     progress(`build: ${store.kind} ${size.label}`);
     const runs = plan.runsFor(fileCount(size));
     builds.push(await buildCase(store, runs, plan.longRunMs, plan.warmUp && fileCount(size) <= 5_000));
   }
-  print('## Catalog build');
-  print();
-  print(
-    'Ours: `SkillCatalog.load(storage)`. SDK v2: `loadSkills(dir)` for the folder, `SkillsExtension.load(storage)` handed the same adapter type (`s3Storage`, `postgresStorage`) for S3 and PostgreSQL. Both built catalogs are checked to publish the same skills, files, digests and sizes.',
-  );
-  print();
-  print(
-    table(
-      ['storage', 'corpus', 'runs', 'ours', 'SDK v2', 'ratio', 'bodies read (ours)'],
-      builds.map((b) => [b.store, b.size, String(b.runs), ms(b.ours), ms(b.theirs), ratio(b.theirs / b.ours), `${count(b.bodiesRead)} of ${count(b.files)}`]),
-    ),
-  );
-  print();
+  const wide = plan.wide.map((w) => {
+    const stores = [
+      ['folder', plan.build],
+      ['S3', plan.buildS3],
+      ['PostgreSQL', plan.buildPostgres],
+    ] as const;
+    const where = stores.filter(([, list]) => list.includes(w)).map(([name]) => name);
+    return `${w.label} (${count(w.skills)} skills of ${w.filesPerSkill} files) is built from ${where.join(', ')}${where.length < 3 ? ' only' : ''}: beside the other corpora it tells a cost per skill from a cost per file.`;
+  });
+  const note =
+    mode === 'default'
+      ? `${wide.join(' ')} On S3 the SDK v2 reads its 20,000 files one at a time, so its builds there are long (a build over ${plan.longRunMs / 1000} s runs 3 times, not 5: the runs column).`
+      : wide.join(' ');
+  for (const line of buildSection(builds, note)) print(line);
+}
 
-  // --- cold start -------------------------------------------------------------------------------
+async function coldStartStep(): Promise<void> {
   for (const [kind, size] of buildJobs) {
     const store = await storeOf(kind, size);
     progress(`cold start: ${store.kind} ${size.label}`);
     colds.push(await coldStartCase(store, plan.coldRuns, plan.longRunMs));
   }
   for (const line of coldStartSection(colds, fullBuild)) print(line);
+}
 
-  // --- reload -----------------------------------------------------------------------------------
+async function reloadStep(): Promise<void> {
   // The folder twice: as a reload without events walks it, and with its watch on (the change feed).
-  const reloadJobs: [keyof typeof kinds, CorpusSize, boolean][] = [
+  const reloadJobs: [KindName, CorpusSize, boolean][] = [
     ['folder', plan.reload, false],
     ['folder', plan.reload, true],
     ['s3', plan.reloadS3, false],
@@ -196,143 +282,74 @@ try {
   }
   print(table(['storage', 'corpus', 'runs', 'reload', 'ours', 'ours: bodies', 'SDK v2', 'SDK v2: bodies', 'ratio', 'ours vs our full build'], reloadRows));
   print();
+}
 
-  // --- memory -------------------------------------------------------------------------------------
-  {
-    const store = await storeOf('folder', plan.memory);
-    progress(`memory: ${plan.memory.label}`);
-    memory = await memoryCase(store, plan.memoryRuns);
-    const m = memory;
-    const figures = (side: MemoryResult['ours']) => [side.peakRssGrowth, side.rssGrowth, side.heapRetained];
-    const shares = (ours: MemoryResult['ours'], theirs: MemoryResult['ours']) =>
-      figures(ours).map((v, i) => `${((v / figures(theirs)[i]!) * 100).toFixed(0)}%`);
-    print('## Memory of a loaded catalog');
-    print();
-    print(
-      `${m.size} from a folder (${count(m.files)} files), each side loaded in its own fresh process (\`--expose-gc\`)${m.runs > 1 ? `, median of ${m.runs} processes per side` : ''}. Growth is over the process's RSS after its imports and a full GC; heap retained is measured after the load and a full GC, with the catalog held.`,
-    );
-    print();
-    print(
-      table(
-        ['', 'peak RSS growth', 'RSS growth after GC', 'heap retained'],
-        [
-          ['ours', ...figures(m.ours).map(mib)],
-          ['ours, `workerThreads: false`', ...figures(m.oursInline).map(mib)],
-          ['SDK v2', ...figures(m.theirs).map(mib)],
-          ['ours / SDK v2', ...shares(m.ours, m.theirs)],
-          ['ours (`workerThreads: false`) / SDK v2', ...shares(m.oursInline, m.theirs)],
-        ],
-      ),
-    );
-    print();
+async function memoryStep(): Promise<void> {
+  for (const size of plan.memory) {
+    const store = await storeOf('folder', size);
+    progress(`memory: ${size.label}`);
+    memories.push(await memoryCase(store, plan.memoryRuns));
   }
+  for (const line of memorySection(memories)) print(line);
+}
 
-  // --- HTTP ---------------------------------------------------------------------------------------
-  {
-    const folder = await storeOf('folder', plan.http);
-    const postgres = await storeOf('postgres', plan.http);
-    // The smoke run checks the wiring, not the figures: each of our four servers once, across the two storages.
-    const smoke = mode === 'smoke';
-    progress(`http: folder ${plan.http.label}`);
-    const httpRuns = plan.httpRuns;
-    https.push(await httpCase('folder', plan.http.label, folder.served!, httpRuns, smoke ? ['sdk-v2', 'fastify-stateless', 'express-session'] : undefined));
-    progress(`http: PostgreSQL ${plan.http.label}`);
+async function httpStep(): Promise<void> {
+  const folder = await storeOf('folder', plan.http);
+  const postgres = await storeOf('postgres', plan.http);
+  // The smoke run checks the wiring, not the figures: each of our four servers once, across the two storages.
+  const smoke = mode === 'smoke';
+  progress(`http: folder ${plan.http.label}`);
+  const httpRuns = plan.httpRuns;
+  const folderKinds = smoke ? (['sdk-v2', 'fastify-stateless', 'express-session'] as const) : undefined;
+  https.push(await httpCase('folder', plan.http.label, folder.served!, httpRuns, folderKinds, plan.httpInFlight));
+  progress(`http: PostgreSQL ${plan.http.label}`);
+  https.push(
+    await httpCase(
+      'PostgreSQL',
+      plan.http.label,
+      postgres.served!,
+      httpRuns,
+      // The quick run measures Express on the folder only.
+      smoke ? ['sdk-v2', 'fastify-session', 'express-stateless'] : mode === 'quick' ? ['sdk-v2', 'fastify-stateless', 'fastify-session'] : undefined,
+    ),
+  );
+  if (mode === 'default') {
+    progress(`http: folder without the bytes cache ${plan.http.label}`);
     https.push(
-      await httpCase(
-        'PostgreSQL',
-        plan.http.label,
-        postgres.served!,
-        httpRuns,
-        // The quick run measures Express on the folder only.
-        smoke ? ['sdk-v2', 'fastify-session', 'express-stateless'] : mode === 'quick' ? ['sdk-v2', 'fastify-stateless', 'fastify-session'] : undefined,
-      ),
+      await httpCase('folder, cacheBytes 0', plan.http.label, { ...folder.served!, cacheBytes: 0 }, httpRuns, [
+        'sdk-v2',
+        'fastify-stateless',
+        'express-stateless',
+      ]),
     );
-    if (mode === 'default') {
-      progress(`http: folder without the bytes cache ${plan.http.label}`);
-      https.push(
-        await httpCase('folder, cacheBytes 0', plan.http.label, { ...folder.served!, cacheBytes: 0 }, httpRuns, [
-          'sdk-v2',
-          'fastify-stateless',
-          'express-stateless',
-        ]),
-      );
-    }
-    print('## Over HTTP (127.0.0.1)');
-    print();
-    print(
-      'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless and with sessions (both answer the skills requests from the catalog, with no SDK server or transport per request), default catalog options unless the storage column says otherwise (the verified-bytes cache, `cacheBytes`, is on by default; `cacheBytes 0` rows read storage on every request). One untimed pass first. Server CPU per read: the user + system CPU time of the server process (`process.cpuUsage()`, asked over IPC before and after each pass) divided by the files read; its ratio is theirs ÷ ours. It moves far less with the load on the machine than the rates.',
-    );
-    print();
-    const rows: string[][] = [];
-    for (const h of https) {
-      const v2 = h.sides.find((s) => s.kind === 'sdk-v2')!;
-      for (const side of h.sides) {
-        const mine = side.kind !== 'sdk-v2';
-        rows.push([
-          h.storage,
-          side.kind,
-          `${ms(side.listMs)} (${side.pages} page${side.pages === 1 ? '' : 's'})`,
-          mine ? ratio(v2.listMs / side.listMs) : '',
-          perSecond(side.read1),
-          mine ? ratio(side.read1 / v2.read1) : '',
-          perSecond(side.read8),
-          mine ? ratio(side.read8 / v2.read8) : '',
-          micros(side.cpu1),
-          mine ? ratio(v2.cpu1 / side.cpu1) : '',
-          micros(side.cpu8),
-          mine ? ratio(v2.cpu8 / side.cpu8) : '',
-        ]);
-      }
-    }
-    print(`Corpus ${plan.http.label} (${count(fileCount(plan.http))} files).`);
-    print();
-    print(
-      table(
-        [
-          'storage',
-          'server',
-          'list walk',
-          'ratio',
-          'verified reads, 1 in flight',
-          'ratio',
-          'verified reads, 8 in flight',
-          'ratio',
-          'server CPU per read, 1 in flight',
-          'ratio',
-          'server CPU per read, 8 in flight',
-          'ratio',
-        ],
-        rows,
-      ),
-    );
-    print();
   }
+  for (const line of httpSection(https, { label: plan.http.label, files: fileCount(plan.http) })) print(line);
+}
 
-  // --- protocol 2026-07-28 ---------------------------------------------------------------------------
-  {
-    const folder = await storeOf('folder', plan.http);
-    progress(`http 2026-07-28: folder ${plan.http.label}`);
-    modern = await modernCase(plan.http.label, folder.served!, plan.httpRuns);
-    print('## Over HTTP, protocol 2026-07-28');
-    print();
-    print(
-      'Verified reads of every file with 8 requests in flight, folder storage, by the same lean client speaking 2026-07-28 (`_meta` envelope and headers on every request, no session). SDK v2: `createMcpHandler` with a fresh `McpServer` per request. Ours: `@skillmount/fastify` stateless, which answers skills methods from the catalog with no server per request on both eras; its 2025-11-25 stateless figure beside them.',
-    );
-    print();
-    const v2 = modern.sides.find((s) => s.kind === 'sdk-v2')!;
-    print(`Corpus ${modern.size} (${count(modern.files)} files).`);
-    print();
-    print(
-      table(
-        ['server', 'verified reads, 8 in flight', 'ratio to SDK v2'],
-        modern.sides.map((side) => [side.label, perSecond(side.read8), side === v2 ? '' : ratio(side.read8 / v2.read8)]),
-      ),
-    );
-    print();
-  }
+async function modernStep(): Promise<void> {
+  const folder = await storeOf('folder', plan.http);
+  progress(`http 2026-07-28: folder ${plan.http.label}`);
+  modern = await modernCase(plan.http.label, folder.served!, plan.httpRuns);
+  print('## Over HTTP, protocol 2026-07-28');
+  print();
+  print(
+    'Verified reads of every file with 8 requests in flight, folder storage, by the same lean client speaking 2026-07-28 (`_meta` envelope and headers on every request, no session). SDK v2: `createMcpHandler` with a fresh `McpServer` per request. Ours: `@skillmount/fastify` stateless, which answers skills methods from the catalog with no server per request on both eras; its 2025-11-25 stateless figure beside them.',
+  );
+  print();
+  const v2 = modern.sides.find((s) => s.kind === 'sdk-v2')!;
+  print(`Corpus ${modern.size} (${count(modern.files)} files).`);
+  print();
+  print(
+    table(
+      ['server', 'verified reads, 8 in flight', 'ratio to SDK v2'],
+      modern.sides.map((side) => [side.label, perSecond(side.read8), side === v2 ? '' : ratio(side.read8 / v2.read8)]),
+    ),
+  );
+  print();
+}
 
-  // --- per-request setup --------------------------------------------------------------------------
-  for (const size of new Map([plan.http, plan.memory].map((s) => [s.label, s])).values()) {
+async function attachStep(): Promise<void> {
+  for (const size of new Map([plan.http, plan.memory.at(-1)!].map((s) => [s.label, s])).values()) {
     const store = await storeOf('folder', size);
     progress(`attach: ${size.label}`);
     attaches.push(await attachCase(store, plan.attachRuns));
@@ -350,43 +367,48 @@ try {
     ),
   );
   print();
+}
 
-  // --- replicas -------------------------------------------------------------------------------------
-  {
-    // Stores of their own: publishing writes to them, and the other cases' corpora stay as they were.
-    const folder = await storeOf('folder', plan.replicas);
-    for (const kind of ['postgres', 's3'] as const) {
-      const store = await storeOf(kind, plan.replicas, 'replicas');
-      progress(`replicas: ${store.kind} ${plan.replicas.label}`);
-      replicas.push(await replicasCase(store, folder, plan.replicaPasses, plan.replicaPublishes));
-    }
-    for (const line of replicasSection(replicas, availableParallelism())) print(line);
+async function replicasStep(): Promise<void> {
+  // Stores of their own: publishing writes to them, and the other cases' corpora stay as they were.
+  const folder = await storeOf('folder', plan.replicas);
+  for (const kind of ['postgres', 's3'] as const) {
+    const store = await storeOf(kind, plan.replicas, 'replicas');
+    progress(`replicas: ${store.kind} ${plan.replicas.label}`);
+    replicas.push(await replicasCase(store, folder, plan.replicaPasses, plan.replicaPublishes));
   }
+  for (const line of replicasSection(replicas, availableParallelism())) print(line);
+}
 
-  // --- many tenants ----------------------------------------------------------------------------------
+async function tenantsStep(): Promise<void> {
   progress(`tenants: ${plan.tenants.join(', ')}`);
-  tenants = await tenantsCase(kinds.postgres.connectionString!, plan.tenantSize, plan.tenants);
+  tenants = await tenantsCase((await kindOf('postgres')).connectionString!, plan.tenantSize, plan.tenants);
   for (const line of tenantsSection(tenants)) print(line);
+}
 
-  // --- one catalog with visible() or a tenant per user ------------------------------------------------
+async function visibleStep(): Promise<void> {
   progress(`visibility: ${plan.visible.corpus.users} users`);
-  for (const line of visibleSection(await visibleCase(kinds.postgres.connectionString!, plan.visible.corpus, plan.visible.runs))) print(line);
+  const connectionString = (await kindOf('postgres')).connectionString!;
+  for (const line of visibleSection(await visibleCase(connectionString, plan.visible.corpus, plan.visible.runs))) print(line);
+}
 
-  // --- targets --------------------------------------------------------------------------------------
-  print('## Targets');
-  print();
-  print(table(['target', 'measured', 'met'], targetRows()));
-  print();
-  print('## Seeding (not measured against anything)');
-  print();
-  print(table(['storage', 'corpus', 'time'], seedTimes));
-  print();
-  print(`Total run time: ${elapsed()} (wall time from the start of this process; a build before it is not counted).`);
-  progress('done');
-} finally {
-  for (const store of seeded.values()) await store.remove().catch(() => undefined);
-  for (const kind of Object.values(kinds)) await kind.stop().catch(() => undefined);
-  if (outFile) writeFileSync(outFile, lines.join('\n') + '\n');
+/**
+ * The run's SVG charts into `dir` (made if missing); returns the Charts section that shows them,
+ * its links relative to the `--out` file's folder (else to the working folder).
+ */
+function writeCharts(dir: string): string[] {
+  const subtitle = `${mode} run, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}`;
+  const charts = runCharts({ builds, https, memories, wide: plan.wide, subtitle });
+  if (charts.length === 0) {
+    progress(`charts: none of the charted cases ran, nothing written to ${dir}`);
+    return [];
+  }
+  mkdirSync(dir, { recursive: true });
+  for (const chart of charts) writeFileSync(path.join(dir, chart.name), chart.svg);
+  progress(`charts: ${charts.map((c) => path.join(dir, c.name)).join(', ')}`);
+  const from = outFile ? path.dirname(path.resolve(outFile)) : process.cwd();
+  const link = (name: string) => path.relative(from, path.resolve(dir, name)).split(path.sep).join('/');
+  return ['## Charts', '', ...charts.flatMap((c) => [`![${c.title}](${link(c.name)})`, ''])];
 }
 
 function targetRows(): string[][] {
@@ -395,7 +417,13 @@ function targetRows(): string[][] {
   for (const b of builds) {
     const goal = b.store === 'folder' ? 6 : 10;
     if (b.store === 'folder' && b.files < 10_000) continue;
-    rows.push([`build from ${b.store}, ${b.size}: ≥ ${goal}× the SDK v2`, ratio(b.theirs / b.ours), mark(b.theirs / b.ours >= goal)]);
+    // The build targets were set on corpora of 5 to 20 files a skill; the wide one is shown beside them, not judged.
+    const wide = plan.wide.some((w) => w.label === b.size);
+    rows.push([
+      `build from ${b.store}, ${b.size}: ≥ ${goal}× the SDK v2${wide ? ' (target set at 5 to 20 files a skill)' : ''}`,
+      ratio(b.theirs / b.ours),
+      wide ? 'n/a' : mark(b.theirs / b.ours >= goal),
+    ]);
   }
   for (const r of reloads) {
     const share = r.unchanged.ours.ms / (builds.find((b) => b.store === r.store && b.size === r.size)?.ours ?? NaN);
@@ -405,6 +433,7 @@ function targetRows(): string[][] {
     if (!Number.isNaN(share))
       rows.push([`reload, nothing changed, ${store} ${r.size}: < 10% of a full build`, `${(share * 100).toFixed(1)}%`, mark(share < 0.1)]);
   }
+  const memory = memories.at(-1);
   if (memory) {
     const share = memory.ours.peakRssGrowth / memory.theirs.peakRssGrowth;
     // The target is for a 40 000-file catalog; at smaller sizes both sides' growth is mostly the V8 young generation.

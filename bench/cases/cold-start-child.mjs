@@ -1,10 +1,13 @@
 /**
- * One catalog load in a fresh process, for the cold-start case: imports the packages, loads the
- * catalog from the storage, and prints when each step ended, in ms since the process started
- * (`performance.now()` counts from the process's time origin, before Node's own start-up).
+ * One catalog load in a fresh process, for the cold-start case and test/bench/guard.test.ts:
+ * imports the packages, loads the catalog from the storage, and prints when each step ended, in ms
+ * since the process started (`performance.now()` counts from the process's time origin, before
+ * Node's own start-up), and the CPU time the load took (`process.cpuUsage()`, user + system, every
+ * thread of the process).
  *
- *   node bench/cases/cold-start-child.mjs <ours|sdk-v2> <storage-json>
+ *   node bench/cases/cold-start-child.mjs <ours|ours-inline|sdk-v2> <storage-json>
  *
+ * `ours-inline` opens a folder with `workerThreads: false` (no listing threads).
  * Plain JavaScript run by plain Node, so no loader (tsx) runs before the imports. The storage is
  * the JSON of bench/http/types.ts `StorageSpec`: a folder, a PostgreSQL namespace or an S3 bucket.
  */
@@ -16,7 +19,7 @@ const quiet = { onWarning: () => {} };
 async function openStorage() {
   if (spec.folder !== undefined) {
     const { fsStorage } = await import('@skillmount/storage-fs');
-    return { storage: fsStorage(spec.folder), close: async () => {} };
+    return { storage: fsStorage(spec.folder, { workerThreads: which !== 'ours-inline' }), close: async () => {} };
   }
   if (spec.postgres !== undefined) {
     const [{ default: pg }, { postgresStorage }] = await Promise.all([import('pg'), import('@skillmount/storage-postgres')]);
@@ -36,7 +39,7 @@ async function openStorage() {
 }
 
 let load;
-if (which === 'ours') {
+if (which === 'ours' || which === 'ours-inline') {
   const [{ SkillCatalog }, opened] = await Promise.all([import('@skillmount/core'), openStorage()]);
   load = { run: () => SkillCatalog.load(opened.storage, quiet), close: opened.close };
 } else if (spec.folder !== undefined) {
@@ -46,8 +49,11 @@ if (which === 'ours') {
   const [{ SkillsExtension }, opened] = await Promise.all([import('@modelcontextprotocol/server/ext/skills'), openStorage()]);
   load = { run: () => SkillsExtension.load(opened.storage, quiet), close: opened.close };
 }
+const cpuStart = process.cpuUsage();
 const loadStart = performance.now();
 const catalog = await load.run();
 const loaded = performance.now();
+const cpu = process.cpuUsage(cpuStart);
 await load.close();
-process.stdout.write(JSON.stringify({ skills: catalog.entries.length, importStart, loadStart, loaded }), () => process.exit(0));
+const report = { skills: catalog.entries.length, importStart, loadStart, loaded, loadCpu: (cpu.user + cpu.system) / 1000 };
+process.stdout.write(JSON.stringify(report), () => process.exit(0));

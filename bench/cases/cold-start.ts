@@ -18,6 +18,8 @@ export interface ColdSide {
   imports: number;
   /** From just before the load to a loaded catalog. */
   load: number;
+  /** CPU time (user + system, every thread) over the same span, ms. */
+  loadCpu: number;
 }
 export interface ColdStartResult {
   store: string;
@@ -31,13 +33,14 @@ export interface ColdStartResult {
 const CHILD = path.join(import.meta.dirname, 'cold-start-child.mjs');
 const run = promisify(execFile);
 
-async function once(which: 'ours' | 'sdk-v2', store: SeededStore): Promise<ColdSide> {
+/** One load in a fresh process (bench/cases/cold-start-child.mjs); `ours-inline` lists a folder without threads. */
+export async function coldLoad(which: 'ours' | 'ours-inline' | 'sdk-v2', store: Pick<SeededStore, 'kind' | 'size' | 'served'>): Promise<ColdSide> {
   if (!store.served) throw new Error(`bench: the cold-start case needs a ${store.kind} store a child process can open`);
   const { stdout } = await run(process.execPath, [CHILD, which, JSON.stringify(store.served)], { maxBuffer: 1 << 20 });
-  const report = JSON.parse(stdout) as { skills: number; importStart: number; loadStart: number; loaded: number };
+  const report = JSON.parse(stdout) as { skills: number; importStart: number; loadStart: number; loaded: number; loadCpu: number };
   if (report.skills !== store.size.skills)
     throw new Error(`bench: cold start (${which}) from ${store.kind} loaded ${report.skills} skills, not ${store.size.skills}`);
-  return { fromStart: report.loaded, imports: report.loadStart - report.importStart, load: report.loaded - report.loadStart };
+  return { fromStart: report.loaded, imports: report.loadStart - report.importStart, load: report.loaded - report.loadStart, loadCpu: report.loadCpu };
 }
 
 /** `runs` fresh processes per side, alternating (1 once a single one takes over `longRunMs`); medians of each figure. */
@@ -45,14 +48,15 @@ export async function coldStartCase(store: SeededStore, runs: number, longRunMs:
   const ours: ColdSide[] = [];
   const theirs: ColdSide[] = [];
   for (let i = 0; i < runs; i++) {
-    ours.push(await once('ours', store));
-    theirs.push(await once('sdk-v2', store));
+    ours.push(await coldLoad('ours', store));
+    theirs.push(await coldLoad('sdk-v2', store));
     if (i === 0 && Math.max(ours[0]!.fromStart, theirs[0]!.fromStart) > longRunMs) runs = 1;
   }
   const mid = (sides: ColdSide[]): ColdSide => ({
     fromStart: median(sides.map((s) => s.fromStart)),
     imports: median(sides.map((s) => s.imports)),
     load: median(sides.map((s) => s.load)),
+    loadCpu: median(sides.map((s) => s.loadCpu)),
   });
   return { store: store.kind, size: store.size.label, files: fileCount(store.size), runs: ours.length, ours: mid(ours), theirs: mid(theirs) };
 }
@@ -89,7 +93,7 @@ export function coldStartSection(results: readonly ColdStartResult[], warm: (sto
         ms(r.theirs.imports),
         ms(r.theirs.load),
         ratio(r.theirs.fromStart / r.ours.fromStart),
-        ms(warm(r.store, r.size)),
+        Number.isNaN(warm(r.store, r.size)) ? '—' : ms(warm(r.store, r.size)),
       ]),
     ),
     '',

@@ -1,12 +1,13 @@
 /**
- * Over real HTTP on 127.0.0.1: a full `skills/list` walk and verified reads of every file, with 1
- * and with 8 requests in flight, against each server in its own process. Runs interleave the
+ * Over real HTTP on 127.0.0.1: a full `skills/list` walk and verified reads of every file at each
+ * level of requests in flight asked for (1 and 8 always), against each server in its own process. Runs interleave the
  * servers so that drift on the machine affects them alike. Beside each rate, the server process's
  * CPU time per verified read: on a shared machine it moves far less with the load than rates do.
  */
 import { connect, filesOf, type BenchClient } from '../http/client.js';
 import type { ServerKind, StorageSpec } from '../http/types.js';
 import { startServer, type ForkedServer, type RunningServer } from '../http/servers.js';
+import { count, micros, ms, perSecond, ratio, table } from '../format.js';
 import { median, timed } from '../measure.js';
 
 export const SERVER_KINDS: readonly ServerKind[] = ['sdk-v2', 'fastify-stateless', 'fastify-session', 'express-stateless', 'express-session'];
@@ -22,6 +23,8 @@ export interface HttpSide {
   /** Median server CPU time (user + system, µs) per verified read, 1 and 8 requests in flight. */
   cpu1: number;
   cpu8: number;
+  /** Every level of requests in flight measured, ascending: median reads/s and server CPU per read (µs). */
+  sweep: { inFlight: number; read: number; cpu: number }[];
 }
 export interface HttpResult {
   storage: string;
@@ -37,7 +40,9 @@ export async function httpCase(
   storage: StorageSpec,
   runs: number,
   kinds: readonly ServerKind[] = SERVER_KINDS,
+  inFlight: readonly number[] = [1, 8],
 ): Promise<HttpResult> {
+  const levels = [...new Set([1, 8, ...inFlight])].sort((a, b) => a - b);
   const servers: RunningServer[] = [];
   const clients: BenchClient[] = [];
   try {
@@ -46,10 +51,8 @@ export async function httpCase(
     for (const server of servers) clients.push(await connect(server.url));
     const samples = servers.map(() => ({
       list: [] as number[],
-      read1: [] as number[],
-      read8: [] as number[],
-      cpu1: [] as number[],
-      cpu8: [] as number[],
+      read: levels.map(() => [] as number[]),
+      cpu: levels.map(() => [] as number[]),
       pages: 0,
     }));
     let files = 0;
@@ -67,15 +70,14 @@ export async function httpCase(
         const list = { ms: median(walks.map((w) => w.ms)), value: walks[0]!.value };
         const all = filesOf(list.value.entries);
         files = all.length;
-        const one = await cpuTimed(servers[i]!, () => client.readAll(all, 1));
-        const eight = await cpuTimed(servers[i]!, () => client.readAll(all, 8));
         const s = samples[i]!;
-        s.cpu1.push(one.cpu / all.length);
-        s.cpu8.push(eight.cpu / all.length);
+        for (const [l, level] of levels.entries()) {
+          const pass = await cpuTimed(servers[i]!, () => client.readAll(all, level));
+          s.read[l]!.push((all.length / pass.ms) * 1000);
+          s.cpu[l]!.push(pass.cpu / all.length);
+        }
         s.list.push(list.ms);
         s.pages = list.value.pages;
-        s.read1.push((all.length / one.ms) * 1000);
-        s.read8.push((all.length / eight.ms) * 1000);
       }
     }
     return {
@@ -83,15 +85,12 @@ export async function httpCase(
       size,
       files,
       runs,
-      sides: servers.map((server, i) => ({
-        kind: server.kind,
-        listMs: median(samples[i]!.list),
-        pages: samples[i]!.pages,
-        read1: median(samples[i]!.read1),
-        read8: median(samples[i]!.read8),
-        cpu1: median(samples[i]!.cpu1),
-        cpu8: median(samples[i]!.cpu8),
-      })),
+      sides: servers.map((server, i) => {
+        const s = samples[i]!;
+        const sweep = levels.map((level, l) => ({ inFlight: level, read: median(s.read[l]!), cpu: median(s.cpu[l]!) }));
+        const at = (level: number) => sweep.find((p) => p.inFlight === level)!;
+        return { kind: server.kind, listMs: median(s.list), pages: s.pages, read1: at(1).read, read8: at(8).read, cpu1: at(1).cpu, cpu8: at(8).cpu, sweep };
+      }),
     };
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
@@ -104,4 +103,69 @@ export async function cpuTimed<T>(server: ForkedServer, fn: () => Promise<T>): P
   const before = await server.cpuMicros();
   const result = await timed(fn);
   return { ...result, cpu: (await server.cpuMicros()) - before };
+}
+
+/** The printed section: every server's figures, then the verified-read sweep of the results that measured more levels than 1 and 8. */
+export function httpSection(results: readonly HttpResult[], corpus: { label: string; files: number }): string[] {
+  const rows: string[][] = [];
+  for (const h of results) {
+    const v2 = h.sides.find((s) => s.kind === 'sdk-v2')!;
+    for (const side of h.sides) {
+      const mine = side.kind !== 'sdk-v2';
+      rows.push([
+        h.storage,
+        side.kind,
+        `${ms(side.listMs)} (${side.pages} page${side.pages === 1 ? '' : 's'})`,
+        mine ? ratio(v2.listMs / side.listMs) : '',
+        perSecond(side.read1),
+        mine ? ratio(side.read1 / v2.read1) : '',
+        perSecond(side.read8),
+        mine ? ratio(side.read8 / v2.read8) : '',
+        micros(side.cpu1),
+        mine ? ratio(v2.cpu1 / side.cpu1) : '',
+        micros(side.cpu8),
+        mine ? ratio(v2.cpu8 / side.cpu8) : '',
+      ]);
+    }
+  }
+  const lines = [
+    '## Over HTTP (127.0.0.1)',
+    '',
+    'Each server in its own process; one lean client (keep-alive HTTP, JSON-RPC) for all of them: a full `skills/list` walk, then `resources/read` of every file with 1 and with 8 requests in flight, each file checked by size and sha256 against its entry. SDK v2: `createMcpHandler` with a fresh `McpServer` per request and the catalog attached to it, behind a node:http adapter. Ours: `@skillmount/fastify` and `@skillmount/express`, stateless and with sessions (both answer the skills requests from the catalog, with no SDK server or transport per request), default catalog options unless the storage column says otherwise (the verified-bytes cache, `cacheBytes`, is on by default; `cacheBytes 0` rows read storage on every request). One untimed pass first. Server CPU per read: the user + system CPU time of the server process (`process.cpuUsage()`, asked over IPC before and after each pass) divided by the files read; its ratio is theirs ÷ ours. It moves far less with the load on the machine than the rates.',
+    '',
+    `Corpus ${corpus.label} (${count(corpus.files)} files).`,
+    '',
+    table(
+      [
+        'storage',
+        'server',
+        'list walk',
+        'ratio',
+        'verified reads, 1 in flight',
+        'ratio',
+        'verified reads, 8 in flight',
+        'ratio',
+        'server CPU per read, 1 in flight',
+        'ratio',
+        'server CPU per read, 8 in flight',
+        'ratio',
+      ],
+      rows,
+    ),
+    '',
+  ];
+  for (const h of results) {
+    const levels = h.sides[0]?.sweep.map((p) => p.inFlight) ?? [];
+    if (levels.length <= 2) continue;
+    lines.push(
+      `Verified reads/s by requests in flight, ${h.storage} (one pass per level and run, levels in the order shown, medians; server CPU per read in brackets):`,
+      '',
+      table(
+        ['server', ...levels.map((l) => `${l} in flight`)],
+        h.sides.map((side) => [side.kind, ...side.sweep.map((p) => `${perSecond(p.read)} (${micros(p.cpu)})`)]),
+      ),
+      '',
+    );
+  }
+  return lines;
 }

@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { count, mib, table } from '../format.js';
 import { median } from '../measure.js';
 import type { SeededStore } from '../stores/store.js';
 
@@ -57,4 +58,51 @@ export async function memoryCase(store: SeededStore, repeats: number): Promise<M
     };
   };
   return { size: store.size.label, files: store.files.length, runs: repeats, ours: mid(ours), oursInline: mid(oursInline), theirs: mid(theirs) };
+}
+
+const figures = (side: MemorySide) => [side.peakRssGrowth, side.rssGrowth, side.heapRetained];
+const shares = (ours: MemorySide, theirs: MemorySide) => figures(ours).map((v, i) => `${((v / figures(theirs)[i]!) * 100).toFixed(0)}%`);
+
+/** The printed section: every figure at the largest size, then peak RSS growth at each size. */
+export function memorySection(results: readonly MemoryResult[]): string[] {
+  const m = results.at(-1)!;
+  const lines = [
+    '## Memory of a loaded catalog',
+    '',
+    `${m.size} from a folder (${count(m.files)} files), each side loaded in its own fresh process (\`--expose-gc\`)${m.runs > 1 ? `, median of ${m.runs} processes per side` : ''}. ` +
+      "Growth is over the process's RSS after its imports and a full GC, just before the load. Peak: the highest RSS sampled every 2 ms during the load, or the process's `maxRSS` (`process.resourceUsage()`) after the load when the load raised it and it is higher; worker threads are part of the process, so their memory counts. " +
+      'Heap retained is measured after the load and a full GC, with the catalog held.',
+    '',
+    table(
+      ['', 'peak RSS growth', 'RSS growth after GC', 'heap retained'],
+      [
+        ['ours', ...figures(m.ours).map(mib)],
+        ['ours, `workerThreads: false`', ...figures(m.oursInline).map(mib)],
+        ['SDK v2', ...figures(m.theirs).map(mib)],
+        ['ours / SDK v2', ...shares(m.ours, m.theirs)],
+        ['ours (`workerThreads: false`) / SDK v2', ...shares(m.oursInline, m.theirs)],
+      ],
+    ),
+    '',
+  ];
+  if (results.length < 2) return lines;
+  const percent = (ours: number, theirs: number) => `${((ours / theirs) * 100).toFixed(0)}%`;
+  lines.push(
+    'Peak RSS growth during the load, by corpus size (measured the same way):',
+    '',
+    table(
+      ['corpus', 'files', 'ours', 'ours, `workerThreads: false`', 'SDK v2', 'ours / SDK v2', 'ours (`workerThreads: false`) / SDK v2'],
+      results.map((r) => [
+        r.size,
+        count(r.files),
+        mib(r.ours.peakRssGrowth),
+        mib(r.oursInline.peakRssGrowth),
+        mib(r.theirs.peakRssGrowth),
+        percent(r.ours.peakRssGrowth, r.theirs.peakRssGrowth),
+        percent(r.oursInline.peakRssGrowth, r.theirs.peakRssGrowth),
+      ]),
+    ),
+    '',
+  );
+  return lines;
 }

@@ -69,7 +69,7 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
   let sessionId: string | undefined;
   let nextId = 1;
 
-  const send = (method: string, body: string | undefined, extra: Record<string, string> = {}) =>
+  const send = (method: string, body: string | undefined, extra: Record<string, string> = {}, retry = true): Promise<Reply> =>
     new Promise<Reply>((resolve, reject) => {
       const headers: Record<string, string> = { accept: 'application/json, text/event-stream', ...extra };
       if (body !== undefined) headers['content-type'] = 'application/json';
@@ -80,7 +80,13 @@ export async function connect(url: string, era: Era = 'legacy'): Promise<BenchCl
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // An idle keep-alive connection the server closed (its keep-alive timeout) just as it was
+        // reused, while other servers were being measured: nothing reached the server, so the
+        // request is sent once more on a new connection.
+        if (retry && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) send(method, body, extra, false).then(resolve, reject);
+        else reject(error);
+      });
       req.end(body);
     });
 

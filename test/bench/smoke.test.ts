@@ -5,14 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { Parser } from 'htmlparser2';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -44,30 +47,61 @@ function rowsAfter(output: string, heading: string): string[][] {
 const RATIO = /^\d+(\.\d+)?×$/;
 const TIME = /^\d+(\.\d+)? ms$/;
 
-test('bench/run.ts --smoke completes and prints every figure with the SDK v2 figure and a ratio', { timeout: 240_000 }, async () => {
-  const { code, stdout, stderr } = await runSmoke();
+/** The element names of an SVG document, checking that every element it opens is closed in order. */
+function svgElements(svg: string): string[] {
+  const names: string[] = [];
+  const open: string[] = [];
+  const parser = new Parser(
+    {
+      onopentagname: (name) => {
+        names.push(name);
+        open.push(name);
+      },
+      onclosetag: (name) => assert.equal(open.pop(), name, `</${name}> closes another element`),
+      onerror: (error) => assert.fail(error),
+    },
+    { xmlMode: true },
+  );
+  parser.write(svg);
+  parser.end();
+  assert.deepEqual(open, [], 'every element is closed');
+  return names;
+}
+
+test('bench/run.ts --smoke completes and prints every figure with the SDK v2 figure and a ratio', { timeout: 240_000 }, async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'skillmount-bench-smoke-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const charts = path.join(dir, 'charts');
+  const { code, stdout, stderr } = await runBench(['--smoke', '--out', path.join(dir, 'results.md'), '--charts', charts]);
   assert.equal(code, 0, `the smoke run failed (exit ${code}):\n${stderr}\n${stdout}`);
   assert.match(stdout, /Machine: \d+ × .+, [\d.]+ GiB RAM, .+, Node v\d+/);
+  assert.equal(await readFile(path.join(dir, 'results.md'), 'utf8'), stdout, '--out holds what was printed');
 
   const builds = rowsAfter(stdout, '## Catalog build');
   assert.deepEqual(
-    builds.map((r) => r[0]),
-    ['folder', 'S3', 'PostgreSQL'],
+    builds.map((r) => `${r[0]} ${r[1]}`),
+    ['folder 10×3×1 KiB', 'folder 20×2×1 KiB', 'S3 10×3×1 KiB', 'PostgreSQL 10×3×1 KiB'],
   );
   for (const [, corpus, , ours, theirs, ratio, bodies] of builds) {
-    assert.equal(corpus, '10×3×1 KiB');
     assert.match(ours!, TIME);
     assert.match(theirs!, TIME);
     assert.match(ratio!, RATIO);
-    assert.match(bodies!, /^\d+ of 30$/);
+    assert.match(bodies!, corpus === '20×2×1 KiB' ? /^40 of 40$/ : /^\d+ of 30$/);
   }
   // PostgreSQL vouches for digests: only the SKILL.md files are read.
-  assert.equal(builds[2]![6], '10 of 30');
+  assert.equal(builds[3]![6], '10 of 30');
+  // The folder's two corpora of different shapes give a cost per skill and per file for each side.
+  const costs = rowsAfter(stdout, 'Cost per skill and per file');
+  assert.deepEqual(
+    costs.map((r) => `${r[0]} ${r[1]}`),
+    ['folder 2'],
+  );
+  for (const cell of costs[0]!.slice(2, 6)) assert.match(cell, /^-?[\d,]+(\.\d)? µs$/);
 
   const colds = rowsAfter(stdout, '## Cold start');
   assert.deepEqual(
     colds.map((r) => r[0]),
-    ['folder', 'S3', 'PostgreSQL'],
+    ['folder', 'folder', 'S3', 'PostgreSQL'],
   );
   for (const row of colds) {
     for (const i of [3, 4, 5, 6, 7, 8, 10]) assert.match(row[i]!, TIME);
@@ -108,6 +142,26 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
     assert.match(row[4]!, /^[\d,]+\/s$/);
     assert.match(row[6]!, /^[\d,]+\/s$/);
     if (row[1] !== 'sdk-v2') for (const i of [3, 5, 7]) assert.match(row[i]!, RATIO);
+  }
+
+  const ratios = rowsAfter(stdout, '## Ratios');
+  assert.deepEqual(
+    ratios.map((r) => r[0]!.split(':')[0]),
+    ['cold build', 'reload', 'CPU per read'],
+  );
+  assert.match(ratios[0]![1]!, /^\d+(\.\d+)?× \(\d+(\.\d+)?×\)$/);
+  for (const row of ratios.slice(1)) assert.match(row[1]!, RATIO);
+
+  // One chart per build storage, the HTTP sweep and peak RSS: well-formed SVG with a series per side.
+  assert.deepEqual((await readdir(charts)).sort(), ['build-folder.svg', 'build-postgresql.svg', 'build-s3.svg', 'http-in-flight.svg', 'peak-rss.svg']);
+  for (const name of await readdir(charts)) {
+    const svg = await readFile(path.join(charts, name), 'utf8');
+    const elements = svgElements(svg);
+    assert.equal(elements[0], 'svg', name);
+    assert.ok(elements.filter((e) => e === 'circle').length >= 2, `${name} marks its points`);
+    assert.match(svg, /SDK v2|sdk-v2/, name);
+    // The Charts section shows each one, linked from the --out file's folder.
+    assert.ok(stdout.includes(`](charts/${name})`), `the Charts section links ${name}`);
   }
 
   const modern = rowsAfter(stdout, '## Over HTTP, protocol 2026-07-28');
@@ -170,4 +224,29 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
   const targets = rowsAfter(stdout, '## Targets');
   assert.ok(targets.length > 0);
   for (const row of targets) assert.match(row[2]!, /^(yes|\*\*no\*\*|n\/a)$/);
+});
+
+test('bench/run.ts --only runs the named cases alone, starting no storage server they do not use', { timeout: 120_000 }, async () => {
+  const { code, stdout, stderr } = await runBench(['--smoke', '--only', 'memory']);
+  assert.equal(code, 0, `the run failed (exit ${code}):\n${stderr}\n${stdout}`);
+  const headings = stdout.split('\n').filter((l) => l.startsWith('## '));
+  assert.deepEqual(headings, ['## Corpora', '## Memory of a loaded catalog', '## Targets', '## Seeding (not measured against anything)']);
+  assert.match(stdout, /Command: `node --import tsx bench\/run.ts --smoke --only memory`/);
+  assert.doesNotMatch(stderr, /starting (PostgreSQL|the S3-protocol server)/);
+});
+
+test('bench/run.ts refuses an unknown case or option at once, naming the valid ones, and --help prints the usage', async () => {
+  const unknown = await runBench(['--smoke', '--only', 'build,bild']);
+  assert.equal(unknown.code, 2);
+  assert.equal(unknown.stdout, '');
+  assert.match(
+    unknown.stderr,
+    /--only: unknown case "bild"; the cases are: build, cold-start, reload, memory, http, modern, attach, replicas, tenants, visible/,
+  );
+  const option = await runBench(['--charst', 'x']);
+  assert.equal(option.code, 2);
+  assert.match(option.stderr, /unknown option "--charst"/);
+  const help = await runBench(['--', '--help']);
+  assert.equal(help.code, 0);
+  for (const flag of ['--quick', '--smoke', '--only CASE', '--out FILE', '--charts DIR']) assert.ok(help.stdout.includes(flag), `--help names ${flag}`);
 });

@@ -16,6 +16,7 @@ const files = [
   'CONTRIBUTING.md',
   'SECURITY.md',
   'CHANGELOG.md',
+  'BENCHMARKS.md',
   ...withReadme('packages').map((d) => `packages/${d.name}/README.md`),
   ...withReadme('examples')
     .filter((d) => d.name !== 'skills')
