@@ -1,4 +1,3 @@
-
 import { postgresStorage, type PostgresStorage } from '@skillmount/storage-postgres';
 import { runStorageBattery } from '../support/storage-battery.js';
 import { testPool, uniqueName } from '../support/postgres.js';
