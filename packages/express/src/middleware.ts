@@ -23,6 +23,7 @@ import {
   type CheckedAdapterOptions,
 } from '@skillmount/core/adapter';
 import { parsedBody } from './body.js';
+import { shortcutEndpoint } from './endpoint-shortcut.js';
 import { describe, serveSkills, type ServedSkills } from './served.js';
 import { watchForMissedModern } from './modern-missed.js';
 import { mountWellKnown } from './well-known.js';
@@ -76,19 +77,24 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
       discardBody(req);
       return;
     }
-    let source: SkillSource;
-    try {
-      source = await ready();
-    } catch {
-      // The cause was reported through onWarning when the load failed; clients learn only that it did.
-      return sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
+    // Once loaded, the source is taken as it is: no wait on every request.
+    let source = ready.loaded();
+    if (source === undefined) {
+      try {
+        source = await ready();
+      } catch {
+        // The cause was reported through onWarning when the load failed; clients learn only that it did.
+        return sendError(res, 500, JsonRpcErrorCode.InternalError, 'skills catalog failed to load');
+      }
     }
     if (closing) return sendError(res, 503, JsonRpcErrorCode.ServerError, 'Service unavailable: this skills endpoint is closed');
-    let context: Record<string, unknown>;
-    try {
-      context = await contextOf(req);
-    } catch (error) {
-      return next(error); // the app's own failure (auth, say): its error handlers decide the answer
+    let context: Record<string, unknown> = {};
+    if (checked.context) {
+      try {
+        context = await contextOf(req);
+      } catch (error) {
+        return next(error); // the app's own failure (auth, say): its error handlers decide the answer
+      }
     }
     const body = parsedBody(req);
     // The transport hands req.url to handlers as requestInfo.url; inside a router it lacks the mount path.
@@ -105,11 +111,15 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
 
   const router = express.Router() as SkillsRouter;
   mountWellKnown(router, { enabled: checked.wellKnown, skills, closed: () => closing !== undefined, contextOf, endpointFor, warn });
+  const serve = (req: Request, res: Response, next: NextFunction) => {
+    handle(req, res, next).catch(next); // Express 4 does not catch a rejected handler itself
+  };
   router.all('/', (req, res, next) => {
     // The methods of MCP's Streamable HTTP; any other (OPTIONS, PUT, HEAD) is the app's to answer, as on Fastify's route.
     if (!ENDPOINT_METHODS.has(req.method)) return next();
-    handle(req, res, next).catch(next); // Express 4 does not catch a rejected handler itself
+    serve(req, res, next);
   });
+  shortcutEndpoint(router, ENDPOINT_METHODS, serve);
 
   Object.defineProperties(router, {
     ready: { get: () => ready(), enumerable: true },
@@ -157,7 +167,8 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
 
 /**
  * `skills.ready`, once the app's server took the tools and prompts: a tool name it already uses
- * rejects it (and requests get 500), checked once at start, not per request.
+ * rejects it (and requests get 500), checked once at start, not per request. `loaded()` is what
+ * it resolved with, once it has.
  */
 function readyWithSurfaces(skills: ServedSkills, checked: CheckedAdapterOptions<Request>, options: AttachOptions, warn: (w: SkillWarning) => void) {
   const surfaces = skills.ready.then(
@@ -165,11 +176,15 @@ function readyWithSurfaces(skills: ServedSkills, checked: CheckedAdapterOptions<
     () => undefined, // a failed load is reported by the load
   );
   surfaces.catch((error) => warn({ code: 'load-failed', message: `${NAME}: the app's server cannot take the skills' tools or prompts: ${describe(error)}` }));
-  return async (): Promise<SkillSource> => {
+  // A load that succeeded is final (a reload swaps the catalog's contents, not the catalog): kept once seen.
+  let settled: SkillSource | undefined;
+  const ready = async (): Promise<SkillSource> => {
     const source = await skills.ready;
     await surfaces;
+    settled = source;
     return source;
   };
+  return Object.assign(ready, { loaded: () => settled });
 }
 
 /** The endpoint's options: the adapter's checked options over the loaded `source`. */

@@ -6,8 +6,8 @@
  * the opened file's device and inode must be what the path holds, with no symlink on it, just
  * after opening. Node built-ins only: the listing worker threads load this too.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
-import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { close, closeSync, constants, fstatSync, lstatSync, open, openSync, read, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0, O_DIRECTORY = 0 } = constants;
@@ -69,22 +69,6 @@ export function isAtSync(fd: number, full: string, stat: Stats): boolean {
   }
 }
 
-/** `isAtSync`, with the readlink through the thread pool. */
-export async function isAt(fd: number, full: string, stat: Stats): Promise<boolean> {
-  if (procFd !== false) {
-    try {
-      const at = await readlink(fdPath(fd));
-      procFd = true;
-      return at === full;
-    } catch (error) {
-      if (procFd || !noProc(error)) throw error;
-      procFd = false;
-    }
-  }
-  // Back to back on this thread: a gap between the steps is a window for a swap.
-  return isAtSync(fd, full, stat);
-}
-
 /** The outcome of an open that failed; other errors (permissions, I/O) are thrown. */
 function failedOpening(error: unknown, kind: EntryKind): Opening<never> {
   const code = codeOf(error);
@@ -109,6 +93,27 @@ export function openSyncChecked(full: string, kind: EntryKind): Opening<number> 
   } catch (error) {
     return failedOpening(error, kind);
   }
+  return checkOpened(fd, full, kind);
+}
+
+/**
+ * `openSyncChecked` on the event loop's terms: the open, which walks the path and may wait on the
+ * disk, through the thread pool (one round trip); the checks then on this thread, back to back
+ * (with no gap for a swap between them), as they ask the kernel about the descriptor it already
+ * holds: its fstat and, on Linux, the readlink of its `/proc/self/fd` entry. The caller closes `fd`.
+ */
+export async function openChecked(full: string, kind: EntryKind): Promise<Opening<number>> {
+  let fd: number;
+  try {
+    fd = await new Promise<number>((resolve, reject) => open(full, FLAGS[kind], (error, opened) => (error ? reject(error) : resolve(opened))));
+  } catch (error) {
+    return failedOpening(error, kind);
+  }
+  return checkOpened(fd, full, kind);
+}
+
+/** The opened `fd` when it is a `kind` at `full`; else it is closed, and the reason given. */
+function checkOpened(fd: number, full: string, kind: EntryKind): Opening<number> {
   try {
     const stat = fstatSync(fd);
     const refused = wrongType(stat, kind) ?? (isAtSync(fd, full, stat) ? undefined : OUTSIDE);
@@ -121,24 +126,14 @@ export function openSyncChecked(full: string, kind: EntryKind): Opening<number> 
   }
 }
 
-/** `openSyncChecked` on the event loop's terms: the same checks, through the thread pool. */
-export async function openChecked(full: string, kind: EntryKind): Promise<Opening<FileHandle>> {
-  let handle: FileHandle;
-  try {
-    handle = await open(full, FLAGS[kind]);
-  } catch (error) {
-    return failedOpening(error, kind);
-  }
-  try {
-    const stat = await handle.stat();
-    const refused = wrongType(stat, kind) ?? ((await isAt(handle.fd, full, stat)) ? undefined : OUTSIDE);
-    if (refused === undefined) return { fd: handle, stat };
-    await handle.close();
-    return { refused };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+/** `read(2)` of `fd` into `buffer` at `offset`, from `position`, through the thread pool (one round trip); resolves with the bytes read. */
+export function readAt(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
+  return new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
+}
+
+/** `close(2)` of `fd` through the thread pool. */
+export function closeFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 /**

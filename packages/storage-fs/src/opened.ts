@@ -1,15 +1,14 @@
-import type { Dirent, Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, type Dirent, type Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { joinPath, storageError as kitError, type SkillFileEntry, StorageError } from '@skillmount/core/storage-kit';
-import { isAt, listPath, OUTSIDE } from './confine.js';
+import { closeFd, isAtSync, listPath, OUTSIDE, readAt } from './confine.js';
 import { storageError, tooLarge } from './errors.js';
 import { tokenOf } from './tree/jobs.js';
 
-/** An entry opened and checked to be inside the root: its handle, what it was when opened, and its paths. */
+/** An entry opened and checked to be inside the root: its descriptor, what it was when opened, and its paths. */
 export interface Opened {
-  handle: FileHandle;
+  fd: number;
   stat: Stats;
   /** The path as the user's root spells it, for messages. */
   full: string;
@@ -18,15 +17,15 @@ export interface Opened {
 }
 
 /** The children of an opened folder; closes it. */
-export async function listOpened(dir: string, { handle, stat, full, checked }: Opened): Promise<SkillFileEntry[]> {
+export async function listOpened(dir: string, { fd, stat, full, checked }: Opened): Promise<SkillFileEntry[]> {
   const entries: SkillFileEntry[] = [];
   try {
     // Listed through the opened folder itself where the system allows, else by path and checked again after.
-    const at = listPath(handle.fd, checked);
+    const at = listPath(fd, checked);
     let dirents: Dirent<Buffer>[];
     try {
       dirents = await readdir(at.path, { withFileTypes: true, encoding: 'buffer' });
-      if (at.checkAfter && !(await isAt(handle.fd, checked, stat))) throw kitError({ action: 'cannot list', path: dir, where: `(${full})`, reason: OUTSIDE });
+      if (at.checkAfter && !isAtSync(fd, checked, stat)) throw kitError({ action: 'cannot list', path: dir, where: `(${full})`, reason: OUTSIDE });
     } catch (error) {
       throw error instanceof StorageError ? error : storageError('cannot list', dir, full, error);
     }
@@ -49,13 +48,17 @@ export async function listOpened(dir: string, { handle, stat, full, checked }: O
       entries.push(result.value.isFile() ? { name, kind: 'file', token: tokenOf(result.value) } : { name, kind: 'unsupported' });
     });
   } finally {
-    await handle.close();
+    await closeFd(fd);
   }
   return entries;
 }
 
-/** The bytes of an opened file, never more than its size when opened plus one; closes it. */
-export async function readOpened(relative: string, { handle, stat, full }: Opened, maxBytes: number): Promise<Uint8Array> {
+/**
+ * The bytes of an opened file, never more than its size when opened plus one; closes it. A file
+ * read whole costs one round trip through the thread pool (the read; the close of a descriptor
+ * opened only for reading does not wait on the disk, so it is made here).
+ */
+export async function readOpened(relative: string, { fd, stat, full }: Opened, maxBytes: number): Promise<Uint8Array> {
   try {
     if (stat.size > maxBytes) throw tooLarge(relative, full, maxBytes, `${stat.size} bytes`);
     // The size of the opened file and one byte more, to see it grew since: never more than that.
@@ -63,7 +66,7 @@ export async function readOpened(relative: string, { handle, stat, full }: Opene
     let size = 0;
     for (;;) {
       const want = buffer.byteLength - size;
-      const { bytesRead } = await handle.read(buffer, size, want, size);
+      const bytesRead = await readAt(fd, buffer, size, want, size);
       size += bytesRead;
       // A read of a regular file that returns less than asked has reached the end.
       if (bytesRead < want || size === buffer.byteLength) break;
@@ -77,6 +80,6 @@ export async function readOpened(relative: string, { handle, stat, full }: Opene
   } catch (error) {
     throw error instanceof StorageError ? error : storageError('cannot read', relative, full, error);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

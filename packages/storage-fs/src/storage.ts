@@ -164,7 +164,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     }
     if ('gone' in opening) throw storageError(action, relative, full, opening.cause);
     if ('refused' in opening) throw kitError({ action, path: relative, where: `(${full})`, reason: opening.refused, cause: opening.cause });
-    return { handle: opening.fd, stat: opening.stat, full, checked };
+    return { fd: opening.fd, stat: opening.stat, full, checked };
   };
 
   // A listing looks the root's real path up again: it may have been re-pointed since.
