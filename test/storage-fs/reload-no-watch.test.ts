@@ -173,6 +173,17 @@ for (const place of places) {
       });
     }
 
+    test('with fullWalkMs 0 nothing is kept: no tree token, and every reload lists', async (t) => {
+      const dir = treeIn(t, place.parent);
+      await untilSettled();
+      const { storage, catalog, counts, reset } = await load(dir, { fullWalkMs: 0 });
+      reset();
+      await catalog.reload();
+      await catalog.reload();
+      assert.deepEqual(counts(), { bodies: 0, listings: 2 });
+      assert.equal(await storage.treeToken(), undefined);
+    });
+
     test('a file read while its times were recent is read again by the next reload, until a read once they are settled', async (t) => {
       const dir = treeIn(t, place.parent);
       // Loaded right after it was written: every file's times are within the settle window.

@@ -75,13 +75,16 @@ export function wholeTree(absolute: string, { workerThreads, fullWalkMs, feed, l
 
   // Without a watch: the last listing's record, when every folder and file is still as it saw them
   // and no read of it is in doubt; checking costs an lstat per folder and per file a catalog reads.
+  // On threads already running, else here in slices: starting threads costs more than the checks
+  // (reloads more than 10 s apart find them ended).
   const seenToken = async (): Promise<string | undefined> => {
     if (unsettled.pending) return undefined;
     const start = Date.now();
     const root = await realRootOf(absolute);
     const tree = lastSeen.tree(root, start);
-    if (!tree || !(await verifyAll(root, runnerOf(workerThreads), tree.parts))) return undefined;
-    return `seen:${tree.id}`;
+    if (!tree) return undefined;
+    const runner = workerThreads && sharedPool().warm ? runnerOf(true) : inlineRunner;
+    return (await verifyAll(root, runner, tree.parts)) ? `seen:${tree.id}` : undefined;
   };
 
   return {

@@ -58,9 +58,9 @@ export function checksOf(records: string): FolderCheck[] {
  */
 export type Checked = string | { tokens: string; sum: string } | Walked;
 
-/** Check each folder of `records` (see the module comment); a folder that differs is listed as `walkFolders` would, without reading. */
-export function checkFolders(root: string, records: string, line: number): Checked[] {
-  return checksOf(records).map((check): Checked => {
+/** Check each folder (see the module comment); a folder that differs is listed as `walkFolders` would, without reading. */
+export function checkFolders(root: string, checks: readonly FolderCheck[], line: number): Checked[] {
+  return checks.map((check): Checked => {
     const tokens = tokensIfSame(root, check);
     if (tokens === undefined) return walkFolders(root, [{ dir: check.dir, inSkill: check.inSkill }], false, line)[0]!;
     const sum = tokensSum(tokens);
@@ -68,9 +68,9 @@ export function checkFolders(root: string, records: string, line: number): Check
   });
 }
 
-/** True when every folder of `records` holds the same names and the same tokens as recorded: the first difference ends the job. */
-export function verifyFolders(root: string, records: string): boolean {
-  for (const check of checksOf(records)) {
+/** True when every folder holds the same names and the same tokens as recorded: the first difference ends the job. */
+export function verifyFolders(root: string, checks: readonly FolderCheck[]): boolean {
+  for (const check of checks) {
     const tokens = tokensIfSame(root, check);
     if (tokens === undefined || tokensSum(tokens) !== check.sum) return false;
   }

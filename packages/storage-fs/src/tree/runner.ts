@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { checkFolders, checksOf, recordsOf, verifyFolders, type Checked } from './check.js';
+import { checkFolders, checksOf, verifyFolders, type Checked } from './check.js';
 import { readFiles, walkFolders, type Folder, type Listed, type Walked } from './jobs.js';
 import { treeError, type Reply, type Request, type TreeError } from './messages.js';
 
@@ -53,20 +53,20 @@ export const inlineRunner: TreeRunner = {
     }
     return items;
   },
-  // A check is mostly an lstat per file: more folders per slice than a walk.
+  // A check is an lstat per folder and per file it holds: more folders per slice than a walk.
   async check(root, records, line) {
     const checks = checksOf(records);
     const checked: Checked[] = [];
-    for (let i = 0; i < checks.length; i += 16) {
-      for (const one of inline(() => checkFolders(root, recordsOf(checks.slice(i, i + 16)), line))) checked.push(one);
+    for (let i = 0; i < checks.length; i += 64) {
+      for (const one of inline(() => checkFolders(root, checks.slice(i, i + 64), line))) checked.push(one);
       await yieldToEventLoop();
     }
     return checked;
   },
   async verify(root, records) {
     const checks = checksOf(records);
-    for (let i = 0; i < checks.length; i += 16) {
-      if (!inline(() => verifyFolders(root, recordsOf(checks.slice(i, i + 16))))) return false;
+    for (let i = 0; i < checks.length; i += 64) {
+      if (!inline(() => verifyFolders(root, checks.slice(i, i + 64)))) return false;
       await yieldToEventLoop();
     }
     return true;
@@ -197,6 +197,11 @@ export class WorkerPool implements TreeRunner {
       this.#idleTimer = setTimeout(() => void this.close(), this.#endSoon ? 0 : this.#idleMs);
       this.#idleTimer.unref();
     }
+  }
+
+  /** True while a thread is running: a job now costs no thread start. */
+  get warm(): boolean {
+    return this.#slots.length > 0;
   }
 
   /**
