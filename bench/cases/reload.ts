@@ -46,6 +46,8 @@ async function measure(
   watched = false,
 ) {
   const counted = counting(files, store.listingReadsBodies === true);
+  // Files written just before are read again by each reload until their times are settled: not what is measured here.
+  await store.settled?.();
   // The storage's own watch, not the catalog's: its events feed the storage, and no reload runs but the timed ones.
   const unwatch = watched ? files.watch?.(() => {}) : undefined;
   try {

@@ -14,6 +14,9 @@ async function writeFiles(dir: string, size: CorpusSize, files: readonly CorpusF
   });
 }
 
+// A folder storage trusts a file's token once its times are 3 s older than the listing that read it.
+const SETTLE_MS = 3_100;
+
 /** Corpora as folders under the system's temporary folder. */
 export function folderStores(): StoreKind {
   return {
@@ -21,6 +24,7 @@ export function folderStores(): StoreKind {
     async seed(size, files) {
       const dir = await mkdtemp(path.join(tmpdir(), 'skillmount-bench-'));
       await writeFiles(dir, size, files, 0);
+      let writtenAt = Date.now();
       const store: SeededStore = {
         kind: 'folder',
         size,
@@ -29,7 +33,11 @@ export function folderStores(): StoreKind {
         listingReadsBodies: true,
         served: { folder: dir },
         adapter: () => fsStorage(dir),
-        rewrite: (changed, version) => writeFiles(dir, size, changed, version),
+        rewrite: async (changed, version) => {
+          await writeFiles(dir, size, changed, version);
+          writtenAt = Date.now();
+        },
+        settled: () => new Promise((resolve) => setTimeout(resolve, Math.max(0, writtenAt + SETTLE_MS - Date.now()))),
         release: async () => {},
         remove: () => rm(dir, { recursive: true, force: true }),
       };

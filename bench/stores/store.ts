@@ -20,6 +20,11 @@ export interface SeededStore {
   readonly cli?: CliLocation;
   /** Rewrite these files with the bytes of `version`. */
   rewrite(files: readonly CorpusFile[], version: number): Promise<void>;
+  /**
+   * Resolves once what was written last is old enough for the storage to trust its change tokens
+   * (a folder reads again any file changed less than 3 s before a listing); absent when it trusts them at once.
+   */
+  settled?(): Promise<void>;
   /** Release the adapter's resources (a client, a pool); no-op for a folder. */
   release(adapter: SkillFiles): Promise<void>;
   /** Delete the corpus. */

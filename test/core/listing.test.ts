@@ -129,6 +129,30 @@ describe('size and digest vouched for by the storage', () => {
     for (const entry of catalog.entries) assert.deepEqual(entryProblems(entry), []);
   });
 
+  test('a file listed again with the same token but another digest is taken from the digest (the storage read it again)', async () => {
+    // A storage whose token cannot tell (a folder's, for an edit in the same timestamp tick) reads the file again and lists what it read.
+    const files = demoTree();
+    const { storage, inner } = flatStorage(files, (listing) =>
+      listing.map((item) => ({ ...item, token: `same:${item.path}`, size: Buffer.byteLength(files[item.path]!), digest: sha(files[item.path]!) })),
+    );
+    const catalog = await SkillCatalog.load(storage);
+    const reference = 'git-workflow/references/commit-messages.md';
+    const digestOf = (path: string) =>
+      (catalog.entries.find((e) => e.uri === 'skill://git-workflow/SKILL.md')!.resources as SkillResource[]).find((r) => r.uri === `skill://${path}`)!.digest;
+    assert.equal((await catalog.reload()).listChanged, false, 'the same digests: nothing changed');
+    for (const [path, content] of [
+      [reference, 'Edited, and listed with the same token.\n'],
+      ['git-workflow/SKILL.md', skillMd('git-workflow', 'Edited, with the same token.')],
+    ] as const) {
+      files[path] = content;
+      inner.write(path, content);
+      assert.deepEqual((await catalog.reload()).changed, ['skill://git-workflow/SKILL.md'], path);
+      assert.equal(digestOf(path), sha(content), path);
+      assert.equal(new TextDecoder().decode((await catalog.read(`skill://${path}`)).bytes), content, path);
+    }
+    assert.equal((await catalog.get('skill://git-workflow/SKILL.md')).frontmatter.description, 'Edited, with the same token.');
+  });
+
   test('a vouched size that is not a non-negative integer never reaches an entry', async () => {
     for (const size of [-1, 1.5, NaN, Infinity, '9', null]) {
       const files = demoTree();

@@ -437,7 +437,8 @@ describe('fsStorage watch under a steady trickle of changes', () => {
 });
 
 describe('fsStorage tree token', () => {
-  test('undefined without a watch, once it stops, and with fullWalkMs 0; a new watch never repeats a token', async (t) => {
+  // Without a watch, a token needs a listing made without one to check against (reload-no-watch.test.ts).
+  test('undefined before any listing, once the watch stops, and with fullWalkMs 0; a new watch never repeats a token', async (t) => {
     const dir = tempTree(t, TREE);
     const storage = fsStorage(dir);
     assert.equal(await storage.treeToken(), undefined);

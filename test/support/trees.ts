@@ -26,6 +26,13 @@ export function tempTree(t: { after(fn: () => void): void }, files: Record<strin
   return tmp.dir;
 }
 
+/**
+ * Wait until files written before the call are old enough for a folder storage to trust their
+ * change tokens: it reads again any file whose times are not 3 s older than the listing that read
+ * it (an edit in the same timestamp tick keeps the token). After this, a listing reads only what changed.
+ */
+export const untilSettled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 3_100));
+
 /** `count` skills named skill-0, skill-1, …, each a SKILL.md and one reference file (`refs/notes.md`). */
 export function numberedSkills(count: number): Record<string, string> {
   const files: Record<string, string> = {};

@@ -10,11 +10,10 @@ import {
 } from '@skillmount/core/storage-kit';
 import { type EntryKind, openChecked, realRootOf, under } from './confine.js';
 import { storageError } from './errors.js';
-import { ChangeFeed, type FeedListing } from './feed.js';
+import { ChangeFeed } from './feed.js';
 import { listOpened, type Opened, readOpened } from './opened.js';
-import { asBatches, listInto, type ListingSink } from './tree/list.js';
-import { inlineRunner, TreeJobError, WorkerPool, withFallback } from './tree/runner.js';
-import { rootIdOf, sharedWatch } from './watcher.js';
+import { sharedWatch } from './watcher.js';
+import { wholeTree } from './whole-tree.js';
 
 const NAME = '@skillmount/storage-fs';
 
@@ -30,8 +29,12 @@ export interface FsStorageOptions {
   /**
    * With a watch on, `listAll` lists again only the folders the watcher's events name, and
    * walks the whole folder at least this often (milliseconds), reporting a change so a watching
-   * catalog reloads: the bound on how long a change the watcher missed goes unseen. Default
-   * 60000. `Infinity`: trust the events alone; `0`: keep nothing, every listing walks everything.
+   * catalog reloads: the bound on how long a change the watcher missed goes unseen. Without a
+   * watch, a reload checks each folder by its metadata and lists again only those whose times
+   * moved, and lists every folder at least this often: the bound on how long a name added to a
+   * folder goes unseen on a file system that does not move a folder's times (files edited in place
+   * are checked one by one at every reload). Default 60000. `Infinity`: trust the events or the
+   * folders' times alone; `0`: keep nothing, every listing walks everything.
    */
   fullWalkMs?: number;
   /**
@@ -49,14 +52,18 @@ export interface FsStorage extends SkillFiles {
   readonly label: string;
   /**
    * The whole tree: files a catalog will read come hashed, SKILL.md files with their bytes;
-   * with `known`, only files whose token changed are read.
+   * with `known`, only files whose token changed are read, and those read while their times were
+   * less than 3 s old (an edit in the same timestamp tick would have kept the token).
    */
   listAll(options?: ListAllOptions): Promise<SkillFileListing[]>;
   /** The same listing in batches, one per job of the walk as it finishes. */
   listAllBatches(options?: ListAllOptions): AsyncIterable<SkillFileListing[]>;
   /**
    * While a `watch` is on: a token that moves on with every event of the watcher (see
-   * `fullWalkMs`). Undefined without a watch, or once its events cannot be trusted.
+   * `fullWalkMs`); undefined once its events cannot be trusted. Without a watch: the last
+   * listing's, when a check of every folder and of every file a catalog reads (an `lstat` each)
+   * finds them as it saw them; undefined when anything differs, when a file it read is not yet
+   * settled (changed less than 3 s before), and with `fullWalkMs: 0`.
    */
   treeToken(): Promise<string | undefined>;
   /**
@@ -177,46 +184,12 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     }
   };
 
-  // With a watch on, through the change feed: folders no event marked since are taken as kept.
-  const listAll = async (listOptions?: ListAllOptions): Promise<SkillFileListing[]> => {
-    let listing: FeedListing | undefined;
-    const root = await listedRoot();
-    try {
-      if (feed?.active) listing = feed.begin(await rootIdOf(absolute, root));
-    } catch (error) {
-      throw storageError('cannot list', '', absolute, error);
-    }
-    const listed: SkillFileListing[] = [];
-    const sink: ListingSink = {
-      take: (items) => {
-        for (const item of items) listed.push(item);
-      },
-    };
-    await listWhole(absolute, root, workerThreads, listOptions, sink, listing);
-    if (listing) feed!.end(listing);
-    return listed;
-  };
+  const whole = wholeTree(absolute, { workerThreads, fullWalkMs, feed, listedRoot });
 
   return {
     root: absolute,
     label: absolute,
-    listAll,
-    listAllBatches(listOptions) {
-      // While watched, a listing goes through the change feed, whole: one batch.
-      if (feed?.active)
-        return (async function* () {
-          yield await listAll(listOptions);
-        })();
-      return asBatches(async (sink) => listWhole(absolute, await listedRoot(), workerThreads, listOptions, sink, undefined));
-    },
-    async treeToken() {
-      if (!feed?.active) return undefined;
-      try {
-        return feed.token(await rootIdOf(absolute));
-      } catch {
-        return undefined; // the root is gone or unreadable: a listing says why
-      }
-    },
+    ...whole,
     async list(dir) {
       return listOpened(dir, await opened(dir, 'directory', 'cannot list'));
     },
@@ -229,48 +202,4 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
     },
     watch: sharedWatch(absolute, { debounceMs, maxWaitMs, fullWalkMs, feed }),
   };
-}
-
-/**
- * The whole tree into `sink`, hashed in worker threads where they start, else (or for every job
- * they cannot take) on this thread. With `reuse`, the folders the change feed kept are not listed again.
- */
-async function listWhole(
-  absolute: string,
-  root: string,
-  workerThreads: boolean,
-  listOptions: ListAllOptions | undefined,
-  sink: ListingSink,
-  reuse: FeedListing | undefined,
-): Promise<void> {
-  let count = 0;
-  const counted: ListingSink = {
-    take(items) {
-      count += items.length;
-      sink.take(items);
-    },
-    get stopped() {
-      return sink.stopped;
-    },
-  };
-  try {
-    await listInto(root, workerThreads ? withFallback(sharedPool(), inlineRunner) : inlineRunner, listOptions ?? {}, counted, reuse);
-    // A first listing this large is followed by a build of as many records: its threads end now.
-    if (workerThreads && listOptions?.known === undefined && count >= LARGE_LISTING) sharedPool().endWhenIdle();
-  } catch (error) {
-    if (!(error instanceof TreeJobError)) throw error;
-    const relative = error.detail.relative ?? '';
-    throw storageError(error.detail.action ?? 'cannot list', relative, path.join(absolute, relative), error.detail);
-  }
-}
-
-/** Entries of a first listing after which the threads end as soon as they are idle (see `WorkerPool.endWhenIdle`). */
-const LARGE_LISTING = 20_000;
-
-let pool: WorkerPool | undefined;
-
-/** One pool for the process: folder storages come and go (one per tenant, say), the threads stay few. */
-function sharedPool(): WorkerPool {
-  pool ??= new WorkerPool(new URL('./tree-worker.js', import.meta.url));
-  return pool;
 }

@@ -42,10 +42,16 @@ export type FileDecision =
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-/** The one per-file reuse decision of a build, in order of cost: reuse, listed bytes, vouched digest, read. */
+/**
+ * The one per-file reuse decision of a build, in order of cost: reuse, listed bytes, vouched digest,
+ * read. An unchanged token is trusted unless the listing gives the bytes' digest and it is not the
+ * record's: a storage may read a file again whatever its token (a folder does, for a file whose
+ * token could not prove its bytes when it was read), and what it read is what is there now.
+ */
 export function decideFile({ listed, before, parsedBefore, skillMd }: FileFacts): FileDecision {
   const token = listed?.token;
-  if (token !== undefined && before && before.token === token && (!skillMd || parsedBefore)) return { take: 'previous', record: before, parsed: parsedBefore };
+  if (token !== undefined && before && before.token === token && (!skillMd || parsedBefore) && sameBytes(listed!, before))
+    return { take: 'previous', record: before, parsed: parsedBefore };
   if (listed?.taken) return { take: 'taken', taken: listed.taken };
   const content = listed?.content;
   if (content instanceof Uint8Array) return { take: 'content', bytes: content };
@@ -53,6 +59,12 @@ export function decideFile({ listed, before, parsedBefore, skillMd }: FileFacts)
   if (!skillMd && size !== undefined && typeof listed?.digest === 'string' && DIGEST.test(listed.digest))
     return { take: 'vouched', size, digest: listed.digest };
   return { take: 'read', maxBytes: size };
+}
+
+/** False when the listing gives the file's digest (or bytes taken and hashed on arrival) and it is not the record's. */
+function sameBytes(listed: ListedEntry, before: FileRecord): boolean {
+  const digest = listed.taken?.digest ?? listed.digest;
+  return digest === undefined || digest === before.resource.digest;
 }
 
 /** A listed size, when it is a plain byte count. */

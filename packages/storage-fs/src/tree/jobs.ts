@@ -15,6 +15,7 @@ import { closeSync, lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { canBeSkillFolder, isHiddenName, isSkillMdPath, joinPath, SKILL_MD } from '@skillmount/core/storage-kit';
 import { isAtSync, listPath, openSyncChecked, readSizedSync, under } from '../confine.js';
+import { folderStamp, isSettled, tokensSum } from './settled.js';
 
 /** A change token from a file's metadata: any write, rename-over or copy changes one of these. */
 export const tokenOf = (stat: Stats): string => `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
@@ -29,6 +30,8 @@ export interface Listed {
   content?: Uint8Array;
   /** Files a catalog will read, listed by a walk that did not read them: the caller decides. */
   wanted?: true;
+  /** Read while its times were too recent to prove the bytes (see `settled.ts`): read again before trusting its token. */
+  unsettled?: true;
 }
 
 /** A folder to list, and whether it is inside a skill folder (then a catalog reads its files). */
@@ -44,6 +47,10 @@ export interface Walked {
   folder: Folder;
   items: Listed[];
   folders: Folder[];
+  /** The folder's stamp before its names were read, when its times were settled (see `settled.ts`). */
+  stamp?: string;
+  /** With `stamp`: the sum of the tokens of the files a catalog reads (see `tokensSum`). */
+  sum?: string;
 }
 
 /** A failure, with where it happened: what crosses threads when a job fails. */
@@ -58,17 +65,17 @@ const failure = (error: unknown, relative: string, action: 'cannot list' | 'cann
  * SKILL.md files sent whole; otherwise they get a change token and `wanted`. Other files are
  * listed by name only: nothing reads them. Symlinks and special files are `unsupported`, and
  * names that are not valid UTF-8 too (they would decode to another name); folders whose name
- * starts with "." are listed but not entered, as nothing under them is ever served.
+ * starts with "." are listed but not entered, as nothing under them is ever served. `line`: see
+ * `settleLine`.
  */
-export function walkFolders(root: string, folders: readonly Folder[], read: boolean): Walked[] {
-  return folders.map((folder) => {
-    const walked: Walked = { folder, items: [], folders: [] };
-    listFolder(root, folder, read, walked.items, walked.folders);
-    return walked;
-  });
+export function walkFolders(root: string, folders: readonly Folder[], read: boolean, line: number): Walked[] {
+  return folders.map((folder) => listFolder(root, folder, read, line));
 }
 
-function listFolder(root: string, { dir, inSkill }: Folder, read: boolean, items: Listed[], next: Folder[]): void {
+function listFolder(root: string, folder: Folder, read: boolean, line: number): Walked {
+  const walked: Walked = { folder, items: [], folders: [] };
+  const { dir, inSkill } = folder;
+  const { items, folders: next } = walked;
   const full = under(root, dir);
   let opened;
   try {
@@ -80,10 +87,10 @@ function listFolder(root: string, { dir, inSkill }: Folder, read: boolean, items
     const reason = 'gone' in opened ? Object.assign(new Error('no such file or folder'), { code: 'ENOENT' }) : new Error(opened.refused);
     throw failure(reason, dir, 'cannot list');
   }
-  if ('gone' in opened) return; // removed since its parent was listed
+  if ('gone' in opened) return walked; // removed since its parent was listed
   if ('refused' in opened) {
     items.push({ path: dir, kind: 'unsupported' });
-    return;
+    return walked;
   }
   try {
     const at = listPath(opened.fd, full);
@@ -91,13 +98,13 @@ function listFolder(root: string, { dir, inSkill }: Folder, read: boolean, items
     try {
       dirents = readdirSync(at.path, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
-      if (dir !== '' && (error as Failure).code === 'ENOENT') return;
+      if (dir !== '' && (error as Failure).code === 'ENOENT') return walked;
       throw failure(error, dir, 'cannot list');
     }
     if (at.checkAfter && !isAtSync(opened.fd, full, opened.stat)) {
       if (dir === '') throw failure(new Error('the folder was replaced while it was listed'), dir, 'cannot list');
       items.push({ path: dir, kind: 'unsupported' });
-      return;
+      return walked;
     }
     if (dir !== '') items.push({ path: dir, kind: 'directory' });
     const names = dirents.map((d) => (d.name as unknown as Buffer).toString('utf8'));
@@ -113,13 +120,19 @@ function listFolder(root: string, { dir, inSkill }: Folder, read: boolean, items
       } else if (!d.isFile()) items.push({ path: itemPath, kind: 'unsupported' });
       else if (!childrenInSkill || isHiddenName(name)) items.push({ path: itemPath, kind: 'file' });
       else {
-        const item = read ? readOne(root, itemPath, isSkillMdPath(itemPath)) : statOne(path.join(at.path, name), itemPath);
+        const item = read ? readOne(root, itemPath, isSkillMdPath(itemPath), line) : statOne(path.join(at.path, name), itemPath);
         if (item) items.push(item);
       }
     });
+    // Taken before the names were read: a name added since moves it, so the next listing sees it.
+    if (isSettled(opened.stat, line)) {
+      walked.stamp = folderStamp(opened.stat);
+      walked.sum = tokensSum(items.flatMap((item) => (item.kind === 'file' && item.token !== undefined ? [item.token] : [])).join('/'));
+    }
   } finally {
     closeSync(opened.fd);
   }
+  return walked;
 }
 
 /**
@@ -142,7 +155,7 @@ function statOne(full: string, itemPath: string): Listed | undefined {
  * is gone since its folder was listed; `unsupported` when what is there now is not a regular file
  * inside the root.
  */
-function readOne(root: string, itemPath: string, keep: boolean): Listed | undefined {
+function readOne(root: string, itemPath: string, keep: boolean, line: number): Listed | undefined {
   let opened;
   try {
     opened = openSyncChecked(under(root, itemPath), 'file');
@@ -152,7 +165,7 @@ function readOne(root: string, itemPath: string, keep: boolean): Listed | undefi
   if ('gone' in opened) return undefined;
   if ('refused' in opened) return { path: itemPath, kind: 'unsupported' };
   try {
-    return hashed(opened.fd, opened.stat, itemPath, keep);
+    return hashed(opened.fd, opened.stat, itemPath, keep, line);
   } catch (error) {
     throw failure(error, itemPath, 'cannot read');
   } finally {
@@ -161,10 +174,10 @@ function readOne(root: string, itemPath: string, keep: boolean): Listed | undefi
 }
 
 /** Read and hash each file (with its bytes when `content`), as a reload does for the files whose token changed. */
-export function readFiles(root: string, files: readonly { path: string; content: boolean }[]): Listed[] {
+export function readFiles(root: string, files: readonly { path: string; content: boolean }[], line: number): Listed[] {
   const items: Listed[] = [];
   for (const file of files) {
-    const item = readOne(root, file.path, file.content);
+    const item = readOne(root, file.path, file.content, line);
     if (item) items.push(item);
   }
   return items;
@@ -175,8 +188,11 @@ const CHUNK = 64 * 1024;
 // per file would churn memory that the allocator keeps.
 let scratchBuffer: Buffer | undefined;
 
-/** The size fstat gave the opened file, and no more, hashed; the digest and size are of the same bytes. */
-function hashed(fd: number, stat: Stats, itemPath: string, keep: boolean): Listed {
+/**
+ * The size fstat gave the opened file, and no more, hashed; the digest and size are of the same
+ * bytes. `unsettled` when its times are not before `line`: an edit in the same tick could follow.
+ */
+function hashed(fd: number, stat: Stats, itemPath: string, keep: boolean, line: number): Listed {
   scratchBuffer ??= Buffer.allocUnsafeSlow(CHUNK);
   const scratch = scratchBuffer;
   const hash = createHash('sha256');
@@ -190,5 +206,6 @@ function hashed(fd: number, stat: Stats, itemPath: string, keep: boolean): Liste
   });
   const item: Listed = { path: itemPath, kind: 'file', token: tokenOf(stat), size, digest: `sha256:${hash.digest('hex')}` };
   if (kept) item.content = size === stat.size ? kept : kept.slice(0, size);
+  if (!isSettled(stat, line)) item.unsettled = true;
   return item;
 }

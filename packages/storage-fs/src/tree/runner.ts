@@ -1,17 +1,22 @@
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { checkFolders, checksOf, verifyFolders, type Checked } from './check.js';
 import { readFiles, walkFolders, type Folder, type Listed, type Walked } from './jobs.js';
 import { treeError, type Reply, type Request, type TreeError } from './messages.js';
 
-/** Where the jobs of a listing run: worker threads, or the calling thread in slices. */
+/** Where the jobs of a listing run: worker threads, or the calling thread in slices. `line`: see `settleLine`. */
 export interface TreeRunner {
   /** How many jobs it runs at once. */
   readonly parallelism: number;
   /** See `walkFolders`. */
-  folders(root: string, folders: Folder[], read: boolean): Promise<Walked[]>;
+  folders(root: string, folders: Folder[], read: boolean, line: number): Promise<Walked[]>;
   /** See `readFiles`. */
-  files(root: string, files: FileToRead[]): Promise<Listed[]>;
+  files(root: string, files: FileToRead[], line: number): Promise<Listed[]>;
+  /** See `checkFolders`. */
+  check(root: string, records: string, line: number): Promise<Checked[]>;
+  /** See `verifyFolders`. */
+  verify(root: string, records: string): Promise<boolean>;
 }
 
 export interface FileToRead {
@@ -35,21 +40,39 @@ export class WorkersUnavailable extends Error {}
  */
 export const inlineRunner: TreeRunner = {
   parallelism: 1,
-  async folders(root, folders, read) {
+  async folders(root, folders, read, line) {
     const walked: Walked[] = [];
     for (let i = 0; i < folders.length; i += 2) {
-      for (const one of inline(() => walkFolders(root, folders.slice(i, i + 2), read))) walked.push(one);
+      for (const one of inline(() => walkFolders(root, folders.slice(i, i + 2), read, line))) walked.push(one);
       await yieldToEventLoop();
     }
     return walked;
   },
-  async files(root, files) {
+  async files(root, files, line) {
     const items: Listed[] = [];
     for (let i = 0; i < files.length; i += 8) {
-      for (const item of inline(() => readFiles(root, files.slice(i, i + 8)))) items.push(item);
+      for (const item of inline(() => readFiles(root, files.slice(i, i + 8), line))) items.push(item);
       await yieldToEventLoop();
     }
     return items;
+  },
+  // A check is an lstat per folder and per file it holds: more folders per slice than a walk.
+  async check(root, records, line) {
+    const checks = checksOf(records);
+    const checked: Checked[] = [];
+    for (let i = 0; i < checks.length; i += 64) {
+      for (const one of inline(() => checkFolders(root, checks.slice(i, i + 64), line))) checked.push(one);
+      await yieldToEventLoop();
+    }
+    return checked;
+  },
+  async verify(root, records) {
+    const checks = checksOf(records);
+    for (let i = 0; i < checks.length; i += 64) {
+      if (!inline(() => verifyFolders(root, checks.slice(i, i + 64)))) return false;
+      await yieldToEventLoop();
+    }
+    return true;
   },
 };
 
@@ -61,14 +84,24 @@ export function withFallback(first: TreeRunner, second: TreeRunner): TreeRunner 
   const refused = (error: unknown): boolean => error instanceof WorkersUnavailable;
   return {
     parallelism: first.parallelism,
-    folders: (root, folders, read) =>
-      first.folders(root, folders, read).catch((error: unknown) => {
-        if (refused(error)) return second.folders(root, folders, read);
+    folders: (root, folders, read, line) =>
+      first.folders(root, folders, read, line).catch((error: unknown) => {
+        if (refused(error)) return second.folders(root, folders, read, line);
         throw error;
       }),
-    files: (root, files) =>
-      first.files(root, files).catch((error: unknown) => {
-        if (refused(error)) return second.files(root, files);
+    files: (root, files, line) =>
+      first.files(root, files, line).catch((error: unknown) => {
+        if (refused(error)) return second.files(root, files, line);
+        throw error;
+      }),
+    check: (root, records, line) =>
+      first.check(root, records, line).catch((error: unknown) => {
+        if (refused(error)) return second.check(root, records, line);
+        throw error;
+      }),
+    verify: (root, records) =>
+      first.verify(root, records).catch((error: unknown) => {
+        if (refused(error)) return second.verify(root, records);
         throw error;
       }),
   };
@@ -123,14 +156,24 @@ export class WorkerPool implements TreeRunner {
   }
 
   // Folders go to the front of the queue: each one listed may bring more work for every thread.
-  async folders(root: string, folders: Folder[], read: boolean): Promise<Walked[]> {
-    const reply = await this.#submit({ id: this.#nextId++, type: 'folders', root, folders, read }, true);
+  async folders(root: string, folders: Folder[], read: boolean, line: number): Promise<Walked[]> {
+    const reply = await this.#submit({ id: this.#nextId++, type: 'folders', root, folders, read, line }, true);
     return 'walked' in reply ? reply.walked : [];
   }
 
-  async files(root: string, files: FileToRead[]): Promise<Listed[]> {
-    const reply = await this.#submit({ id: this.#nextId++, type: 'files', root, files }, false);
+  async files(root: string, files: FileToRead[], line: number): Promise<Listed[]> {
+    const reply = await this.#submit({ id: this.#nextId++, type: 'files', root, files, line }, false);
     return 'items' in reply ? reply.items : [];
+  }
+
+  async check(root: string, records: string, line: number): Promise<Checked[]> {
+    const reply = await this.#submit({ id: this.#nextId++, type: 'check', root, records, line }, true);
+    return 'checked' in reply ? reply.checked : [];
+  }
+
+  async verify(root: string, records: string): Promise<boolean> {
+    const reply = await this.#submit({ id: this.#nextId++, type: 'verify', root, records }, true);
+    return 'same' in reply && reply.same;
   }
 
   #submit(request: Request, first: boolean): Promise<Reply> {
@@ -162,6 +205,11 @@ export class WorkerPool implements TreeRunner {
       this.#idleTimer = setTimeout(() => void this.close(), this.#endSoon ? 0 : this.#idleMs);
       this.#idleTimer.unref();
     }
+  }
+
+  /** True while a thread is running: a job now costs no thread start. */
+  get warm(): boolean {
+    return this.#slots.length > 0;
   }
 
   /**

@@ -1,5 +1,6 @@
 /** Entry point of a listing worker thread: runs the jobs of `jobs.ts` as the pool sends them. */
 import { parentPort } from 'node:worker_threads';
+import { checkFolders, checksOf, verifyFolders } from './check.js';
 import { readFiles, walkFolders, type Listed } from './jobs.js';
 import { treeError, type Reply, type Request } from './messages.js';
 
@@ -8,10 +9,15 @@ port.on('message', (request: Request) => {
   const reply = (message: Reply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   try {
     if (request.type === 'folders') {
-      const walked = walkFolders(request.root, request.folders, request.read);
+      const walked = walkFolders(request.root, request.folders, request.read, request.line);
       reply({ id: request.id, walked }, transferables(walked.flatMap((w) => w.items)));
+    } else if (request.type === 'check') {
+      // Folders listed afresh here are listed without reading: nothing to transfer.
+      reply({ id: request.id, checked: checkFolders(request.root, checksOf(request.records), request.line) });
+    } else if (request.type === 'verify') {
+      reply({ id: request.id, same: verifyFolders(request.root, checksOf(request.records)) });
     } else {
-      const items = readFiles(request.root, request.files);
+      const items = readFiles(request.root, request.files, request.line);
       reply({ id: request.id, items }, transferables(items));
     }
   } catch (error) {
