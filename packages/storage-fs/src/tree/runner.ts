@@ -81,29 +81,17 @@ export const inlineRunner: TreeRunner = {
  * `second`: a listing already under way goes on, whatever it has handed on stays valid.
  */
 export function withFallback(first: TreeRunner, second: TreeRunner): TreeRunner {
-  const refused = (error: unknown): boolean => error instanceof WorkersUnavailable;
+  const onFirst = <T>(job: (runner: TreeRunner) => Promise<T>): Promise<T> =>
+    job(first).catch((error: unknown) => {
+      if (error instanceof WorkersUnavailable) return job(second);
+      throw error;
+    });
   return {
     parallelism: first.parallelism,
-    folders: (root, folders, read, line) =>
-      first.folders(root, folders, read, line).catch((error: unknown) => {
-        if (refused(error)) return second.folders(root, folders, read, line);
-        throw error;
-      }),
-    files: (root, files, line) =>
-      first.files(root, files, line).catch((error: unknown) => {
-        if (refused(error)) return second.files(root, files, line);
-        throw error;
-      }),
-    check: (root, records, line) =>
-      first.check(root, records, line).catch((error: unknown) => {
-        if (refused(error)) return second.check(root, records, line);
-        throw error;
-      }),
-    verify: (root, records) =>
-      first.verify(root, records).catch((error: unknown) => {
-        if (refused(error)) return second.verify(root, records);
-        throw error;
-      }),
+    folders: (root, folders, read, line) => onFirst((runner) => runner.folders(root, folders, read, line)),
+    files: (root, files, line) => onFirst((runner) => runner.files(root, files, line)),
+    check: (root, records, line) => onFirst((runner) => runner.check(root, records, line)),
+    verify: (root, records) => onFirst((runner) => runner.verify(root, records)),
   };
 }
 
