@@ -10,19 +10,14 @@
 //              job on that major's Node, where `--only <its major>` runs the suite once, on it
 // Ends with one line per version and a total "N passed, N failed" line; exits non-zero if any failed.
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-
-/** The releases tested besides the machine's own Node (the one of the same major is skipped). */
-const NODES = ['20.20.2', '22.23.3', '24.21.0'];
+import { ensureNode, envFor, major, NODES, releaseOf } from './node-install.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const cache = process.env.SKILLMOUNT_NODE_CACHE ?? path.join(homedir(), '.cache/skillmount/node');
 const logs = path.join(root, '.tmp/node-matrix');
 const run = promisify(execFile);
-const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
 
 // `pnpm test:all-nodes -- x` passes the `--` through; it is not an argument.
 const args = process.argv.slice(2).filter((a) => a !== '--');
@@ -38,36 +33,15 @@ if (jobsAt !== -1) {
 }
 const only = [];
 for (let at = args.indexOf('--only'); at !== -1; at = args.indexOf('--only')) {
-  const wanted = Number(args[at + 1]);
-  if (!NODES.some((version) => major(version) === wanted)) {
-    console.error(`test-node-matrix: --only wants one of the majors ${NODES.map(major).join(', ')}, got "${args[at + 1] ?? ''}"`);
+  try {
+    only.push(major(releaseOf(args[at + 1], '--only')));
+  } catch (error) {
+    console.error(`test-node-matrix: ${error.message}`);
     process.exit(2);
   }
-  only.push(wanted);
   args.splice(at, 2);
 }
 const chosen = (version) => only.length === 0 || only.includes(major(version));
-
-// npm runs on its own Node; pnpm's npm_* settings are for the workspace, not these installs.
-const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|pnpm_)/i.test(key)));
-
-/** Install Node `version` from the npm registry into the cache (once) and return its binary. */
-async function ensureNode(version) {
-  const dir = path.join(cache, version);
-  const bin = path.join(dir, 'node_modules/node/bin/node');
-  const installed = async () => existsSync(bin) && (await run(bin, ['--version'], { timeout: 30_000 })).stdout.trim() === `v${version}`;
-  if (await installed()) return bin;
-  mkdirSync(dir, { recursive: true });
-  // The package's preinstall script fetches the binary package for this platform from the registry.
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: { node: version }, allowScripts: { node: true } }, null, 2));
-  try {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env: npmEnv, timeout: 900_000, maxBuffer: 16 << 20 });
-  } catch (error) {
-    throw new Error(`installing Node ${version} (the "node" package) into ${dir} failed; run "npm install" there to see why\n${error.stderr || error.message}`);
-  }
-  if (!(await installed())) throw new Error(`${bin} is not Node ${version} after installing it; delete ${dir} and run again`);
-  return bin;
-}
 
 /** Run the suite with `node`, its output to the terminal (`live`) or kept for later, and to a log. */
 async function runSuite(node, live) {
@@ -75,7 +49,7 @@ async function runSuite(node, live) {
   mkdirSync(logs, { recursive: true });
   const log = createWriteStream(path.join(logs, `node-${version}.log`));
   const started = Date.now();
-  const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` };
+  const env = envFor(node);
   const child = spawn(node, [path.join(root, 'scripts/test.mjs'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks = [];
   const keep = (stream) => (chunk) => {

@@ -2,9 +2,10 @@
 // Runs the suite (scripts/test.mjs) once per MCP TypeScript SDK v1 release we support, each time
 // with that release in place of the workspace's `@modelcontextprotocol/sdk`. Build first
 // (`pnpm test:sdk-matrix` does).
-//   node scripts/test-sdk-matrix.mjs [--sdk 1.24.3 ...] [filter ...]
-// Without --sdk it runs the oldest and the newest supported release (SDK_VERSIONS below). Filters
-// are test file filters, as for test.mjs.
+//   node scripts/test-sdk-matrix.mjs [--sdk 1.24.3 ...] [--node 22] [filter ...]
+// Without --sdk it runs the oldest and the newest supported release (SDK_VERSIONS below). With
+// --node it runs the suite on that Node.js major, installed as test-node-matrix.mjs installs it
+// (scripts/node-install.mjs), instead of this script's own. Filters are test file filters, as for test.mjs.
 //
 // How: each release is installed with npm into .tmp/sdk/<version> (once; kept for later runs).
 // For a run, every `node_modules/@modelcontextprotocol/sdk` link of the workspace (each
@@ -31,6 +32,7 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ensureNode, envFor, releaseOf } from './node-install.mjs';
 
 /** The oldest and the newest SDK v1 releases we support; the README's table says the same. */
 const SDK_VERSIONS = ['1.29.0', '1.32.2'];
@@ -54,6 +56,18 @@ for (let at = args.indexOf('--sdk'); at !== -1; at = args.indexOf('--sdk')) {
   versions.push(version);
   args.splice(at, 2);
 }
+let node = process.execPath;
+const nodeAt = args.indexOf('--node');
+if (nodeAt !== -1) {
+  try {
+    node = await ensureNode(releaseOf(args[nodeAt + 1], '--node'));
+  } catch (error) {
+    console.error(`test-sdk-matrix: ${error.message}`);
+    process.exit(2);
+  }
+  args.splice(nodeAt, 2);
+}
+const nodeVersion = node === process.execPath ? process.version : (await run(node, ['--version'], { timeout: 30_000 })).stdout.trim();
 const restoreOnly = args.includes('--restore');
 const filters = args.filter((a) => a !== '--restore');
 if (versions.length === 0) versions.push(...SDK_VERSIONS);
@@ -142,7 +156,12 @@ async function runSuite(version) {
   const log = createWriteStream(path.join(logs, `sdk-${version}.log`));
   const started = Date.now();
   // Its own process group, so a stop ends the test runner's children too (test.mjs waits in spawnSync).
-  const child = spawn(process.execPath, [path.join(root, 'scripts/test.mjs'), ...filters], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(node, [path.join(root, 'scripts/test.mjs'), ...filters], {
+    cwd: root,
+    env: envFor(node),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   current = child;
   const chunks = [];
   const keep = (stream) => (chunk) => {
@@ -192,7 +211,7 @@ if (restoreOnly) process.exit(0);
 const workspace = JSON.parse(readFileSync(path.join(root, 'node_modules', SDK, 'package.json'), 'utf8')).version;
 const results = [];
 for (const version of versions) {
-  console.log(`\n== ${SDK} ${version} (the workspace has ${workspace}) ==`);
+  console.log(`\n== ${SDK} ${version} (the workspace has ${workspace}), Node.js ${nodeVersion} ==`);
   try {
     const dir = await ensureSdk(version);
     useSdk(dir);

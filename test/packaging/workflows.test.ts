@@ -105,10 +105,20 @@ test('CI runs every step .ci/run runs, through the same scripts, on the same Nod
   for (const script of local) assert.ok(workflowRuns.includes(`bash ${script}`), `.ci/run calls ${script}; ci.yml does not`);
   for (const script of ciScripts(workflowRuns)) assert.ok(existsSync(path.join(root, script)), `ci.yml calls ${script}, which does not exist`);
 
-  const nodes = [...read('scripts/test-node-matrix.mjs').matchAll(/'(\d+)\.\d+\.\d+'/g)].map((m) => Number(m[1]));
-  assert.deepEqual(wf.jobs['node-matrix']?.strategy?.matrix?.node, nodes, 'the node-matrix jobs are the majors scripts/test-node-matrix.mjs tests');
+  const nodes = [...read('scripts/node-install.mjs').matchAll(/'(\d+)\.\d+\.\d+'/g)].map((m) => Number(m[1]));
+  assert.deepEqual(wf.jobs['node-matrix']?.strategy?.matrix?.node, nodes, 'the node-matrix jobs are the majors scripts/node-install.mjs lists');
   assert.match(wf.jobs['node-matrix']?.container ?? '', /^node:\$\{\{ matrix\.node \}\}-bookworm$/, 'each job runs in its major’s Debian container');
   assert.match(runs(wf.jobs['node-matrix']!).join('\n'), /node-matrix\.sh \$\{\{ matrix\.node \}\}/);
+
+  // .ci/run: the README run on the machine's Node (the readme-test job's major), a Node.js run per
+  // major it names, and the oldest-SDK run on its own major: together, every major.
+  const ci = read('.ci/run');
+  const containerMajor = (job: string) => Number(/^node:(\d+)-/.exec(wf.jobs[job]?.container ?? '')?.[1]);
+  const matrixMajors = [...ci.matchAll(/bash scripts\/ci\/node-matrix\.sh ([\d ]+)/g)].flatMap((m) => m[1]!.trim().split(/\s+/).map(Number));
+  const sdkMajor = Number(/bash scripts\/ci\/sdk-matrix\.sh (\d+)/.exec(ci)?.[1]);
+  assert.equal(containerMajor('sdk-oldest'), sdkMajor, 'ci.yml runs the oldest SDK on the Node.js major .ci/run gives it');
+  const covered = new Set([containerMajor('readme-test'), ...matrixMajors, sdkMajor]);
+  assert.deepEqual([...covered].sort(), [...nodes].sort(), '.ci/run runs the suite on every supported Node.js major');
 
   const oldestSdk = /SDK_VERSIONS = \['([\d.]+)'/.exec(read('scripts/test-sdk-matrix.mjs'))?.[1];
   assert.match(read('scripts/ci/sdk-matrix.sh'), new RegExp(`--sdk ${oldestSdk?.replace(/\./g, '\\.')}\\b`), 'the SDK run is the oldest supported release');

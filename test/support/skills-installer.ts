@@ -6,35 +6,21 @@
  * preload refuses and records any connection beyond 127.0.0.1.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ensureNode, releaseOf } from '../../scripts/node-install.mjs';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(REPO, 'node_modules/skills/bin/cli.mjs');
 const PRELOAD = pathToFileURL(path.join(import.meta.dirname, 'fixtures/loopback-only.mjs')).href;
-/** The Node 22 the node matrix (scripts/test-node-matrix.mjs) installs too. */
-const NODE_22 = '22.23.3';
-
 let node: Promise<string> | undefined;
 
-/** A Node binary of major 22 or later: this one, or Node 22 from the cache (installed once). */
+/** A Node binary of major 22 or later: this one, or Node 22 from the cache the Node.js matrix uses (installed once). */
 export function nodeForInstaller(): Promise<string> {
-  node ??= (async () => {
-    if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-    const dir = path.join(process.env.SKILLMOUNT_NODE_CACHE ?? path.join(homedir(), '.cache/skillmount/node'), NODE_22);
-    const bin = path.join(dir, 'node_modules/node/bin/node');
-    if (!existsSync(bin)) {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, dependencies: { node: NODE_22 }, allowScripts: { node: true } }));
-      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|pnpm_)/i.test(key)));
-      await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, timeout: 900_000 });
-    }
-    return bin;
-  })();
+  node ??= Number(process.versions.node.split('.')[0]) >= 22 ? Promise.resolve(process.execPath) : ensureNode(releaseOf(22, 'nodeForInstaller'));
   return node;
 }
 
