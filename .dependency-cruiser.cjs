@@ -191,12 +191,13 @@ module.exports = {
       name: 'storage-uses-storage-entry-points',
       severity: 'error',
       comment:
-        'A storage package knows one storage and the two-method SkillFiles interface: of core it imports @skillmount/core and ' +
-        '@skillmount/core/storage-kit, and no other package. Import from one of them; a helper every storage needs belongs in the storage-kit.',
+        'A storage package knows one storage and the two-method SkillFiles interface: of core it imports @skillmount/core/catalog and ' +
+        '@skillmount/core/storage-kit, and no other package; not the root, which would load the MCP SDK with every storage. ' +
+        'Import from one of them; a helper every storage needs belongs in the storage-kit.',
       from: { path: '^packages/(storage-[^/]+)/src/' },
       to: {
         path: '^packages/',
-        pathNot: ['^packages/$1/', anyOf([ENTRY_POINTS['@skillmount/core'], ENTRY_POINTS['@skillmount/core/storage-kit']])],
+        pathNot: ['^packages/$1/', anyOf([ENTRY_POINTS['@skillmount/core/catalog'], ENTRY_POINTS['@skillmount/core/storage-kit']])],
       },
     },
     {

@@ -40,7 +40,8 @@ async function openStorage() {
 
 let load;
 if (which === 'ours' || which === 'ours-inline') {
-  const [{ SkillCatalog }, opened] = await Promise.all([import('@skillmount/core'), openStorage()]);
+  // The catalog alone, as the SDK v2 side imports its skills module alone: no server, no SDK v1.
+  const [{ SkillCatalog }, opened] = await Promise.all([import('@skillmount/core/catalog'), openStorage()]);
   load = { run: () => SkillCatalog.load(opened.storage, quiet), close: opened.close };
 } else if (spec.folder !== undefined) {
   const { loadSkills } = await import('@modelcontextprotocol/server/ext/skills/node');

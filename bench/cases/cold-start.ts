@@ -66,7 +66,7 @@ export function coldStartSection(results: readonly ColdStartResult[], warm: (sto
   return [
     '## Cold start',
     '',
-    "The first load in a fresh process: a child process (plain `node`, no loader) imports the packages, opens the storage and loads the catalog, and reports the time since the process started (`performance.now()`, from its time origin) and since just before the load. Ours: `SkillCatalog.load`, its listing threads started inside the load for a folder. SDK v2: `loadSkills(dir)` for the folder, `SkillsExtension.load` for S3 and PostgreSQL, as in the build case. The operating system's file cache and the storage servers are warm; the process is not. Our warm build (from the build case) beside it.",
+    "The first load in a fresh process: a child process (plain `node`, no loader) imports the packages, opens the storage and loads the catalog, and reports the time since the process started (`performance.now()`, from its time origin) and since just before the load. Ours: `SkillCatalog.load` from `@skillmount/core/catalog` (the catalog without the MCP SDK, as the SDK v2 side imports its skills module without a server), its listing threads started inside the load for a folder. SDK v2: `loadSkills(dir)` for the folder, `SkillsExtension.load` for S3 and PostgreSQL, as in the build case. The operating system's file cache and the storage servers are warm; the process is not. Our warm build (from the build case) beside it.",
     '',
     table(
       [

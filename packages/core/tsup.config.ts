@@ -27,6 +27,7 @@ export default defineConfig({
   ...library({
     index: 'src/index.ts',
     client: 'src/client/index.ts',
+    catalog: 'src/catalog/index.ts',
     'storage-kit': 'src/storage-kit/index.ts',
     adapter: 'src/adapter/index.ts',
     'sdk-v2': 'src/sdk-v2/index.ts',

@@ -9,6 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ENTRY_POINTS: Record<string, string> = {
   '@skillmount/core': 'packages/core/src/index.ts',
   '@skillmount/core/client': 'packages/core/src/client/index.ts',
+  '@skillmount/core/catalog': 'packages/core/src/catalog/index.ts',
   '@skillmount/core/adapter': 'packages/core/src/adapter/index.ts',
   '@skillmount/core/storage-kit': 'packages/core/src/storage-kit/index.ts',
   '@skillmount/core/sdk-v2': 'packages/core/src/sdk-v2/index.ts',

@@ -10,6 +10,17 @@ const run = (code: string, type: 'module' | 'commonjs') =>
 // What each package must export by name, from both module systems.
 const EXPORTS: Record<string, string[]> = {
   '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'OptionError', 'serverSupportsSkills', 'skillsCapability', 'skillsCapabilityOf'],
+  '@skillmount/core/catalog': [
+    'SkillCatalog',
+    'memoryStorage',
+    'CatalogError',
+    'SkillNotFoundError',
+    'StorageError',
+    'OptionError',
+    'consoleWarning',
+    'sha256Digest',
+    'escapeControls',
+  ],
   '@skillmount/core/storage-kit': ['StorageError', 'storageError', 'mapLimit', 'isPlainPath', 'isSkillMdPath', 'isSkillFile'],
   '@skillmount/core/adapter': ['checkAdapterOptions', 'createRequestGuard', 'hideInternalErrors', 'sendError', 'discardBody', 'contextOfRequest'],
   '@skillmount/core/sdk-v2': ['sdkV2Source', 'sdkV2Skills', 'notifyListChanges', 'skillsInstructions'],

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { OptionError } from '@skillmount/core';
+import { OptionError } from '@skillmount/core/catalog';
 import {
   isPlainSegment,
   storageError as kitError,

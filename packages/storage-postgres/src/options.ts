@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { escapeControls, OptionError, type OptionErrorCode, type StorageError } from '@skillmount/core';
+import { escapeControls, OptionError, type OptionErrorCode, type StorageError } from '@skillmount/core/catalog';
 import { PACKAGE, tableNames, type TableNames } from './table.js';
 import type { PostgresStorageOptions } from './types.js';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { OptionError } from '@skillmount/core';
+import { OptionError } from '@skillmount/core/catalog';
 
 export const PACKAGE = '@skillmount/storage-postgres';
 export const DEFAULT_TABLE = 'skillmount_files';

@@ -1,5 +1,5 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { sha256Digest } from '@skillmount/core';
+import { sha256Digest } from '@skillmount/core/catalog';
 import { isHiddenPath, isSkillMdPath, type ListAllOptions, mapLimit, type SkillFileListing, StorageError } from '@skillmount/core/storage-kit';
 import { describeS3Error, s3Url } from './errors.js';
 import { encodeManifest, filesToVouch, MANIFEST_PATH, type ManifestFile, vouch } from './manifest.js';

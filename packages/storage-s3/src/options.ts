@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { OptionError, type OptionErrorCode, type StorageError } from '@skillmount/core';
+import { OptionError, type OptionErrorCode, type StorageError } from '@skillmount/core/catalog';
 import { isPlainSegment } from '@skillmount/core/storage-kit';
 import { DEFAULT_MAX_MANIFEST_BYTES } from './manifest-decode.js';
 import type { S3StorageOptions } from './types.js';

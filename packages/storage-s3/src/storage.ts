@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { escapeControls } from '@skillmount/core';
+import { escapeControls } from '@skillmount/core/catalog';
 import { type SkillFileEntry, type SkillFileListing, StorageError } from '@skillmount/core/storage-kit';
 import { createClient } from './client.js';
 import { s3Url } from './errors.js';
@@ -25,7 +25,7 @@ const SNAPSHOT_FRESH_MS = 5_000;
  *
  * @example
  * ```ts
- * import { SkillCatalog } from '@skillmount/core';
+ * import { SkillCatalog } from '@skillmount/core/catalog';
  * import { s3Storage } from '@skillmount/storage-s3';
  *
  * const storage = s3Storage({ bucket: 'my-skills', prefix: 'prod/', region: 'eu-west-1' });

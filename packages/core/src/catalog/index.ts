@@ -1,0 +1,35 @@
+/**
+ * The catalog alone: load, verify and read skills from any {@link SkillFiles} storage without the
+ * MCP SDK. For hosts, tools and storage packages that build or check catalogs without serving
+ * them; importing it loads none of the SDK v1, zod or the HTTP code that `@skillmount/core` brings.
+ * Every value here is the same one `@skillmount/core` exports (`instanceof` holds across both).
+ *
+ * @module @skillmount/core/catalog
+ */
+export type {
+  CatalogOptions,
+  ReloadReport,
+  SkillEntry,
+  SkillFileBytes,
+  SkillFileContent,
+  SkillFileEntry,
+  SkillFileKind,
+  SkillFileListing,
+  SkillFileReadOptions,
+  SkillFileText,
+  SkillFiles,
+  SkillFrontmatter,
+  SkillLimits,
+  SkillReadResult,
+  SkillResource,
+  SkillWarning,
+  SkillWarningCode,
+} from '../types.js';
+export { SkillCatalog } from './catalog.js';
+export { memoryStorage, type MemoryStorage } from '../storage/memory.js';
+export { CatalogError, SkillNotFoundError, StorageError } from '../errors.js';
+export { OptionError, type OptionErrorCode } from '../option-error.js';
+export { consoleWarning } from '../warnings/console.js';
+export { sha256Digest } from '../bytes/digest.js';
+export { escapeControls } from '../text/escape.js';
+export { SKILL_LIMITS } from '../protocol/limits.js';
