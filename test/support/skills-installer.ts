@@ -9,8 +9,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureNode, releaseOf } from '../../scripts/node-install.mjs';
 import { promisify } from 'node:util';
+import { ensureNode, releaseOf } from '../../scripts/node-install.mjs';
 
 const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
