@@ -24,7 +24,7 @@ export const USAGE = `Usage: pnpm bench -- [--quick | --smoke] [--only CASE[,CAS
 Measures skillmount against the official SDK v2 (@modelcontextprotocol/server) in one run and
 prints Markdown tables.
 
-  (no mode)        every case at every size (about 25 minutes on 2 cores)
+  (no mode)        every case at every size (about 35 minutes on 2 cores)
   --quick          the small sizes, fewer runs (under two minutes); its Ratios section is the
                    figure to compare from one change, machine or load to the next
   --smoke          the smallest size, one run of each case: checks that it all works
