@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 /** The release tested for each supported Node.js major. */
-export const NODES = ['20.20.2', '22.23.3', '24.21.0'];
+export const NODES = ['20.20.2', '22.23.3', '24.21.0', '26.10.0'];
 
 export const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every test file under test/ with Node's own test runner (TypeScript through tsx).
-// Usage: node scripts/test.mjs [filter...]  — a filter keeps files whose path contains it.
+// Usage: node scripts/test.mjs [--skip-once] [filter...]  — a filter keeps files whose path contains it;
+// --skip-once leaves out the files listed in scripts/test-once.mjs.
 // SKILLMOUNT_TEST_VERBOSE=1 also prints the warnings the tests cause on purpose.
 // Prints `spec` output, a progress line on stderr at least every 15 s (scripts/test-progress.mjs),
 // and ends with the runner's closing lines as its `tap` reporter prints them (`# tests N`, `# pass N`, …).
@@ -10,6 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageDirs, quickBuilt } from './dist-state.mjs';
+import { costLines, keepTable, overBudget, readCosts } from './test-cost-table.mjs';
+import { oncePerCi } from './test-once.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -35,8 +38,15 @@ const walk = (dir) => {
 };
 walk(path.join(root, 'test'));
 // `pnpm test -- x` passes the `--` through; it is not a filter.
-const filters = process.argv.slice(2).filter((a) => a !== '--');
-const files = found.filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+const args = process.argv.slice(2).filter((a) => a !== '--');
+// --skip-once: leave out the files that do not depend on the Node.js major or the SDK release
+// (scripts/test-once.mjs), for CI's second and later runs of the suite.
+const skipOnce = args.includes('--skip-once');
+const filters = args.filter((a) => a !== '--skip-once');
+const files = found
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .filter((f) => !skipOnce || !oncePerCi(f))
+  .sort();
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
@@ -61,6 +71,12 @@ const withoutPassword = (url) => {
   }
 };
 console.log(`Node.js ${process.version} (${process.execPath}), ${files.length} test files`);
+if (skipOnce) {
+  const left = found.filter((f) => oncePerCi(f) && (filters.length === 0 || filters.some((x) => f.includes(x))));
+  console.log(
+    `--skip-once: ${left.length} files that do not depend on the Node.js major or the SDK release left to the run of every file (scripts/test-once.mjs)`,
+  );
+}
 console.log(
   env.DATABASE_URL
     ? `PostgreSQL: DATABASE_URL ${withoutPassword(env.DATABASE_URL)} (tests that restart PostgreSQL still start their own embedded one)`
@@ -79,16 +95,36 @@ console.log('');
 // Node's `tap` reporter (`# tests N`, `# pass N`, …), which are printed last for tools that read them.
 const closingDir = mkdtempSync(path.join(tmpdir(), 'skillmount-test-'));
 env.SKILLMOUNT_TEST_CLOSING_LINES = path.join(closingDir, 'closing.txt');
+env.SKILLMOUNT_TEST_COST_FILE = path.join(closingDir, 'cost.jsonl');
 const progress = pathToFileURL(path.join(root, 'scripts/test-progress.mjs')).href;
 const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${progress}`, '--test-reporter-destination=stderr'];
-// A test that hangs fails after 10 minutes (the slowest takes under 4 on a loaded machine) instead of holding the run.
-const limits = ['--test-concurrency=2', '--test-timeout=600000'];
+// A test that hangs fails after 3 minutes instead of holding the run: the slowest test without a
+// limit of its own takes under a minute alone, so this leaves room for a machine running two suites.
+// Tests that install peers or build the docs site set their own, longer limits.
+const limits = ['--test-concurrency=3', '--test-timeout=180000'];
 const quiet = verbose ? [] : ['--import', pathToFileURL(path.join(root, 'scripts/test-quiet-warnings.mjs')).href];
-const result = spawnSync(process.execPath, ['--import', 'tsx', ...quiet, '--test', ...limits, ...reporters, ...files], {
+const cost = ['--import', pathToFileURL(path.join(root, 'scripts/test-cost.mjs')).href];
+const started = Date.now();
+const result = spawnSync(process.execPath, ['--import', 'tsx', ...quiet, ...cost, '--test', ...limits, ...reporters, ...files], {
   cwd: root,
   stdio: 'inherit',
   env,
 });
+const elapsedMs = Date.now() - started;
+
+// The cost table, and for a run of the whole suite that ends green, its CPU budget: printed before
+// the runner's closing lines, which stay last for the tools that read them.
+const costs = readCosts(env.SKILLMOUNT_TEST_COST_FILE, root, files);
+const table = costLines(costs, files, elapsedMs);
+keepTable(root, table.tsv);
+console.log(`\n${table.lines.join('\n')}`);
+let status = result.status ?? 1;
+const whole = filters.length === 0 && !skipOnce && costs.length === files.length;
+const budget = whole && status === 0 ? overBudget(root, costs) : undefined;
+if (budget) {
+  console.log(`# failed: ${budget}`);
+  status = 1;
+}
 try {
   const closing = readFileSync(env.SKILLMOUNT_TEST_CLOSING_LINES, 'utf8');
   if (closing) console.log(`\n${closing}`);
@@ -96,4 +132,4 @@ try {
   // The runner did not get as far as its closing lines; its own output says why.
 }
 rmSync(closingDir, { recursive: true, force: true });
-process.exit(result.status ?? 1);
+process.exit(status);

@@ -10,6 +10,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '@skillmount/storage-postgres';
+import { setupCost } from './cost.js';
 import { loadEmbeddedPostgres } from './embedded-postgres.js';
 
 export { privatePostgresProblem } from './embedded-postgres.js';
@@ -25,6 +26,10 @@ export interface TestPostgres {
 export async function startPostgres(options: { own?: boolean } = {}): Promise<TestPostgres> {
   const url = process.env.DATABASE_URL;
   if (url && !options.own) return { connectionString: url, stop: async () => {} };
+  return setupCost('postgres', startEmbedded);
+}
+
+async function startEmbedded(): Promise<TestPostgres> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
 
   const port = await freePort();

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { setupCost } from './cost.js';
 
 export interface S3TestServer {
   endpoint: string;
@@ -48,7 +49,7 @@ export async function startS3Server(): Promise<S3TestServer> {
       stop: async () => {},
     });
   }
-  return startEmbedded();
+  return setupCost('s3', startEmbedded);
 }
 
 type Base = Omit<S3TestServer, 'bucket' | 'client'>;

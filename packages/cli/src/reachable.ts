@@ -10,6 +10,8 @@ const POSTGRES_HINTS: Record<string, string> = {
   '28000': 'the server refused this user: check the user in the URL (and pg_hba.conf)',
   '3D000': 'no such database: check the database name in the URL',
 };
+/** pg's and pg-pool's errors for a connection not completed within the storage's bound (they have no code). */
+const CONNECT_TIMEOUT = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
 
 /**
  * With `--tenant-header` nothing is loaded at start (each tenant loads on its first request), so
@@ -42,7 +44,11 @@ async function checkPostgres(opened: OpenedStorage & { kind: 'postgres' }): Prom
     present = rows[0]?.present;
   } catch (error) {
     const code = codeOf(error);
-    const hint = (code !== undefined && POSTGRES_HINTS[code]) || 'check the URL (host, port, user, password, database) and that PostgreSQL is running';
+    const timedOut = error instanceof Error && CONNECT_TIMEOUT.test(error.message);
+    const hint =
+      (code !== undefined && POSTGRES_HINTS[code]) ||
+      (timedOut && 'the server accepted no connection within 10 s: check the host and port in the URL, and that PostgreSQL there is not overloaded') ||
+      'check the URL (host, port, user, password, database) and that PostgreSQL is running';
     const reason = error instanceof Error && error.message !== '' ? error.message : String(code ?? error);
     throw new Error(`cannot connect to ${opened.label}: ${reason}; ${hint}`, { cause: error });
   }

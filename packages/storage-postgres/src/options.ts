@@ -13,6 +13,9 @@ export interface NormalizedOptions {
   onError: (error: StorageError) => void;
 }
 
+/** How long a pool made from `connectionString` waits for a new connection before failing. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 const KNOWN = new Set(['pool', 'connectionString', 'table', 'namespace', 'debounceMs', 'onError']);
 
 const fail = (code: OptionErrorCode, option: string, detail: string): never => {
@@ -74,6 +77,8 @@ export function normalizeOptions(options: PostgresStorageOptions | undefined): N
   const onError = options!.onError ?? ((error: StorageError) => console.warn(escapeControls(`${PACKAGE}: ${error.message}`)));
 
   if (pool !== undefined) return { pool, ownsPool: false, names, namespace, debounceMs, onError };
-  const owned = new pg.Pool({ connectionString });
+  // A server that accepts the connection and never answers (or a half-open network path) must not
+  // hold a load, or `skillmount serve`'s start-up check, forever: pg waits without bound by default.
+  const owned = new pg.Pool({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   return { pool: owned, ownsPool: true, names, namespace, debounceMs, onError };
 }

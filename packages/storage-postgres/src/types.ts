@@ -8,7 +8,10 @@ import type { Pool } from 'pg';
 export interface PostgresStorageOptions {
   /** A `pg.Pool` you own. The storage never ends it: `close()` leaves it usable. */
   pool?: Pool;
-  /** A connection string; the storage then creates its own pool and `close()` ends it. */
+  /**
+   * A connection string; the storage then creates its own pool and `close()` ends it. That pool
+   * gives up on a connection the server has not completed within 10 s.
+   */
   connectionString?: string;
   /**
    * The table holding the files, optionally schema-qualified (`skills.files`). Each part is a plain
