@@ -417,9 +417,17 @@ describe('fsStorage watch under a steady trickle of changes', () => {
       catalog?.close();
       remove();
     });
-    // The most writes seen: a read may fall between the truncation and the write.
-    let seen = 0;
-    const writes = () => (seen = Math.max(seen, Number(readFileSync(log, 'utf8')) || 0));
+    // The writer's count. writeFileSync truncates the file before it writes, and a loaded machine
+    // can pause the writer in between: a read then finds the file empty (it once made the trickle
+    // look stopped, on Node 26 in a full run). Read again until the write has landed.
+    const writes = () => {
+      const until = Date.now() + 5000;
+      do {
+        const text = readFileSync(log, 'utf8');
+        if (text !== '') return Number(text);
+      } while (Date.now() < until);
+      return 0;
+    };
     await waitFor(() => existsSync(log) && writes() > 3, 'the writer started', PATIENCE);
     // A debounce 20 times the writer's period: without the maximum wait, the catalog would wait for a pause that never comes.
     const storage = fsStorage(dir, { debounceMs: 1000, maxWaitMs: 2000 });
