@@ -16,9 +16,9 @@ import {
   ReadResourceRequestSchema,
   ListResourcesRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { attach, createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
+import { attach, createSkillsEndpoint, memoryStorage, SkillCatalog, type SkillEntry } from '@skillmount/core';
 import { listenHttp } from '../support/apps.js';
-import { connectClient } from '../support/client.js';
+import { connectClient, WITH_SKILLS_EXTENSION } from '../support/client.js';
 import { listen } from '../modern/support.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -27,13 +27,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const skillMd = (name: string, description = `The ${name} skill.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 const textOf = (result: any) => (result.content as { text: string }[]).map((c) => c.text);
 
-async function serve(catalog: SkillCatalog, options: { server?: () => Server; sessions?: boolean } = {}) {
+async function serve(catalog: SkillCatalog, options: { server?: () => Server; sessions?: boolean; visible?: (entry: SkillEntry) => boolean } = {}) {
   const endpoint = createSkillsEndpoint({
     source: catalog,
     tools: true,
     prompts: true,
     sessions: options.sessions ?? true,
     ...(options.server ? { server: options.server } : {}),
+    ...(options.visible ? { attach: { visible: options.visible } } : {}),
   });
   const http = await listenHttp((req, res) => endpoint.handle(req, res, undefined));
   return {
@@ -252,6 +253,47 @@ describe('files and names', () => {
       assert.equal(shared.isError, true);
       assert.deepEqual(textOf(shared), ['2 skills are named "deploy": give one of their paths as the name (a/deploy, b/deploy).']);
       assert.match(String(await client.getPrompt({ name: 'deploy' }).catch((e) => e.message)), /Prompt deploy not found/);
+    } finally {
+      await close();
+      await app.close();
+    }
+  });
+
+  test('read_skill and prompts/get find a name in the index: visible() is asked about the skills that bear it, not about all 5000', async () => {
+    // The property is constant work per call; the size shows it: a walk of the pages would ask visible() 5000 times per call.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5000; i++) files[`skill-${String(i).padStart(4, '0')}/SKILL.md`] = skillMd(`skill-${String(i).padStart(4, '0')}`);
+    for (const team of ['a', 'b', 'c']) files[`${team}/shared/SKILL.md`] = skillMd('shared', `Shared, team ${team}.`);
+    const catalog = await SkillCatalog.load(memoryStorage(files));
+    const asked: string[] = [];
+    const hidden = 'skill://skill-0007/SKILL.md';
+    const app = await serve(catalog, {
+      visible: (entry) => {
+        asked.push(entry.uri);
+        return entry.uri !== hidden;
+      },
+    });
+    // A client of the extension: its initialize lists nothing, so every visible() call below is the call's own.
+    const { client, call, close } = await connectClient(app.url, {}, WITH_SKILLS_EXTENSION);
+    const askedBy = async (work: () => Promise<unknown>) => {
+      asked.length = 0;
+      await work();
+      return [...asked];
+    };
+    try {
+      const read = (name: string) => client.callTool({ name: 'read_skill', arguments: { name } });
+      const one = 'skill://skill-4321/SKILL.md';
+      // Once to find it, once more by the read (resources/read's own check).
+      assert.deepEqual(await askedBy(() => read('skill-4321')), [one, one]);
+      assert.deepEqual(await askedBy(() => call('prompts/get', { name: 'skill-4321' })), [one, one]);
+      const shared = ['skill://a/shared/SKILL.md', 'skill://b/shared/SKILL.md', 'skill://c/shared/SKILL.md'];
+      assert.deepEqual(await askedBy(() => read('shared')), shared);
+      // By path: that skill, then the others of its name until one is visible (so it goes by its path), then the read.
+      assert.deepEqual(await askedBy(() => read('b/shared')), [shared[1], shared[0], shared[1]]);
+      // A hidden skill and a missing one cost the same: one question (a stand-in for the missing one).
+      assert.deepEqual(await askedBy(() => read('skill-0007')), [hidden]);
+      assert.deepEqual(await askedBy(() => read('no-such-skill')), ['skill://no-such-skill/SKILL.md']);
+      assert.equal(textOf(await read('skill-0007'))[0], textOf(await read('no-such-skill'))[0]!.replace('no-such-skill', 'skill-0007'));
     } finally {
       await close();
       await app.close();

@@ -16,6 +16,7 @@ import {
   type SkillsEndpointOptions,
   type TenantCatalogsOptions,
   tenantCatalogs,
+  visibleLine,
 } from '@skillmount/core';
 import { bodyNotJson, contextFields, type HttpRefusal, INVALID_CONTEXT, setClientAddress } from '@skillmount/core/adapter';
 import { fsStorage } from '@skillmount/storage-fs';
@@ -157,3 +158,15 @@ attachSkills(someServer, someSource, { instructions: { maxBytes: 4096, intro: 'T
 createSkillsEndpoint({ source: someSource, instructions: 'always' });
 // @ts-expect-error maxBytes is a number
 attachSkills(someServer, someSource, { instructions: { maxBytes: '2048' } });
+
+// visibleLine: a string in, a string out; the limits are numbers, both optional.
+const shown: string = visibleLine('Formats invoices.', { maxGraphemes: 120, maxBytes: 480 });
+visibleLine('x');
+visibleLine('x', {});
+// @ts-expect-error a limit is a number
+visibleLine('x', { maxGraphemes: '120' });
+// @ts-expect-error no other limit
+visibleLine('x', { maxChars: 120 });
+const newCodes: SkillWarningCode[] = ['hidden-characters', 'instructions-line-skipped'];
+void shown;
+void newCodes;

@@ -28,11 +28,12 @@ export const FLAGS = {
     prompts: { type: 'boolean' },
     'well-known': { type: 'boolean' },
   },
-  check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' } },
+  check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' }, strict: { type: 'boolean' } },
   publish: {
     delete: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
     force: { type: 'boolean' },
+    strict: { type: 'boolean' },
     table: { type: 'string' },
     concurrency: { type: 'string' },
   },

@@ -59,14 +59,18 @@ check options:
   --prefix <segments>   as for serve
   --table <name>        as for serve
   --json                print the result as JSON (exact byte counts; limit problems carry files, bytes, limit)
+  --strict              fail on warnings too (invisible or direction-changing characters in a SKILL.md)
   Each problem is printed as "<path>: <message> [<code>]", as serve prints its warnings; codes:
   frontmatter, name-mismatch, limit, skill-md-case, bad-name, unsupported, root-skill, portability,
-  reserved-metadata. Lengths are counted in characters (Unicode code points).
+  reserved-metadata. Warnings ("warning: …"): hidden-characters, a SKILL.md line holding characters
+  a reader cannot see (its line and code points), served as published. Lengths are counted in
+  characters (Unicode code points).
 
 publish options:
   --delete              remove stored files that are no longer in the folder
   --dry-run             compare and report; write nothing
   --force               publish the valid skills even when others have problems
+  --strict              refuse to publish when check would warn (invisible characters in a SKILL.md)
   --table <name>        PostgreSQL: the table, created when missing (default skillmount_files)
   --concurrency <n>     requests in flight (default 8)
 

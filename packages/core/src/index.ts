@@ -85,6 +85,7 @@ export { isValidSkillName } from './skillmd/rules.js';
 export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
 export { sha256Digest } from './bytes/digest.js';
 export { escapeControls } from './text/escape.js';
+export { visibleLine } from './text/visible.js';
 export { formatBytes } from './text/size.js';
 export { SkillCatalog } from './catalog/catalog.js';
 export { consoleWarning } from './warnings/console.js';

@@ -260,6 +260,7 @@ export type SkillWarningCode =
   | 'root-skill'
   | 'portability'
   | 'reserved-metadata'
+  | 'hidden-characters'
   | 'no-skills'
   | 'missing-skill-md'
   // A catalog while it serves.
@@ -277,6 +278,7 @@ export type SkillWarningCode =
   | 'internal-error'
   | 'sdk-seam-missing'
   | 'instructions-failed'
+  | 'instructions-line-skipped'
   | 'tool-name-taken'
   // Per-tenant catalogs.
   | 'tenant-key-failed'

@@ -4,27 +4,30 @@ import { openStorage, parseLocation } from '../location.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
 import { formatBytes, plural, warningText } from '../terminal/words.js';
+import { sortFindings, warningLines } from '../terminal/findings.js';
 
 /**
  * `skillmount check <location>`: load the tree (a folder, an S3 prefix or a PostgreSQL namespace)
- * as a server would and print every problem. Exit 1 when there is one.
+ * as a server would and print every problem, and the warnings (invisible characters in a SKILL.md).
+ * Exit 1 when there is a problem, or with `--strict` a warning.
  */
 export async function check(argv: string[]): Promise<number> {
   const { values, location } = parseCommand(argv, FLAGS.check, 'location');
   const opened = await openStorage(parseLocation(location), values.table !== undefined ? { table: values.table } : {});
-  const problems: SkillWarning[] = [];
+  const found: SkillWarning[] = [];
   try {
     let catalog: SkillCatalog;
     try {
       catalog = await SkillCatalog.load(opened.storage, {
         pageSize: Infinity,
         ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
-        onWarning: (w) => problems.push(w),
+        onWarning: (w) => found.push(w),
       });
     } catch (error) {
       throw error instanceof CatalogError ? error : opened.explain(error);
     }
     catalog.close();
+    const { problems, warnings } = sortFindings(found);
     // A skill over the per-skill limits is served (hosts may refuse it), but it is not valid: its warning says why.
     const overLimit = new Set(problems.filter((p) => p.code === 'limit' && p.uri !== undefined).map((p) => p.uri));
     const skills = catalog.entries
@@ -34,14 +37,17 @@ export async function check(argv: string[]): Promise<number> {
         files: e.resources === 'dynamic' ? 0 : e.resources.length,
         bytes: e.resources === 'dynamic' ? 0 : e.resources.reduce((n, r) => n + r.size, 0),
       }));
+    const strict = values.strict === true;
     if (values.json) {
-      sayJson({ location: opened.label, skills, problems });
+      sayJson({ location: opened.label, skills, problems, warnings });
     } else {
       for (const p of problems) say(warningText(p, opened.label));
+      for (const line of warningLines(warnings, opened.label)) say(line);
       for (const s of skills) say(`ok ${field(s.uri)} (${plural(s.files, 'file')}, ${formatBytes(s.bytes)})`);
-      say(`${plural(skills.length, 'skill')} valid, ${plural(problems.length, 'problem')} in ${opened.label}`);
+      const warned = warnings.length > 0 ? `, ${plural(warnings.length, 'warning')}${strict ? ' (--strict: they fail the check)' : ''}` : '';
+      say(`${plural(skills.length, 'skill')} valid, ${plural(problems.length, 'problem')}${warned} in ${opened.label}`);
     }
-    return problems.length > 0 ? 1 : 0;
+    return problems.length > 0 || (strict && warnings.length > 0) ? 1 : 0;
   } catch (error) {
     if (error instanceof CatalogError) {
       complain(error.message);

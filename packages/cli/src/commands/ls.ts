@@ -1,4 +1,5 @@
 import { checkLimits } from '@skillmount/core/client';
+import { visibleLine } from '@skillmount/core';
 import { connectSkills, headerOptions } from '../connect.js';
 import { FLAGS } from '../flags.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
@@ -34,7 +35,7 @@ export async function ls(argv: string[]): Promise<number> {
     }
     const table = [
       ['NAME', 'FILES', 'SIZE', 'URI', 'DESCRIPTION'],
-      ...rows.map((r) => [field(r.name), String(r.files), size(r.bytes), field(r.uri), oneLine(r.description)]),
+      ...rows.map((r) => [field(r.name), String(r.files), size(r.bytes), field(r.uri), description(r.description)]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
     for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
@@ -48,8 +49,5 @@ export async function ls(argv: string[]): Promise<number> {
 
 const size = (bytes: number | 'dynamic') => (bytes === 'dynamic' ? 'dynamic' : formatBytes(bytes));
 
-/** Escaped first, so the width counts what is shown. */
-const oneLine = (text: string) => {
-  const flat = field(text.replace(/\s+/g, ' ').trim());
-  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
-};
+/** A description as a table cell: one line, nothing a reader cannot see, at most 80 characters; escaped besides. */
+const description = (text: string): string => field(visibleLine(text, { maxGraphemes: 80 }));

@@ -7,12 +7,14 @@ import { postgresTarget } from '../publish/postgres-target.js';
 import { runPublish } from '../publish/run.js';
 import { integerOption, parseWithPositionals, UsageError } from '../usage.js';
 import { plural, warningText } from '../terminal/words.js';
+import { sortFindings, warningLines } from '../terminal/findings.js';
 
 /**
  * `skillmount publish <folder> <s3://bucket/prefix | postgres://…[#namespace]>`: check the folder
  * as `skillmount check` does, then upload the files of its valid skills that differ from what is
  * stored, and with `--delete` remove stored files that are gone from the folder. Exit 0 on
- * success, 1 when the folder has problems (without `--force`) or a request fails, 2 for a usage mistake.
+ * success, 1 when the folder has problems (without `--force`), warnings (with `--strict`) or a
+ * request fails, 2 for a usage mistake.
  */
 export async function publish(argv: string[]): Promise<number> {
   const { values, positionals } = parseWithPositionals(argv, FLAGS.publish, ['folder', 'location']);
@@ -34,16 +36,23 @@ export async function publish(argv: string[]): Promise<number> {
   const folder = await openStorage(source);
   if (folder.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${folder.label}" is not one`);
   const checked = await checkFolder(folder.storage);
-  for (const p of checked.problems) complain(warningText(p, folder.label));
-  if (checked.problems.length > 0) {
+  const { problems, warnings } = sortFindings(checked.problems);
+  for (const p of problems) complain(warningText(p, folder.label));
+  for (const line of warningLines(warnings, folder.label)) complain(line);
+  if (problems.length > 0) {
     if (values.force !== true) {
       complain(
-        `skillmount: refusing to publish ${folder.label}: ${plural(checked.problems.length, 'problem')} (${plural(checked.skills, 'skill')} valid). ` +
+        `skillmount: refusing to publish ${folder.label}: ${plural(problems.length, 'problem')} (${plural(checked.skills, 'skill')} valid). ` +
           'Fix them, or publish the valid skills only with --force.',
       );
       return 1;
     }
     complain(`skillmount: --force: publishing the ${plural(checked.skills, 'valid skill')} only`);
+  }
+  // --force publishes around invalid skills; a warning is about a valid one, so --strict refuses whatever --force says.
+  if (values.strict === true && warnings.length > 0) {
+    complain(`skillmount: --strict: refusing to publish ${folder.label}: ${plural(warnings.length, 'warning')}. Fix them, or publish without --strict.`);
+    return 1;
   }
   if (checked.skills === 0) {
     complain(`skillmount: no valid skill in ${folder.label}; nothing to publish`);

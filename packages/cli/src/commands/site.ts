@@ -3,6 +3,7 @@
  * `/.well-known/agent-skills/index.json` instead of an MCP endpoint, every artifact checked
  * against the digest the index publishes before anything is shown.
  */
+import { visibleLine } from '@skillmount/core';
 import { fetchSkill, indexUrlOf, readIndex, type SiteSkill } from '../site.js';
 import { complain, field, say, sayContent, sayJson } from '../terminal/print.js';
 import { formatBytes, plural } from '../terminal/words.js';
@@ -30,7 +31,7 @@ export async function lsSite(site: string, headers: Record<string, string>, json
   else {
     const table = [
       ['NAME', 'TYPE', 'FILES', 'SIZE', 'DESCRIPTION'],
-      ...rows.map((r) => [field(r.name), r.type, String(r.files), formatBytes(r.bytes), oneLine(r.description)]),
+      ...rows.map((r) => [field(r.name), r.type, String(r.files), formatBytes(r.bytes), description(r.description)]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
     for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
@@ -73,7 +74,5 @@ export async function getSite(site: string, name: string, file: string | undefin
   return 0;
 }
 
-const oneLine = (text: string) => {
-  const flat = field(text.replace(/\s+/g, ' ').trim());
-  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
-};
+/** A description as a table cell: one line, nothing a reader cannot see, at most 80 characters; escaped besides. */
+const description = (text: string): string => field(visibleLine(text, { maxGraphemes: 80 }));

@@ -136,6 +136,7 @@ function assemble(
   return {
     entries: deepFreeze(entries),
     skills: new Map(served.map((b) => [b.key, b.entry])),
+    names: byName(entries),
     files: records.records,
     directories,
     resourceListing: deepFreeze(entries.map(listingOf)),
@@ -143,6 +144,17 @@ function assemble(
     bodiesRead: records.bodiesRead,
     reload,
   };
+}
+
+/** The entries by frontmatter name, each list in the order of `entries` (list order). */
+function byName(entries: readonly SkillEntry[]): Map<string, SkillEntry[]> {
+  const names = new Map<string, SkillEntry[]>();
+  for (const entry of entries) {
+    const bearing = names.get(entry.frontmatter.name);
+    if (bearing) bearing.push(entry);
+    else names.set(entry.frontmatter.name, [entry]);
+  }
+  return names;
 }
 
 /** The warning for a storage with no SKILL.md in any visible folder: most often the wrong folder, or one level off. */

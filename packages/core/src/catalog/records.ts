@@ -2,6 +2,7 @@ import { sha256Digest } from '../bytes/digest.js';
 import { decodeUtf8 } from '../bytes/text.js';
 import { skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter } from '../skillmd/parse.js';
+import { hiddenCharacters } from '../text/visible.js';
 import type { SkillFiles } from '../types.js';
 import { mapLimit } from '../storage-kit/limit.js';
 import { toStorageError } from '../storage-kit/errors.js';
@@ -95,7 +96,10 @@ function flatCopy(text: string): string {
   return text.length < 2 ? text : [text.slice(0, 1), text.slice(1)].join('');
 }
 
-/** What a catalog keeps of a SKILL.md: its frontmatter, not its body (served from storage like any file). */
+/**
+ * What a catalog keeps of a SKILL.md: its frontmatter, not its body (served from storage like any
+ * file), and where the whole file holds characters a reader cannot see (a few lines' worth).
+ */
 export function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
   const tooLarge = skillMdSizeProblem(bytes.byteLength); // before decoding it
   if (tooLarge) return { ok: false, code: 'limit', error: tooLarge };
@@ -104,5 +108,7 @@ export function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return parsed;
   // A fresh copy: the parsed strings are slices of the whole SKILL.md text and would keep all of it alive.
-  return { ok: true, frontmatter: JSON.parse(JSON.stringify(parsed.frontmatter)) as Record<string, unknown>, portability: parsed.portability };
+  const frontmatter = JSON.parse(JSON.stringify(parsed.frontmatter)) as Record<string, unknown>;
+  const hidden = hiddenCharacters(text);
+  return { ok: true, frontmatter, portability: parsed.portability, ...(hidden ? { hidden } : {}) };
 }

@@ -1,5 +1,6 @@
 import { SKILL_MD } from '../protocol/constants.js';
 import { folderNameProblem, frontmatterNotes, frontmatterProblems } from '../skillmd/rules.js';
+import type { HiddenReport } from '../text/visible.js';
 import type { SkillEntry, SkillFrontmatter, SkillLimits, SkillResource, SkillWarning } from '../types.js';
 import type { Candidate } from './candidates.js';
 import { limitProblems } from './over-limit.js';
@@ -80,7 +81,27 @@ function checkFrontmatter(parsed: ParsedSkillMd, path: string, folderName: strin
     });
   }
   for (const message of frontmatterNotes(parsed.frontmatter)) warnings.push({ code: 'reserved-metadata', path, message });
+  if (parsed.hidden) for (const message of hiddenNotes(parsed.hidden)) warnings.push({ code: 'hidden-characters', path, message });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, frontmatter: parsed.frontmatter as SkillFrontmatter };
+}
+
+/**
+ * One message per line of a SKILL.md that holds invisible or direction-changing characters (the
+ * first few lines; then one that counts the rest): the line, and the code points.
+ */
+function hiddenNotes(report: HiddenReport): string[] {
+  const notes = report.lines.map((l) => {
+    const more = l.count > l.first.length ? ` and ${l.count - l.first.length} more` : '';
+    const what = l.count === 1 ? 'an invisible or direction-changing character' : `${l.count} invisible or direction-changing characters`;
+    return (
+      `line ${l.line} holds ${what} (${l.first.join(', ')}${more}): served as published, so a model reads what a person ` +
+      `does not see; remove ${l.count === 1 ? 'it' : 'them'} unless meant`
+    );
+  });
+  if (report.moreLines > 0) {
+    notes.push(`${report.moreLines} more line${report.moreLines === 1 ? ' holds' : 's hold'} such characters (${report.total} in the whole file)`);
+  }
+  return notes;
 }
 
 /** Both lists sorted by URI: the same files with the same digests and sizes. */

@@ -1,8 +1,12 @@
+import type { HiddenReport } from '../text/visible.js';
 import type { SkillEntry, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 
-/** What a catalog keeps of a SKILL.md: its parsed frontmatter, or why it could not be parsed. */
+/**
+ * What a catalog keeps of a SKILL.md: its parsed frontmatter (and, when the file holds invisible
+ * or direction-changing characters, where: see text/visible.ts), or why it could not be parsed.
+ */
 export type ParsedSkillMd =
-  | { ok: true; frontmatter: Record<string, unknown>; portability: string[] }
+  | { ok: true; frontmatter: Record<string, unknown>; portability: string[]; hidden?: HiddenReport }
   | { ok: false; code: 'frontmatter' | 'limit'; error: string };
 
 /**
@@ -66,6 +70,11 @@ export interface CatalogSnapshot {
    * segments, less the catalog's prefix, joined with `/`, so every spelling of it finds the same.
    */
   skills: ReadonlyMap<string, SkillEntry>;
+  /**
+   * The entries by frontmatter name, each list in list order: what the read tool and the prompts
+   * look a name up in (catalog/names.ts) instead of walking every page.
+   */
+  names: ReadonlyMap<string, readonly SkillEntry[]>;
   files: ReadonlyMap<string, FileRecord>;
   /**
    * Children of every directory inside a served skill, sorted by URI: the file records themselves,

@@ -128,7 +128,13 @@ export class ResponseBudget {
     const held = wrapHandlerLookups(
       server,
       TAG,
-      (handler, method) => (request, extra) => this.count(subjectOf(method, request.params), () => handler(request, extra)),
+      (handler, method) => (request, extra) =>
+        this.count(
+          subjectOf(method, request.params),
+          () => handler(request, extra),
+          // The SDK sends nothing for a request cancelled meanwhile: nothing is counted for it either.
+          (result) => ((extra as { signal?: AbortSignal } | undefined)?.signal?.aborted ? 0 : answerBytes(result)),
+        ),
     );
     if (!held) {
       seamMissing(

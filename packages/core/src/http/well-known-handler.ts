@@ -7,7 +7,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeValue, optionFail, type OptionFail } from '../option-checks.js';
 import { serviceOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
-import { describeError } from '../text/error-text.js';
 import type { SkillContext, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { consoleWarning } from '../warnings/console.js';
 import { warningSink } from '../warnings/sink.js';
@@ -76,17 +75,7 @@ export function createWellKnownHandler<C extends SkillContext = SkillContext>(op
   const checked = serviceOptions({ visible: options.visible as SkillVisibility | undefined });
   const service = new SkillHandlers(source, warn, { ...checked, count: budget.count.bind(budget) });
   const handle = wellKnownHandle({ service, source, warn, guard, budget });
-  return async (req, res, context = {}) => {
-    try {
-      return await handle(req, res, context);
-    } catch (error) {
-      // The source's failure (a storage's, with its paths) goes to onWarning, never to the client.
-      if (res.headersSent) res.end();
-      else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('Internal error\n');
-      warn({ code: 'request-failed', message: `/.well-known/agent-skills request failed: ${describeError(error).slice(0, 300)}` });
-      return true;
-    }
-  };
+  return (req, res, context = {}) => handle(req, res, context);
 }
 
 /** The `source` option, checked: a skill source (`list` and `read` at least). */

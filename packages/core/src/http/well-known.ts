@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { contextFromExtra, contextOfRequest, runWithSkillContext } from '../context/store.js';
 import type { SkillHandlers } from '../server/handlers.js';
 import type { SkillContext, SkillSource, SkillWarning } from '../types.js';
+import { describeError } from '../text/error-text.js';
 import { tellFor } from '../warnings/told.js';
 import { WellKnownAnswers } from '../well-known/answers.js';
 import { handleWellKnown } from '../well-known/route.js';
@@ -26,7 +27,7 @@ export interface WellKnownParts {
   stepsAside?: (tell: (warning: SkillWarning) => void) => Promise<boolean>;
 }
 
-/** Answers a request under the prefix (true), or leaves it untouched (false). */
+/** Answers a request under the prefix (true; a failure answers 500 and warns `request-failed`), or leaves it untouched (false). */
 export type WellKnownHandle = (req: IncomingMessage & { auth?: unknown }, res: ServerResponse, context: Record<string, unknown>) => Promise<boolean>;
 
 /** The route over `parts`: the guard first, then each answer in the request's context and under the budget. */
@@ -56,5 +57,18 @@ export function wellKnownHandle({ service, source, warn, guard, budget, stepsAsi
       return runWithSkillContext(contextOfRequest(req, context), () => budget.run(req.socket, run)).finally(() => req.socket?.off('close', onClose));
     },
   };
-  return (req, res, context) => handleWellKnown(deps, req, res, context);
+  return async (req, res, context) => {
+    try {
+      return await handleWellKnown(deps, req, res, context);
+    } catch (error) {
+      // One answer and one warning behind every adapter; the cause (a storage's, with its paths) never reaches the client.
+      if (res.headersSent) res.end();
+      else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('Internal error\n');
+      // A client that hung up ended its own request: nothing failed.
+      if (!req.socket?.destroyed) {
+        warn({ code: 'request-failed', message: `/.well-known/agent-skills request failed: ${describeError(error).slice(0, 300)}` });
+      }
+      return true;
+    }
+  };
 }

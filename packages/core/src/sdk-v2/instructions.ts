@@ -30,7 +30,10 @@ export interface SkillsInstructionsOptions<C extends SkillContext = SkillContext
   maxBytes?: number;
   /** The section's first sentence, in place of the default one (one line, up to 300 UTF-8 bytes). */
   intro?: string;
-  /** Where a listing that failed or took too long (`instructions-failed`) is reported. Default: the source's `warn`, else `console.warn`. */
+  /**
+   * Where a listing that failed or took too long (`instructions-failed`), and a skill left out because its line did not fit
+   * (`instructions-line-skipped`), are reported. Default: the source's `warn`, else `console.warn`.
+   */
   onWarning?: (warning: SkillWarning) => void;
 }
 

@@ -1,5 +1,7 @@
 import { isCatalogBuiltHere, type SkillCatalog } from '../catalog/catalog.js';
 import { skillsHolding, visiblePage } from '../catalog/visible.js';
+import { skillAtPath, skillsNamed } from '../catalog/names.js';
+import { compare } from '../text/compare.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { encodeContent, verifiedContent, type EncodedContent } from '../bytes/verified.js';
 import { SkillNotFoundError, changedFile, directoryNotFound, fileNotFound, internalError, skillNotFound } from '../errors.js';
@@ -59,6 +61,24 @@ export interface SkillHandlersOptions {
   instructions?: InstructionsPlan;
 }
 
+/**
+ * What a name names for one request, from a catalog's index of names (`SkillHandlers.named`): the
+ * envelope of the source that answered, and the skills the request may see that go by the name.
+ */
+export type NamedSkills = Envelope & {
+  /**
+   * The skill `name` names by the rule of the read tool and the prompts (server/skill-names.ts):
+   * the visible skill that goes by `name` (its own name when no other visible skill has it, else
+   * its path, `acme/billing/refunds`), the later in list order when two do; else the visible skill
+   * whose path is `name` (a path is always accepted). Undefined when neither.
+   */
+  skill: SkillEntry | undefined;
+  /** Every visible skill whose own name is `name`, in list order: more than one when the name is shared. */
+  bearing: SkillEntry[];
+  /** How many skills the catalog serves, hidden ones included: a bound on the visible skills listed before any of these. */
+  served: number;
+};
+
 /** The source answering one request, and whether its entries were checked when it was built. */
 interface Answering {
   source: SkillSource;
@@ -116,6 +136,14 @@ export class SkillHandlers {
     return answer;
   }
 
+  /**
+   * The source that answers `ctx` (its tenant's catalog, under a per-tenant source), as an
+   * identity to keep per-tenant caches by; nothing is asked of it.
+   */
+  answeringSource(ctx: SkillContext): Promise<object> {
+    return withResolvedSource(this.#source, ctx, (source) => source);
+  }
+
   /** `resultType` and the cache fields of a result that does not come from the source (`server/discover`). */
   envelope(ctx: SkillContext): Promise<Envelope> {
     return this.#answer(ctx, METHOD_DISCOVER, ({ source }) => this.#envelopeOf(source, ctx));
@@ -171,6 +199,64 @@ export class SkillHandlers {
       this.#tellDropped(dropped);
       return { ...this.#envelopeOf(answering.source, ctx), skills: kept, ...next };
     });
+  }
+
+  /**
+   * The skills `name` names for the request, found in the catalog's index of names: `visible()`
+   * (of the source and of the option) is asked for the skills whose own name is `name`, for the one
+   * whose path is `name`, and, when that one's own name is another, for the skills sharing it until
+   * one is visible; nothing else, so the work does not grow with the catalog. A name no skill goes
+   * by asks the rules about a stand-in, as a missing URI does. The answer is what a walk of every
+   * `list` page would give (server/skill-names.ts), under the same budget and tenant resolution.
+   * Undefined when the source that answers keeps no index (an app's own `SkillSource`, or a catalog
+   * under another base URI than the service's): the caller then walks `list`.
+   */
+  named(name: string, ctx: SkillContext): Promise<NamedSkills | undefined> {
+    // Counted as the list pages it stands for.
+    return this.#answer(ctx, METHOD_SKILLS_LIST, async (answering) => {
+      if (!answering.trusted) return undefined;
+      const catalog = answering.source as SkillCatalog;
+      if (catalog.baseUri !== this.base.uri) return undefined;
+      const envelope = this.#envelopeOf(catalog, ctx);
+      const shown = this.#shownOnce(ctx);
+      const named = skillsNamed(catalog, name);
+      const bearing: SkillEntry[] = [];
+      for (const entry of named) if (await shown(entry)) bearing.push(entry);
+      const atPath = skillAtPath(catalog, this.base, name);
+      if (!atPath && named.length === 0) {
+        await this.#visibility?.askForMissing(`${this.base.uri}${name}/SKILL.md`, ctx);
+        return { ...envelope, skill: undefined, bearing, served: catalog.entries.length };
+      }
+      const path = atPath && (await shown(atPath)) ? atPath : undefined;
+      // Each visible skill goes by its own name, or by its path when another visible skill shares that name.
+      const byName = bearing.length === 1 ? bearing[0] : undefined;
+      const byPath = path && (await this.#nameShared(catalog, path, bearing, shown)) ? path : undefined;
+      // A list walk names skills in list order, a later one taking a name an earlier one went by.
+      const skill = byName && byPath ? (compare(byName.uri, byPath.uri) > 0 ? byName : byPath) : (byName ?? byPath ?? path);
+      return { ...envelope, skill, bearing, served: catalog.entries.length };
+    });
+  }
+
+  /** Whether another visible skill has the same own name as `entry` (`bearing`: the visible ones with the name asked for). */
+  async #nameShared(catalog: SkillCatalog, entry: SkillEntry, bearing: readonly SkillEntry[], shown: (entry: SkillEntry) => Promise<boolean>) {
+    if (bearing.includes(entry)) return bearing.length > 1;
+    for (const other of skillsNamed(catalog, entry.frontmatter.name)) if (other !== entry && (await shown(other))) return true;
+    return false;
+  }
+
+  /** `visible()` for one request, asked at most once per skill. */
+  #shownOnce(ctx: SkillContext): (entry: SkillEntry) => Promise<boolean> {
+    const visibility = this.#visibility;
+    const asked = new Map<SkillEntry, boolean>();
+    return async (entry) => {
+      if (!visibility) return true;
+      let shown = asked.get(entry);
+      if (shown === undefined) {
+        shown = await visibility.allows(entry, ctx);
+        asked.set(entry, shown);
+      }
+      return shown;
+    };
   }
 
   /** Report the entries left off a custom source's page, or under `strict` fail the page. */

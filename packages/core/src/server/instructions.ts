@@ -2,10 +2,14 @@
  * The skills section of a server's `instructions`, built from listed skills within a byte budget.
  * Pure: no I/O. Hosts that do not speak the Skills extension still show a server's instructions
  * to the model, and read resources; this section is how such a host learns which skills exist
- * and where their SKILL.md files are. Names and descriptions are tenant-written text: control
- * characters, line breaks and bidirectional overrides are taken out, so one skill cannot add
- * lines (or hide text) in the section, and angle brackets are replaced, so it cannot plant a URI.
+ * and where their SKILL.md files are. Names and descriptions are tenant-written text: they go
+ * through the visible-text policy (text/visible.ts: controls and line breaks become spaces,
+ * invisible and direction-changing characters are removed, marks per character are capped), so
+ * one skill cannot add lines or hide text in the section, and angle brackets are replaced, so it
+ * cannot plant a URI. Each line is bounded in bytes; one that does not fit is left out and the
+ * lines after it still get their turn.
  */
+import { visibleLine } from '../text/visible.js';
 
 /** One skill as the section names it. */
 export interface PointerSkill {
@@ -32,8 +36,13 @@ export const MIN_INSTRUCTIONS_BYTES = 512;
 export const MAX_INSTRUCTIONS_BYTES = 65_536;
 /** Longest intro, in UTF-8 bytes. */
 export const MAX_INTRO_BYTES = 300;
-/** Descriptions are cut to about this many characters (graphemes), at a word boundary. */
+/** Descriptions are cut to at most this many characters (grapheme clusters, the ellipsis included), at a word boundary. */
 export const DESCRIPTION_CHARS = 120;
+/** …and to at most this many UTF-8 bytes (4 per character: every character could be an emoji). */
+export const DESCRIPTION_BYTES = 4 * DESCRIPTION_CHARS;
+/** Names are cut likewise (a valid name is at most 64 characters of a-z, 0-9 and hyphens). */
+const NAME_CHARS = 64;
+const NAME_BYTES = 4 * NAME_CHARS;
 
 export const DEFAULT_INTRO = 'This server offers Agent Skills: folders of instructions and files for specific tasks.';
 const GUIDANCE =
@@ -43,41 +52,22 @@ const GUIDANCE =
 const utf8 = new TextEncoder();
 const bytesOf = (text: string) => utf8.encode(text).byteLength;
 
-// C0/C1 controls, line and paragraph separators, and the bidirectional marks, embeddings, overrides and isolates.
-const UNSAFE = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
-/** Tenant-written text on one line: controls and line breaks become spaces, runs of spaces one. */
-export function oneLine(text: string): string {
-  return text.replace(UNSAFE, ' ').replace(/\s+/gu, ' ').trim();
-}
-
 /** Whether `uri` can stand in the section as written: printable ASCII, no space and no angle bracket. */
 export function isPlainUri(uri: string): boolean {
   return /^[\x21-\x7e]+$/.test(uri) && !/[<>]/.test(uri);
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** `text` (one line already) cut to about `max` characters at a word boundary, with an ellipsis when cut. */
-export function cutAtWord(text: string, max = DESCRIPTION_CHARS): string {
-  // No more UTF-16 units than `max`, so no more characters either: nothing to segment.
-  if (text.length <= max) return text;
-  const parts = Array.from(graphemes.segment(text), (s) => s.segment);
-  if (parts.length <= max) return text;
-  const head = parts.slice(0, max).join('');
-  const space = head.lastIndexOf(' ');
-  // A word boundary in the last third; a single long word is cut where it is.
-  const cut = space >= (head.length * 2) / 3 ? head.slice(0, space) : head;
-  return `${cut.replace(/[\s.,;:!?-]+$/u, '')}…`;
-}
-
 /** Angle brackets in tenant text become look-alikes: the only `<…>` in the section are the server's URIs. */
 const unbracketed = (text: string) => text.replace(/</g, '‹').replace(/>/g, '›');
 
-/** The line for one skill: `- name: description <uri>` (the URI in angle brackets, so it ends unambiguously). */
+/**
+ * The line for one skill: `- name: description <uri>` (the URI in angle brackets, so it ends
+ * unambiguously). Name and description are cut after their brackets are replaced, so the line is
+ * at most 4 + NAME_BYTES + 2 + DESCRIPTION_BYTES bytes besides its URI.
+ */
 export function skillLine(skill: PointerSkill): string {
-  const name = unbracketed(oneLine(skill.name));
-  const description = unbracketed(cutAtWord(oneLine(skill.description)));
+  const name = visibleLine(unbracketed(skill.name), { maxGraphemes: NAME_CHARS, maxBytes: NAME_BYTES });
+  const description = visibleLine(unbracketed(skill.description), { maxGraphemes: DESCRIPTION_CHARS, maxBytes: DESCRIPTION_BYTES });
   return `- ${name}${description ? `: ${description}` : ''} <${skill.uri}>`;
 }
 
@@ -87,31 +77,47 @@ function moreLine(after: SkillsAfter): string {
 }
 
 /**
- * The section: the intro and the guidance, one line per skill that fits, then how many more there
- * are. `skills` are the ones listed (in order); `after` counts those past them. The whole text is
- * at most `maxBytes` UTF-8 bytes (given the intro's and the budget's checked bounds); undefined
- * when there is no skill to name.
+ * Skills whose lines were left out of a section while a later one was named, or that could not
+ * fit in any section of its budget: told to the app once per section built.
  */
-export function skillsSection(skills: readonly PointerSkill[], after: SkillsAfter, settings: SectionSettings): string | undefined {
+export type OnSkipped = (skipped: readonly PointerSkill[]) => void;
+
+/**
+ * The section: the intro and the guidance, one line per skill that fits, then how many more there
+ * are. `skills` are the ones listed (in order); `after` counts those past them. A line that does
+ * not fit is left out and the next ones still get their turn; the "more" line counts it, and
+ * `onSkipped` hears of it unless the budget was simply full (no later line named, and the line
+ * would fit in a section of its own). The whole text is at most `maxBytes` UTF-8 bytes (given the
+ * intro's and the budget's checked bounds); undefined when there is no skill to name.
+ */
+export function skillsSection(skills: readonly PointerSkill[], after: SkillsAfter, settings: SectionSettings, onSkipped?: OnSkipped): string | undefined {
   if (skills.length === 0 && after === 0) return undefined;
-  const head = `${oneLine(settings.intro ?? DEFAULT_INTRO)} ${GUIDANCE}`;
+  const head = `${visibleLine(settings.intro ?? DEFAULT_INTRO)} ${GUIDANCE}`;
   const lines = skills.map(skillLine);
   // Each line costs its bytes and a newline; the "more" line is counted for the skills left out.
-  let used = bytesOf(head);
-  let fitted = 0;
+  const headBytes = bytesOf(head);
+  let used = headBytes;
   // Room kept for the "more" line at its longest (the most skills it could name), so it always fits.
   const moreRoom = 1 + bytesOf(moreLine(after === 'unknown' ? 'unknown' : after + lines.length)) + 1;
-  for (const line of lines) {
-    const last = fitted === lines.length - 1 && after === 0;
-    const tail = last ? 0 : moreRoom;
+  const named: string[] = [];
+  const leftOut: { at: number; tooLong: boolean }[] = [];
+  let lastNamed = -1;
+  lines.forEach((line, at) => {
+    // The last line needs no room after it when every other was named and no skill comes after.
+    const tail = at === lines.length - 1 && leftOut.length === 0 && after === 0 ? 0 : moreRoom;
     const cost = 1 + bytesOf(line);
-    if (used + cost + tail > settings.maxBytes) break;
+    if (used + cost + tail > settings.maxBytes) {
+      leftOut.push({ at, tooLong: headBytes + cost + moreRoom > settings.maxBytes });
+      return;
+    }
     used += cost;
-    fitted++;
-  }
-  const left = lines.length - fitted;
-  const out = [head, ...lines.slice(0, fitted)];
-  if (left > 0 || after !== 0) out.push(moreLine(after === 'unknown' ? 'unknown' : after + left));
+    named.push(line);
+    lastNamed = at;
+  });
+  const skipped = leftOut.filter((l) => l.tooLong || l.at < lastNamed).map((l) => skills[l.at]!);
+  if (skipped.length > 0) onSkipped?.(skipped);
+  const out = [head, ...named];
+  if (leftOut.length > 0 || after !== 0) out.push(moreLine(after === 'unknown' ? 'unknown' : after + leftOut.length));
   return out.join('\n');
 }
 

@@ -15,6 +15,7 @@ import { clientSafe } from '../sdk/internal-errors.js';
 import { wrapInstalledHandler, type RawHandler } from '../sdk/seams.js';
 import { appHandler } from './app-handler.js';
 import type { ExtraLike } from '../context/store.js';
+import { visibleLine } from '../text/visible.js';
 import type { SkillContext, SkillEntry, SkillWarning } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
 import { contentOf, readSkillFile, ReadStepsAside, type AppRead } from './skill-read.js';
@@ -39,12 +40,13 @@ export interface ReadToolDeps {
   warn: (warning: SkillWarning) => void;
 }
 
-function description(base: string): string {
-  return (
+/** The tool's description; it quotes the base URI, so it goes through the visible-text policy as skill text does. */
+export function readToolDescription(base: string): string {
+  return visibleLine(
     'Read an Agent Skill (instructions for a task) served by this MCP server. The skills are listed in the server instructions ' +
-    `and as SKILL.md resources (resources/list). Give exactly one of: {"name": "<skill name>"} for its SKILL.md, or ` +
-    `{"uri": "${base}<skill-path>/<file>"} for any file of a skill (SKILL.md names its other files by paths relative to its URI). ` +
-    'Text files come back as text; binary files are described (type and size), not sent.'
+      `and as SKILL.md resources (resources/list). Give exactly one of: {"name": "<skill name>"} for its SKILL.md, or ` +
+      `{"uri": "${base}<skill-path>/<file>"} for any file of a skill (SKILL.md names its other files by paths relative to its URI). ` +
+      'Text files come back as text; binary files are described (type and size), not sent.',
   );
 }
 
@@ -58,7 +60,7 @@ export function installReadTool(server: McpServer | Server, isMcp: boolean, low:
         READ_TOOL_NAME,
         {
           title: 'Read a skill',
-          description: description(deps.handlers.base.uri),
+          description: readToolDescription(deps.handlers.base.uri),
           inputSchema: inputShape,
           annotations: { readOnlyHint: true, openWorldHint: false },
         },
@@ -74,7 +76,7 @@ export function installReadTool(server: McpServer | Server, isMcp: boolean, low:
   const definition = {
     name: READ_TOOL_NAME,
     title: 'Read a skill',
-    description: description(deps.handlers.base.uri),
+    description: readToolDescription(deps.handlers.base.uri),
     inputSchema: z.toJSONSchema(inputObject, { io: 'input' }) as Record<string, unknown>,
     annotations: { readOnlyHint: true, openWorldHint: false },
   };

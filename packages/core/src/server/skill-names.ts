@@ -9,7 +9,10 @@ import type { BaseUri } from '../uri/base.js';
 import type { SkillContext, SkillEntry } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
 
-/** `skills/list` pages walked for one answer; a larger catalog's later skills are not named (documented). */
+/**
+ * `skills/list` pages walked for one answer (`prompts/list`, and a name looked up in a source with
+ * no index of names); a larger source's later skills are not named (documented).
+ */
 export const MAX_NAMING_PAGES = 1000;
 
 /** Every skill the request may see, in list order, through the skills service (so `visible()` and the budget apply). */
@@ -48,9 +51,18 @@ export function namedSkills(skills: readonly SkillEntry[], base: BaseUri): Map<s
 /**
  * The skill `name` names for the request: its name when no other visible skill shares it, or its
  * path (always accepted). A name several visible skills share gives their paths instead; a name no
- * visible skill goes by gives undefined.
+ * visible skill goes by gives undefined. A catalog answers from its index of names, in time that
+ * does not grow with it; any other source is walked page by page (`findSkillByListing`).
  */
 export async function findSkill(handlers: SkillHandlers, name: string, ctx: SkillContext): Promise<SkillEntry | { shared: string[] } | undefined> {
+  const named = await handlers.named(name, ctx);
+  if (named === undefined) return findSkillByListing(handlers, name, ctx);
+  if (named.skill) return named.skill;
+  return named.bearing.length > 1 ? { shared: named.bearing.map((entry) => skillPath(entry, handlers.base)) } : undefined;
+}
+
+/** `findSkill` by walking every visible skill (`skills/list`, up to MAX_NAMING_PAGES pages): for sources with no index of names. */
+export async function findSkillByListing(handlers: SkillHandlers, name: string, ctx: SkillContext): Promise<SkillEntry | { shared: string[] } | undefined> {
   const skills = await visibleSkills(handlers, ctx);
   const named = namedSkills(skills, handlers.base).get(name) ?? skills.find((entry) => skillPath(entry, handlers.base) === name);
   if (named) return named;

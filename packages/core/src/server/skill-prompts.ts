@@ -11,6 +11,7 @@ import { INVALID_PARAMS, SKILL_MD_MIME } from '../protocol/constants.js';
 import { LooseGetPromptRequestSchema, LooseListPromptsRequestSchema } from '../protocol/schemas.js';
 import { wrapInstalledHandler, type RawHandler } from '../sdk/seams.js';
 import type { ExtraLike } from '../context/store.js';
+import { visibleLine } from '../text/visible.js';
 import type { SkillContext, SkillEntry } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
 import { mergedPage, type Page } from './merged-pages.js';
@@ -25,7 +26,7 @@ export interface SkillPromptsDeps {
   contextOf: (extra: ExtraLike | undefined) => SkillContext;
 }
 
-interface Prompt {
+export interface Prompt {
   name: string;
   description?: string;
 }
@@ -96,8 +97,9 @@ export function installSkillPrompts(server: McpServer | Server, isMcp: boolean, 
   if (!(appGet && wrapInstalledHandler(low, 'prompts/get', () => get))) low.setRequestHandler(LooseGetPromptRequestSchema, get as never);
 }
 
-function promptOf(entry: SkillEntry, name: string): Prompt {
-  return { name, description: entry.frontmatter.description };
+/** A skill as `prompts/list` shows it: the description as a person and a model see it alike (text/visible.ts). */
+export function promptOf(entry: SkillEntry, name: string): Prompt {
+  return { name, description: visibleLine(entry.frontmatter.description) };
 }
 
 /** The prompt of one skill: its SKILL.md as an embedded resource, and where its other files are. */
@@ -114,7 +116,8 @@ async function promptResult(entry: SkillEntry, extra: ExtraLike, ctx: SkillConte
   if (!('text' in read)) throw internalError(`${entry.uri} is not UTF-8 text`);
   const folder = entry.uri.slice(0, entry.uri.length - 'SKILL.md'.length);
   return {
-    description: entry.frontmatter.description,
+    // The description as a person and a model see it alike; the SKILL.md below is served as published (its digest says so).
+    description: visibleLine(entry.frontmatter.description),
     messages: [
       { role: 'user', content: { type: 'resource', resource: { uri: read.uri, text: read.text, mimeType: read.mimeType ?? SKILL_MD_MIME } } },
       {

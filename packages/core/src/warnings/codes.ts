@@ -33,6 +33,10 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
   'root-skill': { meaning: "a SKILL.md at the storage root: the storage points at one skill's folder", once: 'per-load' },
   portability: { meaning: 'frontmatter YAML that some hosts cannot parse: served as is', once: 'per-load' },
   'reserved-metadata': { meaning: 'a metadata key with the prefix reserved for MCP extensions: hosts ignore it', once: 'per-load' },
+  'hidden-characters': {
+    meaning: 'SKILL.md holds invisible or direction-changing characters: served as published, left out of the lines derived from it',
+    once: 'per-load',
+  },
   'no-skills': { meaning: 'a storage with no SKILL.md in any folder it shows (not reported for tenants)', once: 'per-load' },
   'missing-skill-md': { meaning: 'buildSkillEntry was given no SKILL.md (in the CatalogError it throws)', once: 'per-load' },
   'read-failed': { meaning: 'a storage read for resources/read failed: the client gets -32603', once: 'every-time' },
@@ -48,6 +52,10 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
   'instructions-failed': {
     meaning: "the skills could not be listed for the instructions, or not within 3 s: the app's instructions went out without them",
     once: 'every-time',
+  },
+  'instructions-line-skipped': {
+    meaning: "a skill's line did not fit in the instructions' skills section: left out, the lines after it named instead",
+    once: 'per-process',
   },
   'tool-name-taken': { meaning: 'a Server of the app has its own read_skill tool beside the tools option: its tools/list fails', once: 'every-time' },
   'sdk-seam-missing': { meaning: 'this MCP SDK lacks an internal skillmount uses: what works without it is named', once: 'per-process' },

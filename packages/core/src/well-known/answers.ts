@@ -9,12 +9,17 @@ import { sha256Digest } from '../bytes/digest.js';
 import type { SkillHandlers } from '../server/handlers.js';
 import type { CacheHint, SkillContext, SkillEntry, SkillWarning } from '../types.js';
 import { ArtifactStore } from './artifacts.js';
-import { DISCOVERY_SCHEMA, INSTALLER_LIMITS } from './rules.js';
+import { KeptArchives } from './kept-archives.js';
+import { DISCOVERY_SCHEMA, INSTALLER_LIMITS, MAX_LISTED } from './rules.js';
 import { type Candidate, selectCandidates } from './select.js';
+import { visibleLine } from '../text/visible.js';
 
 /** One answer, ready to frame: the bytes, their ETag (a quoted `sha256:` digest) and freshness. */
 export interface WellKnownAnswer {
-  body: Uint8Array;
+  /** Absent when the request needs no body (a HEAD, a conditional GET its ETag answers) and none was at hand. */
+  body?: Uint8Array;
+  /** The body's length in bytes, known with or without it. */
+  size: number;
   digest: string;
   contentType: string;
   cacheHint: CacheHint;
@@ -23,8 +28,6 @@ export interface WellKnownAnswer {
 /** What a path under `/.well-known/agent-skills/` names. */
 export type WellKnownTarget = { kind: 'index' } | { kind: 'skill-md'; name: string } | { kind: 'archive'; name: string };
 
-/** Skills one index lists at most; a catalog with more publishes the first ones (a warning says so). */
-const MAX_LISTED = 10_000;
 const NAME = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const SKILL_MD_PATH = new RegExp(`^(${NAME})/SKILL\\.md$`);
 const ARCHIVE_PATH = new RegExp(`^(${NAME})\\.zip$`);
@@ -46,10 +49,18 @@ export function targetOf(path: string): WellKnownTarget | undefined {
   return undefined;
 }
 
+/** Whether the request needs the body of an answer with this digest: false for a HEAD, or a conditional GET the digest answers. */
+export type WantsBody = (digest: string) => boolean;
+
 export class WellKnownAnswers {
   readonly #service: SkillHandlers;
   readonly #tell: (warning: SkillWarning) => void;
-  readonly #store = new ArtifactStore();
+  /** Archive bytes, one memory for every tenant. */
+  readonly #kept = new KeptArchives();
+  /** Each tenant's archives, by the source that answers it (a tenant's catalog), gone with it. */
+  readonly #stores = new WeakMap<object, ArtifactStore>();
+  readonly #forget = new FinalizationRegistry<number>((tenant) => this.#kept.forget(tenant));
+  #tenants = 0;
 
   /** `tell` receives the `well-known-skipped` warnings (told once per skill URI by its caller's rule). */
   constructor(service: SkillHandlers, tell: (warning: SkillWarning) => void) {
@@ -57,24 +68,56 @@ export class WellKnownAnswers {
     this.#tell = tell;
   }
 
-  /** Memory the built archives hold, in bytes. */
+  /** Memory the built archives hold, in bytes, over every tenant. */
   get archiveBytes(): number {
-    return this.#store.size;
+    return this.#kept.size;
   }
 
-  async answer(target: WellKnownTarget, ctx: SkillContext): Promise<WellKnownAnswer | undefined> {
-    const { candidates, cacheHint } = await this.#candidates(ctx);
-    if (target.kind === 'index') return this.#index(candidates, cacheHint, ctx);
-    const candidate = candidates.find((c) => c.name === target.name);
+  async answer(target: WellKnownTarget, ctx: SkillContext, wantsBody: WantsBody = () => true): Promise<WellKnownAnswer | undefined> {
+    if (target.kind === 'index') {
+      const { candidates, cacheHint } = await this.#candidates(ctx);
+      return this.#index(candidates, cacheHint, ctx);
+    }
+    const { candidate, cacheHint } = await this.#candidateNamed(target.name, ctx);
     if (!candidate || candidate.type !== target.kind) return undefined;
     if (candidate.type === 'skill-md') {
       const file = candidate.files[0]!;
-      const body = await this.#read(file.uri, ctx);
-      return { body, digest: file.digest, contentType: 'text/markdown; charset=utf-8', cacheHint };
+      const answer = { size: file.size, digest: file.digest, contentType: 'text/markdown; charset=utf-8', cacheHint };
+      return wantsBody(file.digest) ? { ...answer, body: await this.#read(file.uri, ctx) } : answer;
     }
-    const built = await this.#store.archive(candidate, (uri) => this.#read(uri, ctx), true);
+    const store = await this.#storeFor(ctx);
+    const built = await store.archive(candidate, this.#reader(ctx), wantsBody, ctx.signal);
     if (built.size > INSTALLER_LIMITS.downloadBytes) return undefined;
-    return { body: built.bytes!, digest: built.digest, contentType: 'application/zip', cacheHint };
+    return { ...(built.bytes ? { body: built.bytes } : {}), size: built.size, digest: built.digest, contentType: 'application/zip', cacheHint };
+  }
+
+  /** The archive store of the tenant `ctx` belongs to: keyed by the source that answers it. */
+  async #storeFor(ctx: SkillContext): Promise<ArtifactStore> {
+    const answering = await this.#service.answeringSource(ctx);
+    let store = this.#stores.get(answering);
+    if (!store) {
+      const tenant = ++this.#tenants;
+      store = new ArtifactStore(this.#kept, tenant);
+      this.#stores.set(answering, store);
+      this.#forget.register(answering, tenant);
+    }
+    return store;
+  }
+
+  /**
+   * The skill the index publishes as `name` for this request, if any. A catalog finds it among the
+   * skills bearing the name, in time that does not grow with the catalog; the index is listed
+   * only for another source, or a catalog with more skills than an index lists (is it among them?).
+   */
+  async #candidateNamed(name: string, ctx: SkillContext): Promise<{ candidate: Candidate | undefined; cacheHint: CacheHint }> {
+    const named = await this.#service.named(name, ctx);
+    if (named && named.served <= MAX_LISTED) {
+      // The first of them the installer would take, as the index chooses among everything it lists.
+      const candidate = selectCandidates(named.bearing, this.#tell)[0];
+      return { candidate, cacheHint: { ttlMs: named.ttlMs, cacheScope: named.cacheScope } };
+    }
+    const { candidates, cacheHint } = await this.#candidates(ctx);
+    return { candidate: candidates.find((c) => c.name === name), cacheHint };
   }
 
   /** The skills the request may see, as the index publishes them, and the cache hint of the source that answered. */
@@ -99,13 +142,16 @@ export class WellKnownAnswers {
 
   async #index(candidates: readonly Candidate[], cacheHint: CacheHint, ctx: SkillContext): Promise<WellKnownAnswer> {
     const skills: Record<string, string>[] = [];
+    const store = await this.#storeFor(ctx);
+    const read = this.#reader(ctx);
     for (const candidate of candidates) {
-      const { name, description, type } = candidate;
+      const { name, type } = candidate;
+      const description = visibleLine(candidate.description) || name; // as shown to a person: nothing unseen (text/visible.ts)
       if (type === 'skill-md') {
         skills.push({ name, description, type, url: `${name}/SKILL.md`, digest: candidate.files[0]!.digest });
         continue;
       }
-      const built = await this.#store.archive(candidate, (uri) => this.#read(uri, ctx), false);
+      const built = await store.archive(candidate, read, () => false, ctx.signal);
       if (built.size > INSTALLER_LIMITS.downloadBytes) {
         this.#tell({
           code: 'well-known-skipped',
@@ -119,7 +165,12 @@ export class WellKnownAnswers {
       skills.push({ name, description, type, url: `${name}.zip`, digest: built.digest });
     }
     const body = Buffer.from(`${JSON.stringify({ $schema: DISCOVERY_SCHEMA, skills }, null, 2)}\n`, 'utf8');
-    return { body, digest: sha256Digest(body), contentType: 'application/json', cacheHint };
+    return { body, size: body.byteLength, digest: sha256Digest(body), contentType: 'application/json', cacheHint };
+  }
+
+  /** Reads for an archive build: the request's context, on the build's own signal. */
+  #reader(ctx: SkillContext): (uri: string, signal: AbortSignal) => Promise<Uint8Array> {
+    return (uri, signal) => this.#read(uri, { ...ctx, signal });
   }
 
   /** One file's bytes through the service: visible to this request, and checked against its digest. */

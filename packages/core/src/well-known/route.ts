@@ -56,6 +56,7 @@ export async function handleWellKnown(deps: WellKnownRouteDeps, req: IncomingMes
     return true;
   }
   const target = targetOf(path);
+  const wantsBody = (digest: string) => req.method !== 'HEAD' && !notModified(req, digest);
   if (!target) {
     notFound(res);
     return true;
@@ -66,8 +67,9 @@ export async function handleWellKnown(deps: WellKnownRouteDeps, req: IncomingMes
       req,
       context,
       WELL_KNOWN_PREFIX + path,
-      async (ctx) => ((await deps.stepsAside?.()) ? undefined : deps.answers.answer(target, ctx)),
-      (a) => a?.body.byteLength ?? 0,
+      async (ctx) => ((await deps.stepsAside?.()) ? undefined : deps.answers.answer(target, ctx, wantsBody)),
+      // The budget counts what will be written: a HEAD or a 304 writes no body.
+      (a) => (a && wantsBody(a.digest) ? a.size : 0),
     );
   } catch (error) {
     // A file that vanished between the listing and the read is as missing as any other.
@@ -83,21 +85,29 @@ export async function handleWellKnown(deps: WellKnownRouteDeps, req: IncomingMes
 
 function send(req: IncomingMessage, res: ServerResponse, answer: WellKnownAnswer): void {
   const headers: Record<string, string> = {
-    etag: `"${answer.digest}"`,
+    etag: etagOf(answer.digest),
     'cache-control': cacheControl(answer.cacheHint),
     'x-content-type-options': 'nosniff',
   };
-  // If-None-Match alone, as an origin server evaluates it (RFC 9110, 13.1.2): a request's
-  // `Cache-Control: no-cache` (which fetch() adds to every conditional request) is for caches on
-  // the way, and would otherwise make fresh() answer the whole body.
-  const condition = req.headers['if-none-match'];
-  if (condition !== undefined && fresh({ 'if-none-match': condition }, headers)) {
+  if (notModified(req, answer.digest)) {
     res.writeHead(304, headers);
     res.end();
     return;
   }
-  res.writeHead(200, { ...headers, 'content-type': answer.contentType, 'content-length': String(answer.body.byteLength) });
+  res.writeHead(200, { ...headers, 'content-type': answer.contentType, 'content-length': String(answer.size) });
   res.end(req.method === 'HEAD' ? undefined : answer.body);
+}
+
+const etagOf = (digest: string) => `"${digest}"`;
+
+/**
+ * Whether `If-None-Match` names this digest, as an origin server evaluates it (RFC 9110, 13.1.2),
+ * alone: a request's `Cache-Control: no-cache` (which fetch() adds to every conditional request)
+ * is for caches on the way, and would otherwise make fresh() answer the whole body.
+ */
+function notModified(req: IncomingMessage, digest: string): boolean {
+  const condition = req.headers['if-none-match'];
+  return condition !== undefined && fresh({ 'if-none-match': condition }, { etag: etagOf(digest) });
 }
 
 /** The catalog's cache hint as HTTP freshness: a shared cache may keep only what is `public`. */

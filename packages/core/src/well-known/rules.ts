@@ -19,6 +19,9 @@ export const WELL_KNOWN_PREFIX = '/.well-known/agent-skills/';
  */
 export const INSTALLER_LIMITS = Object.freeze({ downloadBytes: 10 * 1024 * 1024, unpackedBytes: 25 * 1024 * 1024, files: 1000 });
 
+/** Skills one index lists at most; a catalog with more publishes the first ones (a warning says so). */
+export const MAX_LISTED = 10_000;
+
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Why the installer would skip an entry with this name or description, or undefined. */
