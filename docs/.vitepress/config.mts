@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitepress';
 import { repositoryLinks } from './repo-links.mjs';
+import { processTerm, searchRender } from './search.mjs';
+import { readableTables } from './tables.mjs';
 
 // The site is built from the markdown in docs/; the same files read well on GitHub, so links
 // between pages are relative `.md` links, which VitePress turns into page links.
@@ -11,9 +15,23 @@ export default defineConfig({
   // Pages link to files of the repository (SECURITY.md, BENCHMARKS.md, test/) through its GitHub
   // address: external to the site, so the build's own dead-link check leaves them alone.
   srcExclude: ['**/README.md'],
-  markdown: { config: repositoryLinks },
+  // The site's own styles (style.css: tables that fit their column, and cards on a phone).
+  head: [['style', {}, readFileSync(path.join(import.meta.dirname, 'style.css'), 'utf8')]],
+  markdown: {
+    config: (md) => {
+      repositoryLinks(md);
+      readableTables(md);
+    },
+  },
+  // The built site, for `vitepress preview`, which takes its folder from here only: `node
+  // scripts/docs.mjs build` writes .tmp/site unless told another folder, and `node scripts/docs.mjs
+  // preview [dir]` names that folder in SKILLMOUNT_SITE_DIR.
+  outDir: process.env.SKILLMOUNT_SITE_DIR ?? '../.tmp/site',
   themeConfig: {
-    search: { provider: 'local' },
+    // The search index is downloaded when the search box opens. search.mts keeps it small (under
+    // Vite's 500 kB chunk warning, which test/docs/site.test.ts holds): the API reference without
+    // its code blocks, label headings and inherited members, and no index entries for "the" or "of".
+    search: { provider: 'local', options: { _render: searchRender, miniSearch: { options: { processTerm } } } },
     outline: { level: [2, 3] },
     nav: [
       { text: 'Guide', link: '/guide/getting-started' },
@@ -25,6 +43,7 @@ export default defineConfig({
         text: 'Guide',
         items: [
           { text: 'Getting started', link: '/guide/getting-started' },
+          { text: 'Installing before npm', link: '/guide/install' },
           { text: 'An existing MCP route', link: '/guide/existing-route' },
           { text: 'Per-user skills behind OAuth', link: '/guide/oauth' },
           { text: 'S3, and a local S3 server', link: '/guide/s3' },

@@ -8,16 +8,20 @@
  * with DELETE; the SDK v2 client on protocol 2026-07-28 (its `Mcp-Method` and `Mcp-Name` headers
  * preflighted) lists and verifies them too. From an
  * origin not allowed the browser refuses, and no request but the preflight reaches the app.
+ * `skillmount serve --well-known --cors <origin>` on either framework: the allowed page reads the
+ * `.well-known` index, and the other origin cannot.
  * Skips, saying why, where /usr/bin/chromium is missing.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { CHALLENGE, CORS_APPS, TOKEN } from '../support/cors-apps.js';
-import { exampleFiles } from '../support/skills-suite.js';
+import { EXAMPLES, exampleFiles } from '../support/skills-suite.js';
 import type { CorsReport } from './support/cors-entry.js';
 import { servePage } from './support/page-server.js';
 import { bundleForBrowser, CHROMIUM, CHROMIUM_ARGS, skipWithoutChromium } from './support/chromium.js';
@@ -128,6 +132,67 @@ for (const [framework, start] of Object.entries(CORS_APPS)) {
       );
     } finally {
       await app.close();
+    }
+  });
+}
+
+/** `skillmount serve examples/skills --well-known --cors <origin>` on `framework`; its origin, and how to stop it. */
+async function serveWithCors(framework: string, origin: string): Promise<{ origin: string; stop(): Promise<void> }> {
+  const bin = path.join(import.meta.dirname, '../../packages/cli/dist/bin.js');
+  const args = ['serve', EXAMPLES, '--well-known', '--cors', origin, '--framework', framework, '--port', '0', '--host', '127.0.0.1'];
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = once(child, 'exit');
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const found = /serving \d+ skills at (http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(out)?.[1];
+      if (found) resolve(found);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(([code]) => reject(new Error(`skillmount serve exited with ${code}:\n${out}`)));
+  });
+  return {
+    origin: url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** What a page on `pageOrigin` gets from fetching `url`: the skills' names, or why it failed. */
+async function fetchFromPage(pageOrigin: string, url: string): Promise<{ names: string[] } | { failed: string }> {
+  const page = await context!.newPage();
+  try {
+    await page.goto(`${pageOrigin}/`);
+    return (await page.evaluate(async (target) => {
+      try {
+        const answer = await fetch(target);
+        const index = (await answer.json()) as { skills: { name: string }[] };
+        return { names: index.skills.map((skill) => skill.name).sort() };
+      } catch (error) {
+        return { failed: String(error) };
+      }
+    }, url)) as { names: string[] } | { failed: string };
+  } finally {
+    await page.close();
+  }
+}
+
+for (const framework of ['fastify', 'express']) {
+  test(`in headless Chromium, serve --well-known --cors on ${framework}: the allowed page reads the .well-known index, another origin cannot`, {
+    skip,
+    timeout: 120_000,
+  }, async () => {
+    const server = await serveWithCors(framework, allowed.origin);
+    try {
+      const index = `${server.origin}/.well-known/agent-skills/index.json`;
+      assert.deepEqual(await fetchFromPage(allowed.origin, index), { names: ['git-workflow', 'pdf-processing', 'refunds'] });
+      assert.match(JSON.stringify(await fetchFromPage(other.origin, index)), /failed.*Failed to fetch/);
+    } finally {
+      await server.stop();
     }
   });
 }

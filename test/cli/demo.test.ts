@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import path from 'node:path';
 import { copyRepo } from '../support/repo-copy.ts';
+import { listening } from '../support/port-open.js';
 
 // Process groups the tests start, killed whole if a test fails before they end.
 const groups = new Set<number>();
@@ -63,18 +63,6 @@ async function startDemo(dir = builtCopy()): Promise<{ parent: ChildProcess; dem
   const demoPid = Number(/demo pid (\d+)/.exec(output)?.[1]);
   assert.ok(demoPid > 0, output);
   return { parent, demoPid, url, output: () => output, ended };
-}
-
-/** True while something accepts connections at the URL's port. */
-function listening(url: URL): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(Number(url.port), url.hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {

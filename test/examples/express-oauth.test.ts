@@ -7,23 +7,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
-import { EXAMPLES_DIR, connectSkills, listedUris, skillNamed, lastFirst, startExample } from './helpers.js';
+import { EXAMPLES_DIR, connectSkills, initializePost as post, listedUris, skillNamed, lastFirst, startExample } from './helpers.js';
 
 const USERS = path.join(EXAMPLES_DIR, 'express-oauth/users');
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'examples-test', version: '1.0.0' } },
-};
-
-/** A raw initialize POST, with `authorization` when given. */
-function post(url: string, authorization?: string): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  if (authorization) headers.authorization = authorization;
-  return fetch(url, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
-}
-
 test('express-oauth: 401 without a token, 403 without the scope, and each user sees their own skills only', async (t) => {
   const cleanups = lastFirst(t);
   const example = await startExample(cleanups, 'express-oauth');

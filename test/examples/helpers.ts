@@ -90,3 +90,17 @@ export async function skillNamed(skills: SkillsClient, name: string): Promise<Sk
   assert.ok(entry, `a skill named ${name} is listed (listed: ${entries.map((e) => e.uri).join(', ')})`);
   return entry;
 }
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'examples-test', version: '1.0.0' } },
+};
+
+/** A raw initialize POST to `url`, with `authorization` when given: what a client sends before it has a token. */
+export function initializePost(url: string, authorization?: string): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  if (authorization) headers.authorization = authorization;
+  return fetch(url, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
+}

@@ -12,7 +12,7 @@ import { EXAMPLES_DIR } from './helpers.js';
 const apps = readdirSync(EXAMPLES_DIR).filter((name) => name !== 'skills' && statSync(path.join(EXAMPLES_DIR, name)).isDirectory());
 
 test('examples: each app is a private workspace package with a start script, a README and a test', () => {
-  assert.deepEqual(apps.sort(), ['express-oauth', 'fastify-existing-route', 'postgres-tenants', 's3-replicas']);
+  assert.deepEqual(apps.sort(), ['express-oauth', 'fastify-existing-route', 'fastify-oauth', 'postgres-tenants', 's3-replicas']);
   for (const name of apps) {
     const dir = path.join(EXAMPLES_DIR, name);
     const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {

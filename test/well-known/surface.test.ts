@@ -21,7 +21,7 @@ import { listenFastify } from '../support/apps.js';
 import { skillMd } from '../support/skill-md.js';
 import { tempTree } from '../support/trees.js';
 import { readTree } from '../support/skills-installer.js';
-import { get, index, KINDS, PREFIX, serveWellKnown, sha256 } from './fixture.js';
+import { get, index, KINDS, PREFIX, serveWellKnown, sha256, WITH_HANDLER } from './fixture.js';
 import { FOLDERS, TREE } from './tree.js';
 
 const SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -161,6 +161,50 @@ test('left out with a well-known-skipped warning: a second skill with a taken na
     const answer = await get(`${server.origin}${PREFIX}${url}`);
     assert.equal(answer.status, url === 'greet/SKILL.md' ? 200 : 404, url);
     if (answer.status === 404) assert.deepEqual(answer.bytes, missing.bytes, `${url}: the same 404 as a skill that does not exist`);
+  }
+});
+
+test('a failing source: the same 500 and the same one warning behind the endpoint, Fastify, Express and createWellKnownHandler', async (t) => {
+  const catalog = await SkillCatalog.load(fsStorage(tempTree(t, TREE)), { onWarning: () => undefined });
+  t.after(() => catalog.close());
+  // Listing works; reading a file fails as a storage would, with a path the client must not see.
+  const failing: SkillSource = {
+    list: (params) => catalog.list(params),
+    get: (uri) => catalog.get(uri),
+    read: async () => {
+      throw new Error('EIO: i/o error, read /srv/private/skills/invoice/scripts/run.sh');
+    },
+  };
+  const seen: { status: number; type: string | null; body: string; warnings: string[] }[] = [];
+  for (const kind of WITH_HANDLER) {
+    const warnings: SkillWarning[] = [];
+    const server = await serveWellKnown(kind, failing, { onWarning: (w) => warnings.push(w) });
+    const answer = await get(`${server.origin}${PREFIX}invoice.zip`);
+    await server.close();
+    const failed = warnings.filter((w) => w.code === 'request-failed').map((w) => w.message);
+    seen.push({ status: answer.status, type: answer.headers.get('content-type'), body: answer.bytes.toString(), warnings: failed });
+  }
+  for (const [i, kind] of WITH_HANDLER.entries()) assert.deepEqual(seen[i], seen[0], `${kind} answers and warns as ${WITH_HANDLER[0]} does`);
+  assert.deepEqual(seen[0]!.status, 500);
+  assert.equal(seen[0]!.body, 'Internal error\n');
+  assert.equal(seen[0]!.warnings.length, 1);
+  assert.match(seen[0]!.warnings[0]!, /^\/\.well-known\/agent-skills request failed: .*EIO/);
+});
+
+test("Fastify: the app's hooks' headers (@fastify/cors) go out with every .well-known answer, a 404 included", async (t) => {
+  const catalog = await SkillCatalog.load(fsStorage(tempTree(t, TREE)), { onWarning: () => undefined });
+  t.after(() => catalog.close());
+  const app = Fastify();
+  const origin = 'https://app.example.com';
+  const { default: fastifyCors } = await import('@fastify/cors');
+  await app.register(fastifyCors, { origin: [origin] });
+  await app.register(skillsPlugin, { source: catalog, wellKnown: true, allowedOrigins: [origin], onWarning: () => undefined });
+  const http = await listenFastify(app, '');
+  t.after(http.close);
+  for (const file of ['index.json', 'invoice.zip', 'nowhere.zip']) {
+    const answer = await get(`${http.url}${PREFIX}${file}`, { headers: { origin } });
+    assert.equal(answer.status, file === 'nowhere.zip' ? 404 : 200, file);
+    assert.equal(answer.headers.get('access-control-allow-origin'), origin, file);
   }
 });
 

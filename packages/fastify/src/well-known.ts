@@ -2,6 +2,7 @@ import type { SkillsEndpoint } from '@skillmount/core';
 import { setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyInstance } from 'fastify';
 import { requestContext } from './context.js';
+import { keepHookHeaders } from './hook-headers.js';
 import type { NormalizedOptions } from './options.js';
 import { requestFailed, type Warn } from './warnings.js';
 
@@ -25,11 +26,14 @@ export function mountWellKnown(app: FastifyInstance, endpoint: () => SkillsEndpo
       handler: async (request, reply) => {
         // Before the hijack, so an error from the app's context function gets Fastify's error handling.
         const fields = await requestContext(request, options.context);
+        // The app's hooks' headers (@fastify/cors's among them) go out with the endpoint's answer.
+        keepHookHeaders(reply);
         reply.hijack();
         setClientAddress(request.raw, request.ip);
         try {
           await endpoint().handleWellKnown(request.raw, reply.raw, fields);
         } catch (error) {
+          // The endpoint answers (500) and reports its own failures; this is one of the plugin's.
           if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
           reply.raw.end();
           warn(requestFailed(error), error);

@@ -9,13 +9,15 @@ import { openStorage, parseLocation } from '../location.js';
 import { complain, say } from '../terminal/print.js';
 import { integerOption, parseCommand, UsageError } from '../usage.js';
 import { plural, warningText } from '../terminal/words.js';
+import { stopWhenAsked } from './serve-shutdown.js';
 
 const warn = (w: SkillWarning) => complain(`skillmount: warning: ${warningText(w)}`);
 
 /**
  * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
- * PostgreSQL namespace, until SIGINT or SIGTERM. Reloads when the storage changes (unless
- * `--no-watch`): the folder through fs.watch, PostgreSQL through LISTEN/NOTIFY, S3 by polling.
+ * PostgreSQL namespace, until SIGINT or SIGTERM, or until the process that launched it ends
+ * (./serve-shutdown.ts). Reloads when the storage changes (unless `--no-watch`): the folder
+ * through fs.watch, PostgreSQL through LISTEN/NOTIFY, S3 by polling.
  */
 export async function serve(argv: string[]): Promise<undefined> {
   const { values, location } = parseCommand(argv, FLAGS.serve, 'location');
@@ -105,16 +107,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     throw error;
   }
   // Before the "serving" line: whoever waits for it may signal at once, and must find the handlers in place.
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    complain(`skillmount: ${signal}, stopping`);
-    await app.close();
-    await release();
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  stopWhenAsked({ server: app.server, closeApp: () => app.close(), release });
   if (http.cors) say(`skillmount: browser pages from ${http.cors.join(', ')} may call this endpoint (CORS)`);
   announce({
     address,
@@ -239,6 +232,12 @@ type Served = { catalog: SkillCatalog } | { source: TenantSource };
 
 interface RunningApp {
   listen(port: number, host: string): Promise<AddressInfo>;
+  /** The HTTP server, once listening. */
+  readonly server: HttpServer;
+  /**
+   * End the MCP sessions and listen streams, refuse new requests (503) and stop the app's watch.
+   * The connections are the caller's to close (./serve-shutdown.ts); Fastify's close also waits for them.
+   */
   close(): Promise<void>;
 }
 
@@ -266,6 +265,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
       await app.listen({ port, host });
       return app.server.address() as AddressInfo;
     },
+    server: app.server,
     close: () => app.close(),
   };
 }
@@ -285,9 +285,13 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
-  if (http.cors) app.use(path, await expressCors(http.cors));
-  // The origin root, where `npx skills add http://host:port` looks.
-  if (http.wellKnown) app.use(skills.wellKnown);
+  const cors = http.cors ? await expressCors(http.cors) : undefined;
+  if (cors) app.use(path, cors);
+  // The origin root, where `npx skills add http://host:port` looks; the same CORS layer answers there.
+  if (http.wellKnown) {
+    if (cors) app.use('/.well-known/agent-skills', cors);
+    app.use(skills.wellKnown);
+  }
   app.use(path, skills);
   let server: HttpServer | undefined;
   return {
@@ -298,12 +302,10 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
         server.headersTimeout = Math.min(http.requestTimeout, 60_000);
         server.keepAliveTimeout = KEEP_ALIVE_MS;
       }),
-    async close() {
-      await skills.close();
-      if (!server) return;
-      const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+    get server() {
+      if (!server) throw new Error('the server is not listening');
+      return server;
     },
+    close: () => skills.close(),
   };
 }
