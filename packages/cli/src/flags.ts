@@ -27,6 +27,7 @@ export const FLAGS = {
     tools: { type: 'boolean' },
     prompts: { type: 'boolean' },
     'well-known': { type: 'boolean' },
+    health: { type: 'string', multiple: true },
   },
   check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' }, strict: { type: 'boolean' } },
   publish: {

@@ -54,6 +54,8 @@ serve options:
   --prompts             serve each skill as an MCP prompt, for hosts with prompt slash commands
   --well-known          publish /.well-known/agent-skills/index.json for \`npx skills add <url>\`
                         (one-file skills as SKILL.md, others as .zip; as public as the endpoint)
+  --health <path>       readiness at <path> (200 ready or degraded, 503 stopping) and liveness at
+                        <path>/live, e.g. --health /healthz; no Host check, so probes may use the IP
 
 check options:
   --prefix <segments>   as for serve

@@ -27,6 +27,8 @@ const SAME_REQUEST_MS = 1_000;
 /** What a stop closes, in this order, once the HTTP server has stopped accepting connections and the requests in flight are done. */
 export interface ServerParts {
   server: HttpServer;
+  /** Called first when a stop begins (readiness turns to "stopping"), before the listening socket closes. */
+  onStop?: () => void;
   /** The framework's close: MCP sessions and listen streams end, the app's watch stops, new requests get 503. */
   closeApp(): Promise<void>;
   /** The catalog or the tenant source, then the storage. */
@@ -53,6 +55,7 @@ export function stopWhenAsked(parts: ServerParts): void {
 
   async function stop(why: string): Promise<void> {
     stoppedAt = Date.now();
+    parts.onStop?.();
     stopWatching();
     const closed = answers.stopAccepting();
     complain(`skillmount: ${why}, stopping (requests in flight get up to ${GRACE_MS / 1000} s to finish)`);

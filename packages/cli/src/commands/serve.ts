@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import type { Server as HttpServer } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import type { Server as HttpServer, ServerResponse as HttpResponse } from 'node:http';
 import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
 import { FLAGS } from '../flags.js';
 import { corsOrigins, expressCors, useFastifyCors } from '../cors.js';
+import { Health, healthPaths, watchWithHealth, type HealthAnswer, type HealthPaths } from '../health.js';
 import { checkReachable } from '../reachable.js';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
@@ -12,6 +14,7 @@ import { plural, warningText } from '../terminal/words.js';
 import { stopWhenAsked } from './serve-shutdown.js';
 
 const warn = (w: SkillWarning) => complain(`skillmount: warning: ${warningText(w)}`);
+const recovered = (skills: number) => say(`skillmount: reloaded after a failed reload: serving ${plural(skills, 'skill')}`);
 
 /**
  * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
@@ -46,6 +49,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     wellKnown: values['well-known'] === true,
   };
   http.cors = corsOrigins(values.cors as string[] | undefined);
+  const health = healthPaths(values.health as string[] | undefined, path);
   const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true, instructions: instructionsFlag(values.instructions) };
 
   const opened = await openStorage(parseLocation(location), {
@@ -87,7 +91,13 @@ export async function serve(argv: string[]): Promise<undefined> {
     // A strict-mode CatalogError lists the problems itself; anything else is about the storage.
     throw error instanceof CatalogError ? error : opened.explain(error);
   }
+  const state = new Health('catalog' in served ? served.catalog.entries.length : undefined);
+  // A tenant source watches each tenant's storage itself; one catalog is watched here, so that
+  // readiness learns how each reload went.
+  const stopWatching = 'catalog' in served && watch ? watchWithHealth(served.catalog, state, { warn, recovered }) : undefined;
+  if (health) http.health = { paths: health, state };
   const release = async () => {
+    stopWatching?.();
     if ('catalog' in served) served.catalog.close();
     else await served.source.close();
     await opened.close();
@@ -95,19 +105,15 @@ export async function serve(argv: string[]): Promise<undefined> {
   let app: RunningApp;
   let address: AddressInfo;
   try {
-    // A tenant source watches each tenant's storage itself.
-    const appWatch = 'catalog' in served && watch;
-    app =
-      framework === 'fastify'
-        ? await fastifyApp(served, path, sessions, appWatch, http, reach)
-        : await expressApp(served, path, sessions, appWatch, http, reach);
+    app = framework === 'fastify' ? await fastifyApp(served, path, sessions, http, reach) : await expressApp(served, path, sessions, http, reach);
     address = await app.listen(port, host);
   } catch (error) {
     await release();
     throw error;
   }
   // Before the "serving" line: whoever waits for it may signal at once, and must find the handlers in place.
-  stopWhenAsked({ server: app.server, closeApp: () => app.close(), release });
+  // Readiness turns to "stopping" first, then the drain proceeds.
+  stopWhenAsked({ server: app.server, onStop: () => state.stopping(), closeApp: () => app.close(), release });
   if (http.cors) say(`skillmount: browser pages from ${http.cors.join(', ')} may call this endpoint (CORS)`);
   announce({
     address,
@@ -120,6 +126,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     tenantHeader,
     allowedHosts,
     wellKnown: http.wellKnown,
+    health,
     label: opened.label,
   });
 
@@ -138,6 +145,7 @@ function announce(at: {
   tenantHeader: string | undefined;
   allowedHosts: string[] | undefined;
   wellKnown: boolean;
+  health: HealthPaths | undefined;
   label: string;
 }): void {
   const { address, path, served, tenantHeader } = at;
@@ -150,6 +158,7 @@ function announce(at: {
   say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${at.label}${polling}`);
   if (at.wellKnown)
     say(`skillmount: skills index at http://${shown}:${address.port}/.well-known/agent-skills/index.json (npx skills add http://${shown}:${address.port})`);
+  if (at.health) say(`skillmount: readiness at http://${shown}:${address.port}${at.health.ready}, liveness at ${at.health.live}`);
   if (tenantHeader !== undefined && !isLoopback(address.address)) {
     complain(
       `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
@@ -214,6 +223,8 @@ interface HttpSettings {
   wellKnown: boolean;
   /** `--cors`: browser origins let through the CORS layer and the endpoint's Origin check. */
   cors?: string[] | undefined;
+  /** `--health`: readiness and liveness, outside the MCP route and its Host and Origin checks. */
+  health?: { paths: HealthPaths; state: Health } | undefined;
 }
 
 /** The surfaces for hosts without the Skills extension: `--tools`, `--prompts`, `--instructions`. */
@@ -241,19 +252,25 @@ interface RunningApp {
   close(): Promise<void>;
 }
 
-async function fastifyApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
+async function fastifyApp(served: Served, path: string, sessions: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
   const { default: Fastify } = await import('fastify');
   const { skillsPlugin } = await import('@skillmount/fastify');
   const app = Fastify({ requestTimeout: http.requestTimeout, keepAliveTimeout: KEEP_ALIVE_MS });
   app.server.headersTimeout = Math.min(http.requestTimeout, 60_000);
   if (http.cors) await useFastifyCors(app, http.cors);
+  if (http.health) {
+    const { paths, state } = http.health;
+    // Fastify answers HEAD through the GET route, without the body.
+    const send = (reply: FastifyReply, a: HealthAnswer) => reply.code(a.status).headers(a.headers).send(a.body);
+    app.get(paths.ready, (_request, reply) => send(reply, state.ready()));
+    app.get(paths.live, (_request, reply) => send(reply, state.live()));
+  }
   await app.register(skillsPlugin, {
     ...served,
     // The adapter's own warnings (a failed request, an error hidden from a client) are printed as the catalog's are.
     onWarning: warn,
     path,
     sessions,
-    watch,
     ...reach,
     bodyTimeout: http.requestTimeout,
     wellKnown: http.wellKnown,
@@ -270,7 +287,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, watch
   };
 }
 
-async function expressApp(served: Served, path: string, sessions: boolean, watch: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
+async function expressApp(served: Served, path: string, sessions: boolean, http: HttpSettings, reach: Reach): Promise<RunningApp> {
   const { default: express } = await import('express');
   const { skillsMiddleware } = await import('@skillmount/express');
   const app = express();
@@ -278,13 +295,19 @@ async function expressApp(served: Served, path: string, sessions: boolean, watch
     ...served,
     onWarning: warn,
     sessions,
-    watch,
     ...reach,
     bodyTimeout: http.requestTimeout,
     wellKnown: http.wellKnown,
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.cors ? { allowedOrigins: http.cors } : {}),
   });
+  if (http.health) {
+    const { paths, state } = http.health;
+    // Express answers HEAD through the GET route; Node leaves the body out.
+    const send = (response: HttpResponse, a: HealthAnswer) => response.writeHead(a.status, a.headers).end(a.body);
+    app.get(paths.ready, (_request, response) => send(response, state.ready()));
+    app.get(paths.live, (_request, response) => send(response, state.live()));
+  }
   const cors = http.cors ? await expressCors(http.cors) : undefined;
   if (cors) app.use(path, cors);
   // The origin root, where `npx skills add http://host:port` looks; the same CORS layer answers there.
