@@ -6,18 +6,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { copyRepo } from '../support/repo-copy.ts';
 import { listening } from '../support/port-open.js';
+import { reapedGroups } from '../support/process-groups.js';
 
 // Process groups the tests start, killed whole if a test fails before they end.
-const groups = new Set<number>();
-after(() => {
-  for (const pgid of groups) {
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
+const groups = reapedGroups();
 
 // The demo runs in a copy of the repository, so a build it makes never touches the dist/ the
 // other tests import. This one has the packages' dist/ as built: the demo serves them as they are.

@@ -4,7 +4,7 @@
  * being read slowly finishes, a request that can never finish is cut after the grace period, and
  * the process exits with status 0.
  */
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,21 +16,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { within } from '../support/wait.js';
 import { listening } from '../support/port-open.js';
+import { reapedGroups } from '../support/process-groups.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(REPO, 'packages/cli/dist/bin.js');
 
 // Process groups the tests start, killed whole if a test fails before they end.
-const groups = new Set<number>();
-after(() => {
-  for (const pgid of groups) {
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-});
+const groups = reapedGroups();
 
 /** What a child and its descendants print; `ended` resolves once the last of them has closed its end of the pipes. */
 function output(child: ChildProcess) {

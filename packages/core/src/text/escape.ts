@@ -42,5 +42,5 @@ export function controlCharacterIn(text: string): string | undefined {
   return FIRST_UNSAFE.exec(text)?.[0];
 }
 
-/** `U+001B`: how a message names a character. */
-export const codePoint = (char: string): string => `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+/** `U+001B`, `U+E0041`: how a message names a character (the first code point of `char`). */
+export const codePoint = (char: string): string => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;

@@ -29,6 +29,8 @@
  * exactly how text is hidden from a person and shown to a model.
  */
 
+import { codePoint } from './escape.js';
+
 /** The hidden characters, as Unicode properties. */
 const HIDDEN_SET = '\\p{Default_Ignorable_Code_Point}\\p{Cc}\\p{Cf}\\p{Co}\\p{Cn}\\p{Cs}\\p{Bidi_Control}';
 const HIDDEN = new RegExp(`[${HIDDEN_SET}]`, 'gu');
@@ -237,9 +239,6 @@ export function visibleLine(text: string, limits: { maxGraphemes?: number; maxBy
   return maxGraphemes === Infinity && maxBytes === Infinity ? line : cut(line, maxGraphemes, maxBytes);
 }
 
-/** `U+E0041`: how a report names a code point. */
-export const codePointName = (char: string): string => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-
 /** One line of a file that holds hidden characters: its number (from 1), how many, and the first few. */
 export interface HiddenLine {
   line: number;
@@ -288,7 +287,7 @@ export function hiddenCharacters(text: string, maxLines = 5): HiddenReport | und
       else report.moreLines++;
     }
     current.count++;
-    if (current.first.length < HIDDEN_NAMED_PER_LINE) current.first.push(codePointName(char));
+    if (current.first.length < HIDDEN_NAMED_PER_LINE) current.first.push(codePoint(char));
   }
   return report.total > 0 ? report : undefined;
 }
