@@ -52,6 +52,7 @@ export default defineConfig({
           { text: 'Rate limiting', link: '/guide/rate-limiting' },
           { text: 'Serverless and short-lived processes', link: '/guide/serverless' },
           { text: 'Hosts without the extension', link: '/guide/hosts' },
+          { text: 'Usage analytics', link: '/guide/analytics' },
           { text: 'The CLI', link: '/guide/cli' },
           { text: 'SDK v2 apps', link: '/guide/sdk-v2' },
           { text: 'Moving from the SDK v2', link: '/guide/from-sdk-v2' },

@@ -16,6 +16,7 @@ const PAGES: Record<string, string> = {
   'own-route.mjs': 'docs/guide/existing-route.md',
   'own-route-sessions.mjs': 'docs/guide/existing-route.md',
   'cors.mjs': 'docs/guide/hosts.md',
+  'analytics.mjs': 'docs/guide/analytics.md',
 };
 
 /** Where the example `file` of `@skillmount/<pkg>` is documented: `docs/guide/hosts.md cors.mjs (express)`. */

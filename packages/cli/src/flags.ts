@@ -28,6 +28,7 @@ export const FLAGS = {
     prompts: { type: 'boolean' },
     'well-known': { type: 'boolean' },
     health: { type: 'string', multiple: true },
+    'log-format': { type: 'string' },
   },
   check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' }, strict: { type: 'boolean' } },
   publish: {

@@ -8,7 +8,7 @@
  * hold counts, times and a fixed reason, never an error message: the path is public to anyone who
  * can reach the port, and a storage error may name paths or hosts.
  */
-import type { SkillCatalog, SkillWarning } from '@skillmount/core';
+import type { ReloadReport, SkillCatalog, SkillWarning } from '@skillmount/core';
 import { UsageError } from './usage.js';
 
 /** What a health path answers: the status code, the headers, and the JSON body (left out for HEAD by the server). */
@@ -113,21 +113,23 @@ export function healthPaths(values: string[] | undefined, mcpPath: string): Heal
 /**
  * Reload `catalog` whenever its storage reports a change, as `catalog.watch()` does, and tell
  * `health` how each reload went. A failed reload is warned about as `reload-failed`, as
- * `catalog.watch()` words it; the previous catalog keeps serving. The first reload that succeeds
- * after a failed one calls `recovered`. Returns the stop function.
+ * `catalog.watch()` words it; the previous catalog keeps serving. Each reload that succeeds is
+ * reported with what changed, how long it took, and whether the one before it had failed.
+ * Returns the stop function.
  */
 export function watchWithHealth(
   catalog: SkillCatalog,
   health: Health,
-  report: { warn: (warning: SkillWarning) => void; recovered: (skills: number) => void },
+  report: { warn: (warning: SkillWarning) => void; reloaded: (report: ReloadReport, skills: number, recovered: boolean, ms: number) => void },
 ): () => void {
   const storage = catalog.storage;
   if (typeof storage.watch !== 'function') throw new Error('skillmount: this storage cannot be watched for changes; pass --no-watch');
   return storage.watch(() => {
+    const started = performance.now();
     catalog.reload().then(
-      () => {
+      (changes) => {
         const skills = catalog.entries.length;
-        if (health.loaded(skills)) report.recovered(skills);
+        report.reloaded(changes, skills, health.loaded(skills), Math.round(performance.now() - started));
       },
       (error: unknown) => {
         health.reloadFailed();

@@ -56,6 +56,9 @@ serve options:
                         (one-file skills as SKILL.md, others as .zip; as public as the endpoint)
   --health <path>       readiness at <path> (200 ready or degraded, 503 stopping) and liveness at
                         <path>/live, e.g. --health /healthz; no Host check, so probes may use the IP
+  --log-format <f>      text (default) or json: one JSON object per line on stdout for the start,
+                        each reload, the stop and every warning (a warning about the skills is
+                        printed when it appears or changes, not again on every reload)
 
 check options:
   --prefix <segments>   as for serve

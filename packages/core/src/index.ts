@@ -44,6 +44,10 @@ export type {
   SkillFileContents,
   SkillWarning,
   SkillWarningCode,
+  SkillReadVia,
+  SkillClientInfo,
+  SkillReadEvent,
+  SkillReadHooks,
 } from './types.js';
 export {
   DIRECTORY_MIME,

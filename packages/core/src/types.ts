@@ -280,6 +280,7 @@ export type SkillWarningCode =
   | 'instructions-failed'
   | 'instructions-line-skipped'
   | 'tool-name-taken'
+  | 'read-hook-failed'
   // Per-tenant catalogs.
   | 'tenant-key-failed'
   | 'tenant-key-refused'
@@ -304,6 +305,66 @@ export type SkillWarningCode =
  * sentence; one line, at most 300 UTF-8 bytes).
  */
 export type InstructionsOption = 'auto' | boolean | { maxBytes?: number; intro?: string };
+
+/**
+ * How a file came to be read: `resources/read` (the Skills extension's way, on either era), the
+ * `read_skill` tool, `prompts/get` of a skill's prompt, or `well-known` (a download of the skill's
+ * archive from `/.well-known/agent-skills/`, by the `skills` installer).
+ */
+export type SkillReadVia = 'resources/read' | 'read_skill' | 'prompts/get' | 'well-known';
+
+/** The client of an MCP request, as it named itself (`clientInfo`), each field cut to 256 characters. */
+export interface SkillClientInfo {
+  name: string;
+  version: string;
+}
+
+/**
+ * A file of a skill answered to a client: what `onSkillLoad` (SKILL.md) and `onFileRead` (every
+ * other file) hear, once per read that went out, after its bytes matched what was published. A
+ * refused read (hidden, missing, changed, over the response budget, cancelled) is not one;
+ * neither are listings and `skills/get`. Holds no file content.
+ */
+export interface SkillReadEvent {
+  /**
+   * The skill's name: its folder's name, which the Agent Skills spec makes its frontmatter name.
+   * For `onFileRead`, the nearest skill holding the file when the source is a `SkillCatalog`
+   * (a tenant's included); undefined for another source, whose skills are not known without asking it.
+   */
+  skill: string | undefined;
+  /** The file's URI, `skill://acme/refunds/SKILL.md`. For `well-known`, the skill's SKILL.md URI. */
+  uri: string;
+  /** The bytes answered: the file's size; for `well-known`, the archive's or the single file's size. */
+  bytes: number;
+  via: SkillReadVia;
+  /**
+   * The protocol era the request came in: `2026-07-28`, or `2025-11-25` for it and every earlier
+   * version (the SDK v1's). Undefined for `well-known` (plain HTTP) and for reads through a
+   * `SkillsService` the app calls itself.
+   */
+  era: '2025-11-25' | '2026-07-28' | undefined;
+  /**
+   * The client, as it named itself: on 2026-07-28 from the request's `_meta`; on 2025-11-25 from
+   * the session's `initialize`. Undefined when the request does not say (a stateless 2025-11-25
+   * request, whose `initialize` went to another server; a `well-known` download). Claimed by the
+   * client, not proven: count by it, do not trust it.
+   */
+  client: SkillClientInfo | undefined;
+  /** The request's context, as the source saw it (`auth`, `headers`, the app's fields). */
+  ctx: SkillContext;
+}
+
+/**
+ * Hooks told of each answered read, for usage analytics. Each is called after the answer is
+ * settled and never delays or fails it: a hook that throws or rejects is reported once
+ * (`read-hook-failed`) and called again for later reads. Off (and free) unless given.
+ */
+export interface SkillReadHooks {
+  /** A skill's SKILL.md was answered: one call per read, whichever way (`via`) it came. */
+  onSkillLoad?: (event: SkillReadEvent) => void | Promise<void>;
+  /** Any other file of a skill was answered (`via` is never `well-known`: an archive is one load). */
+  onFileRead?: (event: SkillReadEvent) => void | Promise<void>;
+}
 
 export interface SkillWarning {
   /** A stable machine-readable code, e.g. `frontmatter`, `name-mismatch`, `unsupported`: one of `SkillWarningCode`. */

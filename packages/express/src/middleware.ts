@@ -238,6 +238,7 @@ function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => voi
 function attachOptionsOf(checked: CheckedAdapterOptions<Request>, warn: (warning: SkillWarning) => void): AttachOptions {
   return {
     onWarning: warn,
+    ...checked.reads,
     ...(checked.strict !== undefined ? { strict: checked.strict } : {}),
     ...(checked.visible !== undefined ? { visible: checked.visible } : {}),
     ...(checked.instructions !== undefined ? { instructions: checked.instructions } : {}),

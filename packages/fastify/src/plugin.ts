@@ -52,6 +52,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   // Every warning of the endpoint and of attached servers goes where the plugin's own go.
   const attachOptions: AttachOptions = {
     onWarning: warn,
+    ...options.reads,
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(options.visible !== undefined ? { visible: options.visible } : {}),
     // Also for app.skills.attach(server): the skills named in that server's instructions.

@@ -10,7 +10,7 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { constants } from 'node:os';
-import { complain } from '../terminal/print.js';
+import type { ServeLog } from '../serve-log.js';
 import { plural } from '../terminal/words.js';
 import { watchLauncher } from './serve-launcher.js';
 
@@ -33,6 +33,8 @@ export interface ServerParts {
   closeApp(): Promise<void>;
   /** The catalog or the tenant source, then the storage. */
   release(): Promise<void>;
+  /** Where the stop's lines go (text on stderr, or JSON lines). */
+  log: ServeLog;
 }
 
 /**
@@ -46,7 +48,7 @@ export function stopWhenAsked(parts: ServerParts): void {
   const onSignal = (signal: NodeJS.Signals) => {
     if (stoppedAt === undefined) void stop(signal);
     else if (Date.now() - stoppedAt >= SAME_REQUEST_MS) {
-      complain(`skillmount: ${signal} again, exiting at once`);
+      parts.log.event('exiting', `skillmount: ${signal} again, exiting at once`, { signal }, 'err');
       process.exit(128 + (constants.signals[signal] ?? 0));
     }
   };
@@ -58,18 +60,21 @@ export function stopWhenAsked(parts: ServerParts): void {
     parts.onStop?.();
     stopWatching();
     const closed = answers.stopAccepting();
-    complain(`skillmount: ${why}, stopping (requests in flight get up to ${GRACE_MS / 1000} s to finish)`);
+    parts.log.event('stopping', `skillmount: ${why}, stopping (requests in flight get up to ${GRACE_MS / 1000} s to finish)`, { graceMs: GRACE_MS }, 'err');
     const cut = setTimeout(() => {
       const left = answers.open;
-      complain(
+      parts.log.event(
+        'cut',
         `skillmount: ${plural(left, 'request')} still in flight after ${GRACE_MS / 1000} s: closing ${left === 1 ? 'its connection' : 'their connections'}`,
+        { requests: left },
+        'err',
       );
       answers.cut();
     }, GRACE_MS);
     cut.unref();
     // Unref'd, and never cleared: it fires only if something still holds the process by then.
     setTimeout(() => {
-      complain(`skillmount: still not stopped ${(GRACE_MS + CLOSE_MS) / 1000} s after ${why}: exiting`);
+      parts.log.event('stop-failed', `skillmount: still not stopped ${(GRACE_MS + CLOSE_MS) / 1000} s after ${why}: exiting`, {}, 'err');
       process.exit(1);
     }, GRACE_MS + CLOSE_MS).unref();
     try {
@@ -77,8 +82,9 @@ export function stopWhenAsked(parts: ServerParts): void {
       await parts.closeApp();
       await closed;
       await parts.release();
+      if (parts.log.format === 'json') parts.log.event('stopped', 'stopped', {});
     } catch (error) {
-      complain(`skillmount: while stopping: ${error instanceof Error ? error.message : String(error)}`);
+      parts.log.event('stop-failed', `skillmount: while stopping: ${error instanceof Error ? error.message : String(error)}`, {}, 'err');
       process.exitCode = 1;
     } finally {
       clearTimeout(cut);

@@ -1,20 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import type { Server as HttpServer, ServerResponse as HttpResponse } from 'node:http';
-import { CatalogError, SkillCatalog, type CatalogOptions, type SkillWarning, type TenantSource } from '@skillmount/core';
+import { CatalogError, SkillCatalog, type CatalogOptions, type ReloadReport, type SkillWarning, type TenantSource } from '@skillmount/core';
 import { FLAGS } from '../flags.js';
 import { corsOrigins, expressCors, useFastifyCors } from '../cors.js';
 import { Health, healthPaths, watchWithHealth, type HealthAnswer, type HealthPaths } from '../health.js';
 import { checkReachable } from '../reachable.js';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation } from '../location.js';
-import { complain, say } from '../terminal/print.js';
 import { integerOption, parseCommand, UsageError } from '../usage.js';
-import { plural, warningText } from '../terminal/words.js';
+import { plural } from '../terminal/words.js';
+import { logFormat, ServeLog } from '../serve-log.js';
 import { stopWhenAsked } from './serve-shutdown.js';
-
-const warn = (w: SkillWarning) => complain(`skillmount: warning: ${warningText(w)}`);
-const recovered = (skills: number) => say(`skillmount: reloaded after a failed reload: serving ${plural(skills, 'skill')}`);
 
 /**
  * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
@@ -24,6 +21,8 @@ const recovered = (skills: number) => say(`skillmount: reloaded after a failed r
  */
 export async function serve(argv: string[]): Promise<undefined> {
   const { values, location } = parseCommand(argv, FLAGS.serve, 'location');
+  const log = new ServeLog(logFormat(values['log-format']));
+  const warn = log.warning;
   const port = integerOption(values.port, 'port', 3000);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
   const host = values.host ?? '127.0.0.1';
@@ -44,6 +43,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   if (values['max-tenants'] !== undefined && tenantHeader === undefined) throw new UsageError('--max-tenants applies with --tenant-header only');
   const allowedHosts = hostList(values['allowed-hosts']);
   const http: HttpSettings = {
+    onWarning: warn,
     requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1),
     allowedHosts,
     wellKnown: values['well-known'] === true,
@@ -92,9 +92,10 @@ export async function serve(argv: string[]): Promise<undefined> {
     throw error instanceof CatalogError ? error : opened.explain(error);
   }
   const state = new Health('catalog' in served ? served.catalog.entries.length : undefined);
+  if ('catalog' in served) log.follow(served.catalog);
   // A tenant source watches each tenant's storage itself; one catalog is watched here, so that
   // readiness learns how each reload went.
-  const stopWatching = 'catalog' in served && watch ? watchWithHealth(served.catalog, state, { warn, recovered }) : undefined;
+  const stopWatching = 'catalog' in served && watch ? watchWithHealth(served.catalog, state, reloadReporter(log)) : undefined;
   if (health) http.health = { paths: health, state };
   const release = async () => {
     stopWatching?.();
@@ -113,9 +114,9 @@ export async function serve(argv: string[]): Promise<undefined> {
   }
   // Before the "serving" line: whoever waits for it may signal at once, and must find the handlers in place.
   // Readiness turns to "stopping" first, then the drain proceeds.
-  stopWhenAsked({ server: app.server, onStop: () => state.stopping(), closeApp: () => app.close(), release });
-  if (http.cors) say(`skillmount: browser pages from ${http.cors.join(', ')} may call this endpoint (CORS)`);
-  announce({
+  stopWhenAsked({ server: app.server, onStop: () => state.stopping(), closeApp: () => app.close(), release, log });
+  if (http.cors) log.event('cors', `skillmount: browser pages from ${http.cors.join(', ')} may call this endpoint (CORS)`, { origins: http.cors });
+  announce(log, {
     address,
     path,
     framework,
@@ -133,21 +134,37 @@ export async function serve(argv: string[]): Promise<undefined> {
   return undefined;
 }
 
+/** How each reload went, for the log: a reload that succeeds is a JSON line, and a text line after a failed one. */
+function reloadReporter(log: ServeLog) {
+  return {
+    warn: log.warning,
+    reloaded(report: ReloadReport, skills: number, recovered: boolean, ms: number) {
+      log.loaded();
+      const counts = { skills, added: report.added.length, removed: report.removed.length, changed: report.changed.length, durationMs: ms };
+      if (recovered) log.event('reloaded', `skillmount: reloaded after a failed reload: serving ${plural(skills, 'skill')}`, { ...counts, recovered });
+      else if (log.format === 'json') log.event('reloaded', `reloaded: serving ${plural(skills, 'skill')}`, counts);
+    },
+  };
+}
+
 /** The "serving" line, and the warnings for a server other machines can reach. */
-function announce(at: {
-  address: AddressInfo;
-  path: string;
-  framework: string;
-  sessions: boolean;
-  watch: boolean;
-  polledMs: number | undefined;
-  served: Served;
-  tenantHeader: string | undefined;
-  allowedHosts: string[] | undefined;
-  wellKnown: boolean;
-  health: HealthPaths | undefined;
-  label: string;
-}): void {
+function announce(
+  log: ServeLog,
+  at: {
+    address: AddressInfo;
+    path: string;
+    framework: string;
+    sessions: boolean;
+    watch: boolean;
+    polledMs: number | undefined;
+    served: Served;
+    tenantHeader: string | undefined;
+    allowedHosts: string[] | undefined;
+    wellKnown: boolean;
+    health: HealthPaths | undefined;
+    label: string;
+  },
+): void {
   const { address, path, served, tenantHeader } = at;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const mode = [at.framework, at.sessions ? 'sessions' : 'stateless', at.watch ? 'watching' : undefined, at.wellKnown ? 'well-known' : undefined]
@@ -155,19 +172,34 @@ function announce(at: {
     .join(', ');
   const polling = at.polledMs !== undefined ? `, polled every ${at.polledMs} ms` : '';
   const what = 'catalog' in served ? plural(served.catalog.entries.length, 'skill') : `each tenant's skills (header ${tenantHeader})`;
-  say(`skillmount: serving ${what} at http://${shown}:${address.port}${path} (${mode}) from ${at.label}${polling}`);
-  if (at.wellKnown)
-    say(`skillmount: skills index at http://${shown}:${address.port}/.well-known/agent-skills/index.json (npx skills add http://${shown}:${address.port})`);
-  if (at.health) say(`skillmount: readiness at http://${shown}:${address.port}${at.health.ready}, liveness at ${at.health.live}`);
+  const url = `http://${shown}:${address.port}${path}`;
+  log.event('serving', `skillmount: serving ${what} at ${url} (${mode}) from ${at.label}${polling}`, {
+    url,
+    ...('catalog' in served ? { skills: served.catalog.entries.length } : { tenantHeader }),
+    framework: at.framework,
+    sessions: at.sessions,
+    watch: at.watch,
+    from: at.label,
+  });
+  if (at.wellKnown) {
+    const index = `http://${shown}:${address.port}/.well-known/agent-skills/index.json`;
+    log.event('well-known', `skillmount: skills index at ${index} (npx skills add http://${shown}:${address.port})`, { url: index });
+  }
+  if (at.health) {
+    const ready = `http://${shown}:${address.port}${at.health.ready}`;
+    log.event('health', `skillmount: readiness at ${ready}, liveness at ${at.health.live}`, { ready, live: at.health.live });
+  }
   if (tenantHeader !== undefined && !isLoopback(address.address)) {
-    complain(
+    log.warn(
+      'tenant-header-exposed',
       `skillmount: warning: --tenant-header ${tenantHeader} trusts whatever a request carries in that header, and ${shown} is reachable beyond this machine: ` +
         `let only a proxy reach this server, and have it set ${tenantHeader} itself and strip any value a client sends, ` +
         `or any client can read any tenant's skills by naming it`,
     );
   }
   if (at.allowedHosts === undefined && !isLoopback(address.address)) {
-    complain(
+    log.warn(
+      'no-host-check',
       `skillmount: warning: listening on ${shown}, which other machines can reach, with no Host check: ` +
         `a web page can reach this server through DNS rebinding. Pass --allowed-hosts with the names clients use, e.g. --allowed-hosts skills.example.com`,
     );
@@ -218,6 +250,8 @@ function isLoopback(address: string): boolean {
  */
 interface HttpSettings {
   requestTimeout: number;
+  /** The adapter's own warnings (a failed request, an error hidden from a client), printed as the catalog's are. */
+  onWarning: (warning: SkillWarning) => void;
   allowedHosts: string[] | undefined;
   /** `--well-known`: /.well-known/agent-skills/ at the root (and under the MCP path). */
   wellKnown: boolean;
@@ -267,8 +301,7 @@ async function fastifyApp(served: Served, path: string, sessions: boolean, http:
   }
   await app.register(skillsPlugin, {
     ...served,
-    // The adapter's own warnings (a failed request, an error hidden from a client) are printed as the catalog's are.
-    onWarning: warn,
+    onWarning: http.onWarning,
     path,
     sessions,
     ...reach,
@@ -293,7 +326,7 @@ async function expressApp(served: Served, path: string, sessions: boolean, http:
   const app = express();
   const skills = skillsMiddleware({
     ...served,
-    onWarning: warn,
+    onWarning: http.onWarning,
     sessions,
     ...reach,
     bodyTimeout: http.requestTimeout,

@@ -44,3 +44,9 @@ export function sayContent(bytes: Uint8Array, text: string | undefined): void {
   }
   process.stdout.write(escapeControls(text, { lines: true }));
 }
+
+/** `value` as one line of JSON on stdout (a log line), with no raw control character. */
+export function sayJsonLine(value: unknown): void {
+  const json = JSON.stringify(value).replace(UNESCAPED_BY_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  process.stdout.write(`${json}\n`);
+}

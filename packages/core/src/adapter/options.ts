@@ -6,6 +6,7 @@ import { describeValue, isPositiveInteger, numberProblem, optionFail, type Optio
 import type { CatalogOptions } from '../types.js';
 import type { CheckedAdapterOptions, SkillsAdapterOptions, SkillsOrigin } from './types.js';
 import { checkInstructionsOption } from '../server/instructions-option.js';
+import { checkReadHooks } from '../server/read-events.js';
 
 const ORIGINS = ['storage', 'catalog', 'source'] as const;
 
@@ -84,6 +85,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     prompts: options.prompts === true,
     wellKnown: options.wellKnown === true,
     onWarning: options.onWarning,
+    reads: checkReadHooks(options, packageName),
     strict: origin.kind === 'source' ? options.strict : undefined,
     allowedHosts: options.allowedHosts,
     instructions: options.instructions,

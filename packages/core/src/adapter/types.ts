@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { SkillCatalog } from '../catalog/catalog.js';
 import type { AllowedHosts, RequestGuard } from '../http/types.js';
-import type { CatalogOptions, InstructionsOption, SkillFiles, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { CatalogOptions, InstructionsOption, SkillFiles, SkillReadHooks, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 
 /** An MCP server from `@modelcontextprotocol/sdk` (v1): the high-level `McpServer` or the low-level `Server`. */
 export type AnyMcpServer = McpServer | Server;
@@ -20,7 +20,7 @@ export type AnyMcpServer = McpServer | Server;
  * fails its `skills/list` page instead of being dropped with a warning); `onWarning` applies to
  * every kind of source.
  */
-export interface SkillsAdapterOptions<Request> extends CatalogOptions {
+export interface SkillsAdapterOptions<Request> extends CatalogOptions, SkillReadHooks {
   /**
    * Where the skill files are, e.g. `fsStorage('./skills')`. The adapter loads a catalog from it,
    * and closes the storage when the app (Fastify) or the router (Express) closes.
@@ -186,6 +186,8 @@ export interface CheckedAdapterOptions<Request> {
   wellKnown: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */
   onWarning: ((warning: SkillWarning) => void) | undefined;
+  /** `onSkillLoad` and `onFileRead`, those the app passed: for `attach` and the endpoint. */
+  reads: SkillReadHooks;
   /** With a custom `source`: an invalid entry fails its skills/list page instead of being dropped (with storage it is a catalog option). */
   strict: boolean | undefined;
   allowedHosts: AllowedHosts | undefined;

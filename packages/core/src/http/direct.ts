@@ -15,7 +15,8 @@ import { resolvesToItself } from '../uri/resolved.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import type { SkillHandlers } from '../server/handlers.js';
 import { optionalCursor, requiredUri } from '../server/params.js';
-import type { SkillContext, SkillWarning } from '../types.js';
+import type { SkillClientInfo, SkillContext, SkillWarning } from '../types.js';
+import { setOrigin } from '../context/origin.js';
 import { isJsonContentType } from './body.js';
 import { clientSafe } from '../sdk/internal-errors.js';
 
@@ -114,15 +115,18 @@ export class DirectAnswers {
     if (isRequestId(requestId)) this.#running.get(sessionId)?.get(requestId)?.abort();
   }
 
-  /** Answer `call` on `res` as the SDK would: one `message` event; the session's id when there is one. */
-  async answer(call: DirectCall, req: IncomingMessage & { auth?: unknown }, res: ServerResponse, sessionId?: string): Promise<void> {
+  /** Answer `call` on `res` as the SDK would: one `message` event; the session's id when there is one, and its client. */
+  async answer(call: DirectCall, req: IncomingMessage & { auth?: unknown }, res: ServerResponse, sessionId?: string, client?: SkillClientInfo): Promise<void> {
     const aborted = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) aborted.abort();
     };
     res.on('close', onClose);
     const untrack = sessionId === undefined ? undefined : this.#track(sessionId, call.id, aborted);
-    const ctx = contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal, sessionId });
+    const ctx = setOrigin(contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal, sessionId }), {
+      era: '2025-11-25',
+      client,
+    });
     let event: string | undefined;
     try {
       // Serialised inside the count, so the budget measures the very bytes that are sent.

@@ -11,6 +11,8 @@ import { holdHeaders } from './hold-headers.js';
 import { sendError, sendRefusal } from './reply.js';
 import type { ServerPool } from './server-pool.js';
 import { clientKey } from '../context/client-key.js';
+import { clientOf } from '../context/origin.js';
+import { lowLevelServer } from '../sdk/seams.js';
 import type { SessionTable } from './sessions.js';
 import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
@@ -74,7 +76,8 @@ export async function stateful(
     if (!session) return sendError(res, 404, JsonRpcErrorCode.SessionNotFound, 'Session not found: start a new session with an initialize request');
     sessions.track(session, res);
     const call = direct.match(req, body);
-    if (call && answersAsAttached(session.server, call.method)) return direct.answer(call, req, res, id);
+    if (call && answersAsAttached(session.server, call.method))
+      return direct.answer(call, req, res, id, clientOf(lowLevelServer(session.server).getClientVersion()));
     if (req.method === 'POST') direct.cancel(id, body);
     // A GET opens the session's event stream: its headers go out at once.
     if (req.method === 'POST') holdHeaders(res);

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeValue, optionFail, type OptionFail } from '../option-checks.js';
 import { serviceOptions } from '../server/attach.js';
 import { SkillHandlers } from '../server/handlers.js';
-import type { SkillContext, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { SkillContext, SkillReadHooks, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { consoleWarning } from '../warnings/console.js';
 import { warningSink } from '../warnings/sink.js';
 import { ResponseBudget } from './budget.js';
@@ -32,6 +32,8 @@ export interface WellKnownHandlerOptions<C extends SkillContext = SkillContext> 
   allowedOrigins?: readonly string[];
   /** Where skipped skills (`well-known-skipped`) and failed requests (`request-failed`) are reported. Default: the source's `warn`, else `console.warn`. */
   onWarning?: (warning: SkillWarning) => void;
+  /** Told of each skill downloaded (its archive, or its SKILL.md alone), with `via: 'well-known'`; see `SkillReadHooks`. */
+  onSkillLoad?: SkillReadHooks['onSkillLoad'];
 }
 
 /**
@@ -72,7 +74,10 @@ export function createWellKnownHandler<C extends SkillContext = SkillContext>(op
   const guard = createRequestGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins }, NAME);
   const warn = warningSink(source, options.onWarning, consoleWarning);
   const budget = new ResponseBudget();
-  const checked = serviceOptions({ visible: options.visible as SkillVisibility | undefined });
+  const checked = serviceOptions({
+    visible: options.visible as SkillVisibility | undefined,
+    onSkillLoad: options.onSkillLoad as SkillReadHooks['onSkillLoad'],
+  });
   const service = new SkillHandlers(source, warn, { ...checked, count: budget.count.bind(budget) });
   const handle = wellKnownHandle({ service, source, warn, guard, budget });
   return (req, res, context = {}) => handle(req, res, context);

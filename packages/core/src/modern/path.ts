@@ -7,6 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { contextFromExtra } from '../context/store.js';
+import { clientOf, runAsModern, setOrigin } from '../context/origin.js';
 import { DEFAULT_CACHE_HINT } from '../protocol/constants.js';
 import type { SkillHandlers } from '../server/handlers.js';
 import { clientKey } from '../context/client-key.js';
@@ -95,7 +96,8 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
       if (!res.writableFinished) aborted.abort();
     };
     res.on('close', onClose);
-    const ctx = contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal });
+    const origin = { era: '2026-07-28', client: clientOf(request.clientInfo) } as const;
+    const ctx = setOrigin(contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal }), origin);
     try {
       const identity = await bridge.identity();
       if (request.method === METHOD_LISTEN) {
@@ -121,7 +123,9 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
         },
       };
       // Serialised inside the count, so the budget measures the very bytes that are sent.
-      const answer = async () => resultMessage(request.id, finish(request.method, await dispatch(request, ctx, tools), identity.serverInfo));
+      // Inside the request's origin: the app's server answering in process reports this era to the read hooks.
+      const answer = async () =>
+        resultMessage(request.id, finish(request.method, await runAsModern(origin, () => dispatch(request, ctx, tools)), identity.serverInfo));
       reply.send(await options.count(subjectOf(request), answer, (text) => text.length));
     } catch (error) {
       const { status, ...answer } = asError(error, request.method, warn);

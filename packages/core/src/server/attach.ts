@@ -24,7 +24,9 @@ import {
   ReadDirectoryRequestSchema,
 } from '../protocol/schemas.js';
 import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
-import type { InstructionsOption, ReadSkillFileResult, SkillContext, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { InstructionsOption, ReadSkillFileResult, SkillContext, SkillReadHooks, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import { checkReadHooks } from './read-events.js';
+import { clientOf, modernOrigin, setOrigin } from '../context/origin.js';
 import { optionalCursor, paramsObject, requiredUri } from './params.js';
 import { SkillHandlers, type SkillHandlersOptions } from './handlers.js';
 import { warningSink } from '../warnings/sink.js';
@@ -35,7 +37,7 @@ import { installReadTool } from './read-tool.js';
 import { installSkillPrompts } from './skill-prompts.js';
 import type { AppRead } from './skill-read.js';
 
-export interface AttachOptions {
+export interface AttachOptions extends SkillReadHooks {
   /** Where refused entries and reads are reported. Default: the source's `warn`, else `console.warn`. */
   onWarning?: (warning: SkillWarning) => void;
   /**
@@ -191,7 +193,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   const surfaces = surfaceOptions(options);
 
   const warn = warningSink(source, options.onWarning, consoleWarning);
-  const contextOf = contextReader(options.onContextMissing);
+  const contextOf = contextReader(options.onContextMissing, low);
   const handlers = service ?? new SkillHandlers(source, warn, checked);
   const directoryRead = typeof source.readDirectory === 'function';
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
@@ -283,7 +285,7 @@ export function serviceOptions(options: AttachOptions, instructions = options.in
   const fail = optionFail('skillmount');
   // Both checked now, though one wins: attach() on each server of an endpoint checks attach's again.
   if (instructions !== options.instructions) checkInstructionsOption(options.instructions, fail);
-  return { strict: options.strict, visible: options.visible, instructions: checkInstructionsOption(instructions, fail) };
+  return { strict: options.strict, visible: options.visible, instructions: checkInstructionsOption(instructions, fail), reads: checkReadHooks(options) };
 }
 
 /** The surfaces attach adds besides the skills methods (`tools`, `prompts`), checked. */
@@ -297,10 +299,11 @@ export function surfaceOptions(options: Pick<AttachOptions, 'tools' | 'prompts'>
 }
 
 /** The context of a skills request; `missing` hears of one that runs outside `runWithSkillContext`. */
-function contextReader(missing: (() => void) | undefined): (extra: ExtraLike | undefined) => SkillContext {
+function contextReader(missing: (() => void) | undefined, low: Server): (extra: ExtraLike | undefined) => SkillContext {
   return (extra) => {
     if (missing && !hasSkillContext()) missing();
-    return contextFromExtra(extra);
+    // A 2026-07-28 request answered in process by this server is of that era, whatever its initialize said.
+    return setOrigin(contextFromExtra(extra), modernOrigin() ?? { era: '2025-11-25', client: clientOf(low.getClientVersion()) });
   };
 }
 

@@ -31,7 +31,10 @@ import type {
   SkillVisibility,
   SkillWarning,
   SkillWarningCode,
+  SkillReadHooks,
+  SkillReadVia,
 } from '../types.js';
+import { ReadEvents } from './read-events.js';
 
 /** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
 function cacheHintProblem(hint: unknown): string | undefined {
@@ -59,6 +62,8 @@ export interface SkillHandlersOptions {
   count?: <T>(subject: string, work: () => Promise<T>) => Promise<T>;
   /** When the server's instructions name the skills, checked (the `instructions` option). Default: `'auto'`, 2048 bytes. */
   instructions?: InstructionsPlan;
+  /** Told of each file answered (`onSkillLoad`, `onFileRead`). Default: none. */
+  reads?: SkillReadHooks;
 }
 
 /**
@@ -101,10 +106,11 @@ export class SkillHandlers {
    * Where warnings go, each as often as its code's rule says (warnings/codes.ts): a problem with what
    * the source returned recurs on every request, and is told once per source and URI.
    */
-  readonly #tell: (warning: SkillWarning) => void;
+  readonly #tell: (warning: SkillWarning, subject?: string) => void;
   /** Undefined when no rule is set: then nothing is asked, and nothing costs more. */
   readonly #visibility: Visibility | undefined;
   readonly #count: SkillHandlersOptions['count'];
+  readonly #reads: ReadEvents;
   /** When the instructions of the servers and paths answering through this service name the skills. */
   readonly instructions: InstructionsPlan;
 
@@ -115,6 +121,7 @@ export class SkillHandlers {
     this.#tell = tellFor(source, warn);
     this.#visibility = Visibility.of(options.visible, source, this.#tell);
     this.#count = options.count;
+    this.#reads = new ReadEvents(options.reads ?? {}, this.#tell);
     this.instructions = options.instructions ?? DEFAULT_INSTRUCTIONS_PLAN;
   }
 
@@ -372,19 +379,26 @@ export class SkillHandlers {
     return holding;
   }
 
-  /** Read one file and check it against what was published before a byte goes out. */
-  async read(uri: string, ctx: SkillContext): Promise<ReadSkillFileResult> {
-    const { envelope, file, content } = await this.readChecked(uri, ctx);
+  /** Read one file and check it against what was published before a byte goes out (`via`: for the read hooks). */
+  async read(uri: string, ctx: SkillContext, via: SkillReadVia = 'resources/read'): Promise<ReadSkillFileResult> {
+    const { envelope, file, content } = await this.readChecked(uri, ctx, via);
     const contents = { uri: file.uri, ...content };
     return { ...envelope, contents: [file.mimeType ? { ...contents, mimeType: file.mimeType } : contents] };
   }
 
   /**
    * One file's bytes once they match what was published, with their wire encoding (text when they
-   * are UTF-8, else base64): what `read` sends, for a surface that frames it itself (the SDK v2 adapter).
+   * are UTF-8, else base64): what `read` sends, for a surface that frames it itself (the SDK v2
+   * adapter). The read hooks hear of it once it is settled (`via` says how it came; a `well-known`
+   * read is one file of an archive, told as one load by the archive's route).
    */
-  readChecked(uri: string, ctx: SkillContext): Promise<{ envelope: Envelope; file: SkillFileContent; content: EncodedContent }> {
-    return this.#answer(ctx, uri, async (answering) => {
+  async readChecked(
+    uri: string,
+    ctx: SkillContext,
+    via: SkillReadVia = 'resources/read',
+  ): Promise<{ envelope: Envelope; file: SkillFileContent; content: EncodedContent }> {
+    let skill: string | undefined;
+    const checked = await this.#answer(ctx, uri, async (answering) => {
       const { source } = answering;
       // Asked before the source reads a byte: a hidden skill's files are never fetched.
       if (this.#visibility && !(await this.#shows(answering, uri, 'file', ctx, this.#visibility))) throw fileNotFound(uri);
@@ -393,8 +407,17 @@ export class SkillHandlers {
       const normalised = fileOfAnswer(answer, uri);
       if ('problem' in normalised) this.#refuse('invalid-read-result', 'resources/read', normalised.problem, uri);
       const file = normalised.file;
-      return { envelope: this.#envelopeOf(source, ctx), file, content: this.#checkedContent(file) };
+      const content = this.#checkedContent(file);
+      if (this.#reads.on && answering.trusted) skill = skillsHolding(answering.source as SkillCatalog, uri, 'file')[0]?.frontmatter.name;
+      return { envelope: this.#envelopeOf(source, ctx), file, content };
     });
+    if (via !== 'well-known') this.#reads.answered({ uri, bytes: checked.file.bytes.byteLength, via, skill, ctx });
+    return checked;
+  }
+
+  /** Tell the read hooks of a skill's archive (or single file) answered at `/.well-known/agent-skills/`. */
+  wellKnownLoad(uri: string, skill: string, bytes: number, ctx: SkillContext): void {
+    this.#reads.answered({ uri, bytes, via: 'well-known', skill, ctx });
   }
 
   /**

@@ -124,13 +124,13 @@ export async function callReadTool(args: unknown, extra: ExtraLike | undefined, 
   try {
     if (uri !== undefined) {
       if (!deps.handlers.serves(uri)) return notFound(uri, deps);
-      return asResult(await readSkillFile(deps.handlers, deps.appRead, uri, extra, ctx));
+      return asResult(await readSkillFile(deps.handlers, deps.appRead, uri, extra, ctx, 'read_skill'));
     }
     const entry = await findSkill(deps.handlers, name!, ctx);
     if (!entry) return noSkill(name!);
     if ('shared' in entry)
       return failed(`${entry.shared.length} skills are named "${name}": give one of their paths as the name (${entry.shared.join(', ')}).`);
-    const result = asResult(await readSkillFile(deps.handlers, deps.appRead, entry.uri, extra, ctx));
+    const result = asResult(await readSkillFile(deps.handlers, deps.appRead, entry.uri, extra, ctx, 'read_skill'));
     return { content: [...result.content, { type: 'text', text: otherFiles(entry) }] };
   } catch (error) {
     if (error instanceof ReadStepsAside) return failed(error.message);

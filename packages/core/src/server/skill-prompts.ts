@@ -106,7 +106,7 @@ export function promptOf(entry: SkillEntry, name: string): Prompt {
 async function promptResult(entry: SkillEntry, extra: ExtraLike, ctx: SkillContext, deps: SkillPromptsDeps) {
   let read;
   try {
-    read = contentOf(await readSkillFile(deps.handlers, deps.appRead, entry.uri, extra, ctx));
+    read = contentOf(await readSkillFile(deps.handlers, deps.appRead, entry.uri, extra, ctx, 'prompts/get'));
   } catch (error) {
     if (error instanceof ReadStepsAside) throw internalError(`${entry.uri} cannot be read for this prompt: ${error.message}`);
     // The skill went away (or out of sight) between the list and the read: as a prompt that is not there.

@@ -5,7 +5,7 @@
  */
 import type { RawHandler } from '../sdk/seams.js';
 import type { ExtraLike } from '../context/store.js';
-import type { ReadSkillFileResult, SkillContext } from '../types.js';
+import type { ReadSkillFileResult, SkillContext, SkillReadVia } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
 
 /** The app's own `resources/read` handler when it has one, `'unknown'` when that cannot be told, else undefined. */
@@ -21,9 +21,10 @@ export async function readSkillFile(
   uri: string,
   extra: ExtraLike | undefined,
   ctx: SkillContext,
+  via: SkillReadVia,
 ): Promise<ReadSkillFileResult> {
   const app = appRead();
-  if (app === undefined) return handlers.read(uri, ctx);
+  if (app === undefined) return handlers.read(uri, ctx, via);
   if (app === 'unknown') throw new ReadStepsAside(`the app answers resources/read itself; read ${uri} with resources/read`);
   return (await app({ method: 'resources/read', params: { uri } }, extra)) as ReadSkillFileResult;
 }

@@ -58,6 +58,7 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
     once: 'per-process',
   },
   'tool-name-taken': { meaning: 'a Server of the app has its own read_skill tool beside the tools option: its tools/list fails', once: 'every-time' },
+  'read-hook-failed': { meaning: 'an onSkillLoad or onFileRead hook threw or rejected: the read was answered all the same', once: 'per-subject' },
   'sdk-seam-missing': { meaning: 'this MCP SDK lacks an internal skillmount uses: what works without it is named', once: 'per-process' },
   'tenant-key-failed': { meaning: 'the tenant key function threw: the request gets -32603', once: 'every-time' },
   'tenant-key-refused': { meaning: 'a tenant key broke the key rules: served as no tenant', once: 'per-subject' },

@@ -80,14 +80,20 @@ export class WellKnownAnswers {
     }
     const { candidate, cacheHint } = await this.#candidateNamed(target.name, ctx);
     if (!candidate || candidate.type !== target.kind) return undefined;
+    const { entry } = candidate;
     if (candidate.type === 'skill-md') {
       const file = candidate.files[0]!;
       const answer = { size: file.size, digest: file.digest, contentType: 'text/markdown; charset=utf-8', cacheHint };
-      return wantsBody(file.digest) ? { ...answer, body: await this.#read(file.uri, ctx) } : answer;
+      if (!wantsBody(file.digest)) return answer;
+      const body = await this.#read(file.uri, ctx);
+      this.#service.wellKnownLoad(entry.uri, entry.frontmatter.name, body.byteLength, ctx);
+      return { ...answer, body };
     }
     const store = await this.#storeFor(ctx);
     const built = await store.archive(candidate, this.#reader(ctx), wantsBody, ctx.signal);
     if (built.size > INSTALLER_LIMITS.downloadBytes) return undefined;
+    // One load per archive sent, not one per file in it; a HEAD or a 304 is none.
+    if (built.bytes && wantsBody(built.digest)) this.#service.wellKnownLoad(entry.uri, entry.frontmatter.name, built.size, ctx);
     return { ...(built.bytes ? { body: built.bytes } : {}), size: built.size, digest: built.digest, contentType: 'application/zip', cacheHint };
   }
 
@@ -175,7 +181,7 @@ export class WellKnownAnswers {
 
   /** One file's bytes through the service: visible to this request, and checked against its digest. */
   async #read(uri: string, ctx: SkillContext): Promise<Uint8Array> {
-    const { contents } = await this.#service.read(uri, ctx);
+    const { contents } = await this.#service.read(uri, ctx, 'well-known');
     const content = contents[0]!;
     return 'text' in content ? Buffer.from(content.text, 'utf8') : Buffer.from(content.blob, 'base64');
   }
