@@ -33,8 +33,8 @@ const LAYERS = [
   { name: 'entry', holds: ['entry/'], what: 'building and validating one skill entry' },
   {
     name: 'host-and-serving-basics',
-    holds: ['client/', 'context/', 'routing/', 'sdk/', 'storage/', 'warnings/'],
-    what: 'the host-side client; per-request context, source routing, SDK seams, the memory storage, warnings',
+    holds: ['client/', 'context/', 'routing/', 'sdk/', 'storage/', 'telemetry/', 'warnings/'],
+    what: 'the host-side client; per-request context, source routing, SDK seams, the memory storage, diagnostics channels, warnings',
   },
   { name: 'catalog', holds: ['catalog/'], what: 'catalogs built from a SkillFiles storage' },
   { name: 'service', holds: ['server/', 'tenants/'], what: 'the skills service (SkillHandlers), attach, per-tenant catalogs' },

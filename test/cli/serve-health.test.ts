@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from 'skillmount';
 import { within } from '../support/wait.js';
+import { startPostgres } from '../support/postgres.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 
@@ -152,6 +153,56 @@ describe('serve --health', { concurrency: true }, () => {
       assert.deepEqual({ code, signal }, { code: 0, signal: null }, out.text());
     });
   }
+});
+
+test('serve --health on PostgreSQL: degraded (200) while the server is stopped, ready once it is back and a reload succeeds', async (t) => {
+  const pg = await startPostgres({ own: true });
+  t.after(() => pg.stop());
+  const folder = await mkdtemp(path.join(tmpdir(), 'skillmount-health-pg-'));
+  t.after(() => rm(folder, { recursive: true, force: true }));
+  await mkdir(path.join(folder, 'kept'));
+  await writeFile(path.join(folder, 'kept/SKILL.md'), '---\nname: kept\ndescription: Served while the database is down.\n---\n\n# Kept\n');
+  assert.equal(await main(['publish', folder, pg.connectionString]), 0);
+
+  const args = [BIN, 'serve', pg.connectionString, '--port', '0', '--stateless', '--health', '/healthz', '--log-format', 'json'];
+  const serve = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(serve);
+  const exited = once(serve, 'exit');
+  const out = output(serve);
+  const mcp = new URL(JSON.parse((await out.line(/\{[^\n]*"event":"serving"[^\n]*\}/, 'serve did not start'))[0]).url as string);
+  const ready = new URL('/healthz', mcp);
+  assert.equal(((await health(ready)).body as Record<string, unknown>).status, 'ready');
+  // Once listening, the storage reports a change (writes made before LISTEN may have been missed).
+  await out.line(/"event":"reloaded"/, 'no reload once listening');
+
+  await pg.whileStopped!(async () => {
+    // The LISTEN connection drops: the storage says so, and readiness shows it without failing.
+    await out.line(/"event":"warning"[^\n]*"code":"storage-failed"/, 'the lost connection was not reported');
+    const degraded = await health(ready);
+    assert.equal(degraded.status, 200);
+    assert.deepEqual(degraded.body, {
+      status: 'degraded',
+      skills: 1,
+      loadedAt: (degraded.body as Record<string, unknown>).loadedAt,
+      reason: 'the storage reported a failure; serving the last catalog',
+      code: 'storage-failed',
+      failedAt: (degraded.body as Record<string, unknown>).failedAt,
+    });
+    // The last catalog keeps serving its listing (a file not read before needs the database).
+    const list = await fetch(mcp, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'skills/list', params: {} }),
+    });
+    assert.match(await list.text(), /Served while the database is down/);
+  });
+  // Listening again, the storage reports a change again: the reload succeeds.
+  await out.line(/("event":"reloaded"[\s\S]*){2}/, 'no reload once the database was back');
+  assert.equal(((await health(ready)).body as Record<string, unknown>).status, 'ready');
+
+  serve.kill('SIGTERM');
+  const [code] = await within(exited, 20_000, `serve to exit; its output:\n${out.text()}`);
+  assert.equal(code, 0, out.text());
 });
 
 test('serve --health: a path without "/", the MCP path, one under /.well-known/, or the flag twice are usage errors', async () => {

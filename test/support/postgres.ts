@@ -19,6 +19,8 @@ export interface TestPostgres {
   connectionString: string;
   /** Stop and start the server again, keeping its data: only for a server started here. */
   restart?(): Promise<void>;
+  /** Stop the server, run `fn` while it is down, then start it again, keeping its data: only for a server started here. */
+  whileStopped?<T>(fn: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,14 @@ async function startEmbedded(): Promise<TestPostgres> {
     async restart() {
       await server.stop();
       await server.start();
+    },
+    async whileStopped(fn) {
+      await server.stop();
+      try {
+        return await fn();
+      } finally {
+        await server.start();
+      }
     },
     async stop() {
       await server.stop();

@@ -18,16 +18,20 @@ export interface HealthAnswer {
   body: string;
 }
 
-/** The readiness of a running `serve`, fed by its loads, reloads and stop. */
+/** The readiness of a running `serve`, fed by its loads, reloads, storage failures and stop. */
 export class Health {
   /** Undefined with `--tenant-header`: each tenant's catalog loads on its first request. */
   #skills: number | undefined;
   #loadedAt = new Date();
   #failedAt: Date | undefined;
+  #storageFailedAt: Date | undefined;
   #stopping = false;
+  /** How long a storage failure shows as degraded when no load follows it (an S3 poll that finds nothing new reloads nothing). */
+  readonly #storageWindowMs: number;
 
-  constructor(skills: number | undefined) {
+  constructor(skills: number | undefined, storageWindowMs: number) {
     this.#skills = skills;
+    this.#storageWindowMs = storageWindowMs;
   }
 
   /** A load or reload succeeded: ready again, with this many skills. True when the last reload had failed. */
@@ -36,12 +40,21 @@ export class Health {
     this.#skills = skills;
     this.#loadedAt = new Date();
     this.#failedAt = undefined;
+    this.#storageFailedAt = undefined;
     return recovered;
   }
 
   /** A reload failed: the previous catalog keeps serving. */
   reloadFailed(): void {
     this.#failedAt = new Date();
+  }
+
+  /**
+   * The storage reported a failure nobody awaited (a dropped LISTEN connection being retried, a
+   * failed S3 poll): degraded until a load succeeds, or until the window passes without another.
+   */
+  storageFailed(): void {
+    this.#storageFailedAt = new Date();
   }
 
   /** A stop has begun: readiness answers 503 from now on. */
@@ -53,14 +66,26 @@ export class Health {
   ready(): HealthAnswer {
     if (this.#stopping) return answer(503, { status: 'stopping' }, true);
     const served = { ...(this.#skills !== undefined ? { skills: this.#skills } : { tenants: true }), loadedAt: this.#loadedAt.toISOString() };
-    if (this.#failedAt === undefined) return answer(200, { status: 'ready', ...served });
-    return answer(200, {
-      status: 'degraded',
-      ...served,
-      reason: 'the last reload failed; serving the previous catalog',
-      code: 'reload-failed',
-      failedAt: this.#failedAt.toISOString(),
-    });
+    if (this.#failedAt !== undefined) {
+      return answer(200, {
+        status: 'degraded',
+        ...served,
+        reason: 'the last reload failed; serving the previous catalog',
+        code: 'reload-failed',
+        failedAt: this.#failedAt.toISOString(),
+      });
+    }
+    const storage = this.#storageFailedAt;
+    if (storage !== undefined && Date.now() - storage.getTime() < this.#storageWindowMs) {
+      return answer(200, {
+        status: 'degraded',
+        ...served,
+        reason: 'the storage reported a failure; serving the last catalog',
+        code: 'storage-failed',
+        failedAt: storage.toISOString(),
+      });
+    }
+    return answer(200, { status: 'ready', ...served });
   }
 
   /** The liveness answer: 200 whenever the process answers, stopping included. */

@@ -92,7 +92,7 @@ export function parseLocation(location: string): Location {
  */
 export async function openStorage(location: string | Location, options: OpenStorageOptions = {}): Promise<OpenedStorage> {
   const where = typeof location === 'string' ? parseLocation(location) : location;
-  const onError = quiet(options.onError ?? ((message: string) => complain(`skillmount: warning: ${message}`)));
+  const onError = options.onError ?? quiet((message: string) => complain(`skillmount: warning: ${message}`));
   if (options.table !== undefined && where.kind !== 'postgres') throw new UsageError(`--table applies to postgres:// locations only, not to ${where.label}`);
   if (options.pollIntervalMs !== undefined && where.kind !== 's3')
     throw new UsageError(`--poll-interval applies to s3:// locations only, not to ${where.label}`);
@@ -190,7 +190,8 @@ export async function openStorage(location: string | Location, options: OpenStor
 /** The same message again within this long is not repeated: a storage that stays down would otherwise fill the log. */
 const REPEAT_AFTER_MS = 60_000;
 
-function quiet(report: (message: string) => void): (message: string) => void {
+/** `report`, told a message again only after REPEAT_AFTER_MS. */
+export function quiet(report: (message: string) => void): (message: string) => void {
   const last = new Map<string, number>();
   return (message) => {
     const now = Date.now();

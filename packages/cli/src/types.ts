@@ -32,8 +32,9 @@ export interface OpenStorageOptions {
   /** PostgreSQL only: create the table when missing (`migrate()`), as `publish` does. Default false. */
   migrate?: boolean;
   /**
-   * Problems nobody awaits (a failed S3 poll, a dropped LISTEN connection that is being retried).
-   * Default: a warning line on stderr.
+   * Problems nobody awaits (a failed S3 poll, a dropped LISTEN connection that is being retried),
+   * each as it happens, credentials masked. Default: a warning line on stderr, the same message
+   * at most once a minute.
    */
   onError?: (message: string) => void;
 }

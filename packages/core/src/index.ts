@@ -103,6 +103,7 @@ export { createSkillsEndpoint, type SkillsEndpoint, type SkillsEndpointOptions }
 export { createWellKnownHandler, type WellKnownHandler, type WellKnownHandlerOptions } from './http/well-known-handler.js';
 export { isModernRequest } from './modern/envelope.js';
 export { VERSION } from './version.js';
+export { SKILLS_CHANNELS, type SkillRequestMessage, type CatalogBuildMessage } from './telemetry/channels.js';
 export { tenantCatalogs } from './tenants/source.js';
 export { tenantKeyProblem, MAX_TENANT_KEY_LENGTH } from './tenants/key.js';
 export type {

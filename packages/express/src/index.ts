@@ -6,4 +6,4 @@
 export { skillsMiddleware } from './middleware.js';
 // What a CORS layer in front of the endpoint must allow, for browser hosts: spread into cors().
 export { MCP_CORS_OPTIONS, type McpCorsOptions } from '@skillmount/core';
-export type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
+export type { SkillsLogger, SkillsMiddlewareOptions, SkillsRouter } from './types.js';

@@ -29,6 +29,8 @@ import { watchForMissedModern } from './modern-missed.js';
 import { mountWellKnown } from './well-known.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
+import { checkLogger, loggerWarnings } from './logger.js';
+
 const NAME = '@skillmount/express';
 const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
 
@@ -56,8 +58,10 @@ const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
 export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter {
   // Every option is shared with the other adapters; core checks them, naming this package.
   const checked = checkAdapterOptions<Request>(options, NAME);
-  // Every warning of the router, its catalog and its endpoint: to onWarning, else the console (Express has no logger of its own).
-  const warn = checked.onWarning ?? consoleWarning;
+  // Every warning of the router, its catalog and its endpoint: to onWarning or the app's logger,
+  // else the console (Express has no logger of its own).
+  const logger = checkLogger(options.logger, options.onWarning);
+  const warn = checked.onWarning ?? (logger ? loggerWarnings(logger) : consoleWarning);
   const skills = serveSkills(checked.origin, checked.watch, warn);
   const attachOptions = attachOptionsOf(checked, warn);
   const ready = readyWithSurfaces(skills, checked, attachOptions, warn);

@@ -7,6 +7,11 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillWarning } from '@skillmount/core';
 import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
 
+/** A logger with pino's `warn(object, message)`: what the `logger` option takes. */
+export interface SkillsLogger {
+  warn(object: { warning: SkillWarning }, message: string): void;
+}
+
 /**
  * Options of `skillsMiddleware`: the options every skillmount adapter shares
  * (`SkillsAdapterOptions` from `@skillmount/core/adapter`, documented in core's README), with
@@ -23,6 +28,13 @@ export interface SkillsMiddlewareOptions extends SkillsAdapterOptions<Request> {
    * `modern-not-handled`, `context-not-applied`. Default: one `console.warn` line each.
    */
   onWarning?: (warning: SkillWarning) => void;
+  /**
+   * The app's logger, pino-shaped (`pino()`, pino-http's `logger`): every warning goes to
+   * `logger.warn({ warning }, warning.message)` instead of the console, so a log query finds it by
+   * `warning.code`. Give this or `onWarning`, not both. For a logger of another shape, pass
+   * `onWarning: (w) => log.warn(w.message, { code: w.code })`.
+   */
+  logger?: SkillsLogger;
   /**
    * Session mode: sessions one client holds at once. The client is `req.auth.clientId` when your
    * auth middleware sets one, else `req.ip`, which honours the app's `trust proxy` setting (behind

@@ -7,7 +7,7 @@ import { corsOrigins, expressCors, useFastifyCors } from '../cors.js';
 import { Health, healthPaths, watchWithHealth, type HealthAnswer, type HealthPaths } from '../health.js';
 import { checkReachable } from '../reachable.js';
 import { tenantSource } from '../tenants.js';
-import { openStorage, parseLocation } from '../location.js';
+import { openStorage, parseLocation, quiet } from '../location.js';
 import { integerOption, parseCommand, UsageError } from '../usage.js';
 import { plural } from '../terminal/words.js';
 import { logFormat, ServeLog } from '../serve-log.js';
@@ -52,7 +52,9 @@ export async function serve(argv: string[]): Promise<undefined> {
   const health = healthPaths(values.health as string[] | undefined, path);
   const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true, instructions: instructionsFlag(values.instructions) };
 
+  const state = new Health(undefined, Math.max(STORAGE_WINDOW_MS, 3 * (pollIntervalMs ?? 30_000)));
   const opened = await openStorage(parseLocation(location), {
+    onError: storageTrouble(state, log),
     ...(values.table !== undefined ? { table: values.table } : {}),
     ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
     ...(fullListIntervalMs !== undefined ? { fullListIntervalMs } : {}),
@@ -91,8 +93,10 @@ export async function serve(argv: string[]): Promise<undefined> {
     // A strict-mode CatalogError lists the problems itself; anything else is about the storage.
     throw error instanceof CatalogError ? error : opened.explain(error);
   }
-  const state = new Health('catalog' in served ? served.catalog.entries.length : undefined);
-  if ('catalog' in served) log.follow(served.catalog);
+  if ('catalog' in served) {
+    state.loaded(served.catalog.entries.length);
+    log.follow(served.catalog);
+  }
   // A tenant source watches each tenant's storage itself; one catalog is watched here, so that
   // readiness learns how each reload went.
   const stopWatching = 'catalog' in served && watch ? watchWithHealth(served.catalog, state, reloadReporter(log)) : undefined;
@@ -132,6 +136,19 @@ export async function serve(argv: string[]): Promise<undefined> {
   });
 
   return undefined;
+}
+
+/**
+ * Storage failures nobody awaits (a LISTEN connection lost, an S3 poll that failed): readiness
+ * turns degraded at each, for three polls' time or until a reload succeeds; the log hears each
+ * message at most once a minute.
+ */
+function storageTrouble(state: Health, log: ServeLog): (message: string) => void {
+  const print = quiet((message) => log.warn('storage-failed', `skillmount: warning: ${message}`));
+  return (message) => {
+    state.storageFailed();
+    print(message);
+  };
 }
 
 /** How each reload went, for the log: a reload that succeeds is a JSON line, and a text line after a failed one. */
@@ -270,6 +287,9 @@ interface Reach {
 }
 
 /** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */
+/** The least time a storage failure shows as degraded when no reload follows it. */
+const STORAGE_WINDOW_MS = 30_000;
+
 const KEEP_ALIVE_MS = 5_000;
 
 /** What the endpoint serves: one catalog, or a source that picks a catalog per tenant. */

@@ -1,3 +1,5 @@
+import { catalogChannel, type CatalogBuildMessage } from '../telemetry/channels.js';
+import { traced } from '../telemetry/trace.js';
 import { SkillNotFoundError, StorageError, changedFile, directoryNotFound, fileNotFound, internalError, invalidParams, skillNotFound } from '../errors.js';
 import { parseUri } from '../uri/canonical.js';
 import { describeError } from '../text/error-text.js';
@@ -130,7 +132,8 @@ export class SkillCatalog implements SkillSource {
       throw new TypeError('skillmount: SkillCatalog.load(files) needs a storage with list(dir) and read(path), e.g. fsStorage("./skills")');
     }
     const normalized = normalizeCatalogOptions(options);
-    const snapshot = await buildSnapshot(withTimeouts(files, normalized.timeoutMs), buildOptions(normalized));
+    const build = () => buildSnapshot(withTimeouts(files, normalized.timeoutMs), buildOptions(normalized));
+    const snapshot = await (catalogChannel.hasSubscribers ? traceBuild('load', build, (built) => ({ skills: built.entries.length })) : build());
     snapshot.warnings.forEach(normalized.onWarning);
     return new SkillCatalog(files, normalized, snapshot);
   }
@@ -187,14 +190,22 @@ export class SkillCatalog implements SkillSource {
   }
 
   #run(): Promise<ReloadReport> {
-    const run = (async () => {
+    const reload = async () => {
       const next = await buildSnapshot(this.#timed, buildOptions(this.#options), this.#snapshot);
       const report = diffEntries(this.#snapshot.entries, next.entries);
       this.#snapshot = next;
       next.warnings.forEach(this.#options.onWarning);
       if (report.listChanged) for (const listener of [...this.#listeners]) listener();
       return report;
-    })();
+    };
+    const run = catalogChannel.hasSubscribers
+      ? traceBuild('reload', reload, (report) => ({
+          skills: this.#snapshot.entries.length,
+          added: report.added.length,
+          removed: report.removed.length,
+          changed: report.changed.length,
+        }))
+      : reload();
     this.#running = run;
     const clear = () => {
       if (this.#running === run) this.#running = undefined;
@@ -406,4 +417,12 @@ function buildOptions(options: NormalizedCatalogOptions) {
     strict: options.strict,
     concurrency: options.concurrency,
   };
+}
+
+/** A catalog build traced on `skillmount:catalog`, its outcome summed up for subscribers. */
+function traceBuild<T>(kind: 'load' | 'reload', build: () => Promise<T>, summary: (built: T) => CatalogBuildMessage['outcome']): Promise<T> {
+  const message: CatalogBuildMessage = { kind };
+  return traced(catalogChannel, message, build, (built) => {
+    message.outcome = summary(built);
+  });
 }

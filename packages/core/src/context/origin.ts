@@ -10,6 +10,8 @@ import type { SkillClientInfo, SkillContext } from '../types.js';
 export interface RequestOrigin {
   era: '2025-11-25' | '2026-07-28';
   client: SkillClientInfo | undefined;
+  /** The MCP request this context answers, when it is a skills request (not a tool's or a prompt's read). */
+  request?: { method: string; id: string | number | undefined; meta: Record<string, unknown> | undefined };
 }
 
 /** A client's own words, bounded: they reach the app's hooks and, often, its logs. */

@@ -55,6 +55,9 @@ export function contextOfRequest(req: { headers: SkillContext['headers']; auth?:
 /** The subset of the SDK's RequestHandlerExtra the context is built from. */
 export interface ExtraLike {
   authInfo?: unknown;
+  /** The JSON-RPC id of the request, and its `params._meta`, as the SDK passes them to handlers. */
+  requestId?: string | number;
+  _meta?: Record<string, unknown>;
   requestInfo?: { headers?: Record<string, string | string[] | undefined> };
   sessionId?: string;
   signal?: AbortSignal;

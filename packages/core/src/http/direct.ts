@@ -126,6 +126,7 @@ export class DirectAnswers {
     const ctx = setOrigin(contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal, sessionId }), {
       era: '2025-11-25',
       client,
+      request: { method: call.method, id: call.id, meta: call.params._meta as Record<string, unknown> | undefined },
     });
     let event: string | undefined;
     try {

@@ -97,7 +97,11 @@ export function createModernPath(options: ModernPathOptions): ModernPath {
     };
     res.on('close', onClose);
     const origin = { era: '2026-07-28', client: clientOf(request.clientInfo) } as const;
-    const ctx = setOrigin(contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal }), origin);
+    const meta = (request.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const ctx = setOrigin(contextFromExtra({ authInfo: req.auth, requestInfo: { headers: req.headers }, signal: aborted.signal }), {
+      ...origin,
+      request: { method: request.method, id: request.id as string | number | undefined, meta },
+    });
     try {
       const identity = await bridge.identity();
       if (request.method === METHOD_LISTEN) {

@@ -196,8 +196,8 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   const contextOf = contextReader(options.onContextMissing, low);
   const handlers = service ?? new SkillHandlers(source, warn, checked);
   const directoryRead = typeof source.readDirectory === 'function';
-  const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra));
-  const readResource = async (uri: string, extra?: ExtraLike) => (handlers.serves(uri) ? handlers.read(uri, contextOf(extra)) : undefined);
+  const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra, 'resources/list'));
+  const readResource = async (uri: string, extra?: ExtraLike) => (handlers.serves(uri) ? handlers.read(uri, contextOf(extra, 'resources/read')) : undefined);
 
   // The app's own resources/read, asked at each read: the tool and the prompts read through it when it has one.
   const appRead: AppRead = () => {
@@ -218,7 +218,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
         'skills',
         new ResourceTemplate(`${handlers.base.uri}{+path}`, { list: async (extra) => ({ resources: await listResources(extra) }) }),
         {},
-        async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra))) as never,
+        async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra, 'resources/read'))) as never,
       );
     } catch (error) {
       removeTool?.();
@@ -233,18 +233,18 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   low.registerCapabilities({ extensions: { [SKILLS_EXTENSION_ID]: directoryRead ? { directoryRead: true } : {} } } as never);
   low.setRequestHandler(ListSkillsRequestSchema, async (request, extra) => {
     const params = paramsObject(request.params, METHOD_SKILLS_LIST);
-    return (await handlers.list(optionalCursor(params, METHOD_SKILLS_LIST), contextOf(extra))) as never;
+    return (await handlers.list(optionalCursor(params, METHOD_SKILLS_LIST), contextOf(extra, METHOD_SKILLS_LIST))) as never;
   });
   low.setRequestHandler(GetSkillRequestSchema, async (request, extra) => {
     const params = paramsObject(request.params, METHOD_SKILLS_GET);
     const uri = requiredUri(params, METHOD_SKILLS_GET, "the skill's SKILL.md URI");
-    return (await handlers.get(uri, contextOf(extra))) as never;
+    return (await handlers.get(uri, contextOf(extra, METHOD_SKILLS_GET))) as never;
   });
   if (directoryRead) {
     low.setRequestHandler(ReadDirectoryRequestSchema, async (request, extra) => {
       const params = paramsObject(request.params, METHOD_DIRECTORY_READ);
       const uri = requiredUri(params, METHOD_DIRECTORY_READ, 'a directory URI without a trailing slash');
-      return (await handlers.readDirectory(uri, optionalCursor(params, METHOD_DIRECTORY_READ), contextOf(extra))) as never;
+      return (await handlers.readDirectory(uri, optionalCursor(params, METHOD_DIRECTORY_READ), contextOf(extra, METHOD_DIRECTORY_READ))) as never;
     });
   }
 
@@ -299,11 +299,13 @@ export function surfaceOptions(options: Pick<AttachOptions, 'tools' | 'prompts'>
 }
 
 /** The context of a skills request; `missing` hears of one that runs outside `runWithSkillContext`. */
-function contextReader(missing: (() => void) | undefined, low: Server): (extra: ExtraLike | undefined) => SkillContext {
-  return (extra) => {
+function contextReader(missing: (() => void) | undefined, low: Server): (extra: ExtraLike | undefined, method?: string) => SkillContext {
+  return (extra, method) => {
     if (missing && !hasSkillContext()) missing();
     // A 2026-07-28 request answered in process by this server is of that era, whatever its initialize said.
-    return setOrigin(contextFromExtra(extra), modernOrigin() ?? { era: '2025-11-25', client: clientOf(low.getClientVersion()) });
+    const { era, client } = modernOrigin() ?? { era: '2025-11-25' as const, client: clientOf(low.getClientVersion()) };
+    const request = method === undefined ? undefined : { method, id: extra?.requestId, meta: extra?._meta };
+    return setOrigin(contextFromExtra(extra), { era, client, ...(request ? { request } : {}) });
   };
 }
 

@@ -35,6 +35,10 @@ import type {
   SkillReadVia,
 } from '../types.js';
 import { ReadEvents } from './read-events.js';
+import { skillMdName } from '../uri/skill-md-name.js';
+import { requestChannel, type SkillRequestMessage } from '../telemetry/channels.js';
+import { requestMessage } from '../telemetry/request-message.js';
+import { traced as trace } from '../telemetry/trace.js';
 
 /** What is wrong with a cache hint from a source the catalog did not check, or undefined. */
 function cacheHintProblem(hint: unknown): string | undefined {
@@ -135,10 +139,19 @@ export class SkillHandlers {
    * budget (`subject` names the request in a refusal; a caller that counts already makes this a
    * no-op). A request whose `ctx.signal` aborts rejects with the signal's reason.
    */
-  async #answer<T>(ctx: SkillContext, subject: string, fn: (answering: Answering) => T | Promise<T>): Promise<T> {
+  async #answer<T>(
+    ctx: SkillContext,
+    subject: string,
+    fn: (answering: Answering, traced: SkillRequestMessage | undefined) => T | Promise<T>,
+    method = subject,
+    uri: string | undefined = subject === method ? undefined : subject,
+  ): Promise<T> {
     ctx.signal?.throwIfAborted();
-    const work = () => withResolvedSource(this.#source, ctx, async (source) => fn({ source, trusted: isCatalogBuiltHere(source) }));
-    const answer = await (this.#count ? this.#count(subject, work) : work());
+    // A trace for the skills request itself, when a subscriber listens (the request's own method, not a lookup made for a tool).
+    const traced = requestChannel.hasSubscribers ? requestMessage(ctx, method, uri) : undefined;
+    const work = () => withResolvedSource(this.#source, ctx, async (source) => fn({ source, trusted: isCatalogBuiltHere(source) }, traced));
+    const run = () => (this.#count ? this.#count(subject, work) : work());
+    const answer = await (traced ? trace(requestChannel, traced, run) : run());
     ctx.signal?.throwIfAborted();
     return answer;
   }
@@ -279,40 +292,53 @@ export class SkillHandlers {
   }
 
   get(uri: string, ctx: SkillContext): Promise<GetSkillResult> {
-    return this.#answer(ctx, METHOD_SKILLS_GET, async (answering) => {
-      const visibility = this.#visibility;
-      let skill: SkillEntry | undefined | null;
-      try {
-        skill = await answering.source.get(uri, ctx);
-      } catch (error) {
-        if (visibility && error instanceof SkillNotFoundError) await visibility.askForMissing(uri, ctx);
-        throw error;
-      }
-      if (skill === undefined || skill === null) {
-        await visibility?.askForMissing(uri, ctx);
-        throw skillNotFound(uri);
-      }
-      const problem = this.#entryProblem(answering, skill);
-      if (problem !== undefined) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `an invalid entry (${problem})`, uri);
-      if (!answering.trusted && canonicalUri(skill.uri) !== canonicalUri(uri))
-        this.#refuse('invalid-entry', METHOD_SKILLS_GET, `the entry of another skill, ${skill.uri}`, uri);
-      // The catalog's own answer for a skill it does not serve.
-      if (visibility && !(await visibility.allows(skill, ctx))) throw skillNotFound(uri);
-      return { ...this.#envelopeOf(answering.source, ctx), skill };
-    });
+    return this.#answer(
+      ctx,
+      METHOD_SKILLS_GET,
+      async (answering, traced) => {
+        const visibility = this.#visibility;
+        let skill: SkillEntry | undefined | null;
+        try {
+          skill = await answering.source.get(uri, ctx);
+        } catch (error) {
+          if (visibility && error instanceof SkillNotFoundError) await visibility.askForMissing(uri, ctx);
+          throw error;
+        }
+        if (skill === undefined || skill === null) {
+          await visibility?.askForMissing(uri, ctx);
+          throw skillNotFound(uri);
+        }
+        const problem = this.#entryProblem(answering, skill);
+        if (problem !== undefined) this.#refuse('invalid-entry', METHOD_SKILLS_GET, `an invalid entry (${problem})`, uri);
+        if (!answering.trusted && canonicalUri(skill.uri) !== canonicalUri(uri))
+          this.#refuse('invalid-entry', METHOD_SKILLS_GET, `the entry of another skill, ${skill.uri}`, uri);
+        // The catalog's own answer for a skill it does not serve.
+        if (visibility && !(await visibility.allows(skill, ctx))) throw skillNotFound(uri);
+        if (traced) traced.skill = skill.frontmatter.name;
+        return { ...this.#envelopeOf(answering.source, ctx), skill };
+      },
+      METHOD_SKILLS_GET,
+      uri,
+    );
   }
 
   readDirectory(uri: string, cursor: string | undefined, ctx: SkillContext): Promise<ReadDirectoryResult> {
-    return this.#answer(ctx, METHOD_DIRECTORY_READ, async (answering) => {
-      const { source } = answering;
-      // A tenant's source may lack folders where the router has them: the answer of a folder it does not have.
-      if (typeof source.readDirectory !== 'function') throw directoryNotFound(uri);
-      if (this.#visibility && !(await this.#shows(answering, uri, 'directory', ctx, this.#visibility))) throw directoryNotFound(uri);
-      const page = await source.readDirectory(uri, cursor === undefined ? {} : { cursor }, ctx);
-      if (page === undefined || page === null) throw directoryNotFound(uri);
-      this.#checkPage(answering, page, METHOD_DIRECTORY_READ, 'resources', uri);
-      return { ...this.#envelopeOf(source, ctx), resources: page.resources, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
-    });
+    return this.#answer(
+      ctx,
+      METHOD_DIRECTORY_READ,
+      async (answering) => {
+        const { source } = answering;
+        // A tenant's source may lack folders where the router has them: the answer of a folder it does not have.
+        if (typeof source.readDirectory !== 'function') throw directoryNotFound(uri);
+        if (this.#visibility && !(await this.#shows(answering, uri, 'directory', ctx, this.#visibility))) throw directoryNotFound(uri);
+        const page = await source.readDirectory(uri, cursor === undefined ? {} : { cursor }, ctx);
+        if (page === undefined || page === null) throw directoryNotFound(uri);
+        this.#checkPage(answering, page, METHOD_DIRECTORY_READ, 'resources', uri);
+        return { ...this.#envelopeOf(source, ctx), resources: page.resources, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
+      },
+      METHOD_DIRECTORY_READ,
+      uri,
+    );
   }
 
   listResources(ctx: SkillContext): Promise<SkillResourceListing[]> {
@@ -398,19 +424,28 @@ export class SkillHandlers {
     via: SkillReadVia = 'resources/read',
   ): Promise<{ envelope: Envelope; file: SkillFileContent; content: EncodedContent }> {
     let skill: string | undefined;
-    const checked = await this.#answer(ctx, uri, async (answering) => {
-      const { source } = answering;
-      // Asked before the source reads a byte: a hidden skill's files are never fetched.
-      if (this.#visibility && !(await this.#shows(answering, uri, 'file', ctx, this.#visibility))) throw fileNotFound(uri);
-      const answer = await source.read(uri, ctx);
-      if (answer === undefined || answer === null) throw fileNotFound(uri);
-      const normalised = fileOfAnswer(answer, uri);
-      if ('problem' in normalised) this.#refuse('invalid-read-result', 'resources/read', normalised.problem, uri);
-      const file = normalised.file;
-      const content = this.#checkedContent(file);
-      if (this.#reads.on && answering.trusted) skill = skillsHolding(answering.source as SkillCatalog, uri, 'file')[0]?.frontmatter.name;
-      return { envelope: this.#envelopeOf(source, ctx), file, content };
-    });
+    const checked = await this.#answer(
+      ctx,
+      uri,
+      async (answering, traced) => {
+        const { source } = answering;
+        // Asked before the source reads a byte: a hidden skill's files are never fetched.
+        if (this.#visibility && !(await this.#shows(answering, uri, 'file', ctx, this.#visibility))) throw fileNotFound(uri);
+        const answer = await source.read(uri, ctx);
+        if (answer === undefined || answer === null) throw fileNotFound(uri);
+        const normalised = fileOfAnswer(answer, uri);
+        if ('problem' in normalised) this.#refuse('invalid-read-result', 'resources/read', normalised.problem, uri);
+        const file = normalised.file;
+        const content = this.#checkedContent(file);
+        if (this.#reads.on || traced) {
+          skill = answering.trusted ? skillsHolding(answering.source as SkillCatalog, uri, 'file')[0]?.frontmatter.name : skillMdName(uri);
+        }
+        // Only once answered: a refused URI names no skill (nor grows a tracer's attribute values).
+        if (traced) traced.skill = skill;
+        return { envelope: this.#envelopeOf(source, ctx), file, content };
+      },
+      'resources/read',
+    );
     if (via !== 'well-known') this.#reads.answered({ uri, bytes: checked.file.bytes.byteLength, via, skill, ctx });
     return checked;
   }

@@ -5,6 +5,7 @@
  */
 import { OptionError } from '../option-error.js';
 import { originOf } from '../context/origin.js';
+import { skillMdName } from '../uri/skill-md-name.js';
 import type { SkillContext, SkillReadEvent, SkillReadHooks, SkillReadVia, SkillWarning } from '../types.js';
 
 const SKILL_MD = '/SKILL.md';
@@ -42,7 +43,7 @@ export class ReadEvents {
     const load = read.via === 'well-known' || read.uri.endsWith(SKILL_MD);
     const origin = read.via === 'well-known' ? undefined : originOf(read.ctx);
     const event: SkillReadEvent = {
-      skill: read.skill ?? (load ? folderName(read.uri) : undefined),
+      skill: read.skill ?? skillMdName(read.uri),
       uri: read.uri,
       bytes: read.bytes,
       via: read.via,
@@ -83,17 +84,6 @@ export function checkReadHooks(options: SkillReadHooks, packageName = 'skillmoun
     ...(options.onSkillLoad ? { onSkillLoad: options.onSkillLoad } : {}),
     ...(options.onFileRead ? { onFileRead: options.onFileRead } : {}),
   };
-}
-
-/** The folder name of a SKILL.md URI (its skill's name), percent-decoded. */
-function folderName(uri: string): string | undefined {
-  const folder = uri.slice(0, -SKILL_MD.length);
-  const segment = folder.slice(folder.lastIndexOf('/') + 1);
-  try {
-    return decodeURIComponent(segment) || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function noop(): void {}
