@@ -53,6 +53,7 @@ export default defineConfig({
           { text: 'Serverless and short-lived processes', link: '/guide/serverless' },
           { text: 'Hosts without the extension', link: '/guide/hosts' },
           { text: 'Usage analytics', link: '/guide/analytics' },
+          { text: 'Traces and metrics', link: '/guide/telemetry' },
           { text: 'The CLI', link: '/guide/cli' },
           { text: 'SDK v2 apps', link: '/guide/sdk-v2' },
           { text: 'Moving from the SDK v2', link: '/guide/from-sdk-v2' },

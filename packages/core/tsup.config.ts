@@ -31,6 +31,7 @@ export default defineConfig({
     'storage-kit': 'src/storage-kit/index.ts',
     adapter: 'src/adapter/index.ts',
     'sdk-v2': 'src/sdk-v2/index.ts',
+    telemetry: 'src/telemetry/index.ts',
   }),
   splitting: true,
   onSuccess: relativeMapSources,

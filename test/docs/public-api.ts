@@ -13,6 +13,7 @@ export const ENTRY_POINTS: Record<string, string> = {
   '@skillmount/core/adapter': 'packages/core/src/adapter/index.ts',
   '@skillmount/core/storage-kit': 'packages/core/src/storage-kit/index.ts',
   '@skillmount/core/sdk-v2': 'packages/core/src/sdk-v2/index.ts',
+  '@skillmount/core/telemetry': 'packages/core/src/telemetry/index.ts',
   '@skillmount/fastify': 'packages/fastify/src/index.ts',
   '@skillmount/express': 'packages/express/src/index.ts',
   '@skillmount/storage-fs': 'packages/storage-fs/src/index.ts',

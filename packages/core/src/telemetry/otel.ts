@@ -1,0 +1,276 @@
+/**
+ * OpenTelemetry for skillmount, as a subscriber of its diagnostics channels (./channels.ts): one
+ * SERVER span per skills request, named and attributed by the MCP semantic conventions, and the
+ * `mcp.server.operation.duration` histogram; one INTERNAL span and a duration per catalog load or
+ * reload; skill reads counted by skill, with the skill names bounded. `@opentelemetry/api` is an
+ * optional peer: only this entry point imports it.
+ *
+ * What a client sends is untrusted: its trace context in `params._meta` is the span's parent, a
+ * link, or ignored, by option; its `baggage` is never read unless asked; a malformed `traceparent`
+ * is ignored by the propagator and never fails a request; a session id is hashed unless asked.
+ */
+import { createHash } from 'node:crypto';
+import {
+  context,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Histogram,
+  type Counter,
+  type Link,
+  type MeterProvider,
+  type Span,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import { OptionError } from '../option-error.js';
+import { VERSION } from '../version.js';
+import { catalogChannel, requestChannel, type CatalogBuildMessage, type SkillRequestMessage } from './channels.js';
+
+/** The semantic conventions these spans and metrics follow (MCP's attributes are in the registry from 1.39.0). */
+export const SCHEMA_URL = 'https://opentelemetry.io/schemas/1.39.0';
+
+/** The convention's advised buckets for `mcp.server.operation.duration`, in seconds. */
+const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/** Distinct skill names an attribute takes before the rest count as `_other`: a catalog may hold 10,000 skills per tenant. */
+const DEFAULT_MAX_SKILLS = 1000;
+
+export interface SkillsTelemetryOptions {
+  /** Where spans go. Default: the global tracer provider (`trace.setGlobalTracerProvider`, as the OpenTelemetry SDK registers it). */
+  tracerProvider?: TracerProvider;
+  /** Where metrics go. Default: the global meter provider. */
+  meterProvider?: MeterProvider;
+  /**
+   * The client's trace context (`traceparent`, `tracestate` in `params._meta`), read with the
+   * configured propagator: `'parent'` (default, as the MCP conventions say) makes it the span's
+   * parent and links the ambient context (the app's HTTP span); `'link'` keeps the ambient
+   * context as the parent and links the client's; `'ignore'` drops it.
+   */
+  traceContext?: 'parent' | 'link' | 'ignore';
+  /** Read the client's `baggage` from `params._meta` along with its trace context. Default `false`: never. */
+  baggage?: boolean;
+  /** `mcp.session.id`: `'hash'` (default, SHA-256, 32 hex digits: a live session's key stays off the wire), `'raw'` or `'omit'`. */
+  sessionId?: 'hash' | 'raw' | 'omit';
+  /** Distinct skill names recorded in metric attributes; later ones count as `_other`. Default 1000. */
+  maxSkills?: number;
+  /** Sees every span's and data point's attributes before they are recorded, and returns the ones to keep. */
+  redact?: (attributes: Attributes) => Attributes;
+}
+
+/** What `instrumentSkills` returns: `close()` unsubscribes (spans in flight still end). */
+export interface SkillsTelemetry {
+  close(): void;
+}
+
+interface Open {
+  span: Span;
+  started: number;
+  attributes: Attributes;
+}
+
+/**
+ * Start recording skillmount's requests and catalog builds with OpenTelemetry. Call it once, after
+ * the OpenTelemetry SDK is set up.
+ *
+ * @example
+ * ```ts
+ * import { instrumentSkills } from '@skillmount/core/telemetry';
+ *
+ * const telemetry = instrumentSkills({ traceContext: 'parent' });
+ * // … on shutdown:
+ * telemetry.close();
+ * ```
+ * @throws {@link @skillmount/core!OptionError | OptionError} when an option has the wrong type or value.
+ */
+export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTelemetry {
+  const checked = checkOptions(options);
+  const tracer = (checked.tracerProvider ?? trace.getTracerProvider()).getTracer('@skillmount/core', VERSION, { schemaUrl: SCHEMA_URL });
+  const meter = (checked.meterProvider ?? metrics.getMeterProvider()).getMeter('@skillmount/core', VERSION, { schemaUrl: SCHEMA_URL });
+  const duration: Histogram = meter.createHistogram('mcp.server.operation.duration', {
+    unit: 's',
+    description: 'MCP request duration as observed on the receiver, from the time it was received until the result is sent.',
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+  const builds: Histogram = meter.createHistogram('skillmount.catalog.build.duration', {
+    unit: 's',
+    description: 'Duration of a catalog load or reload.',
+  });
+  const reads: Counter = meter.createCounter('skillmount.skill.reads', { unit: '{read}', description: 'Skill files answered, by skill.' });
+  const skills = new BoundedNames(checked.maxSkills);
+  const redact = checked.redact ?? ((a: Attributes) => a);
+
+  const open = new WeakMap<SkillRequestMessage, Open>();
+  const onRequest = {
+    start(message: SkillRequestMessage) {
+      const attributes = redact(requestAttributes(message, checked.sessionId));
+      const { parent, links } = parentOf(message, checked.traceContext, checked.baggage);
+      const span = tracer.startSpan(message.method, { kind: SpanKind.SERVER, attributes, links }, parent);
+      open.set(message, { span, started: performance.now(), attributes });
+    },
+    end() {},
+    asyncStart() {},
+    error(message: SkillRequestMessage) {
+      const o = open.get(message);
+      if (!o) return;
+      const { type, text } = errorOf(message.error);
+      const added = redact({ 'error.type': type, ...(/^-?\d+$/.test(type) ? { 'rpc.response.status_code': type } : {}) });
+      o.span.setAttributes(added);
+      Object.assign(o.attributes, added);
+      o.span.setStatus({ code: SpanStatusCode.ERROR, message: text });
+    },
+    asyncEnd(message: SkillRequestMessage) {
+      const o = open.get(message);
+      if (!o) return;
+      open.delete(message);
+      if (message.skill !== undefined) o.span.setAttributes(redact({ 'gen_ai.skill.name': message.skill }));
+      o.span.end();
+      duration.record((performance.now() - o.started) / 1000, metricAttributes(o.attributes));
+      if (message.method === 'resources/read' && message.error === undefined && message.skill !== undefined) {
+        reads.add(1, redact({ 'gen_ai.skill.name': skills.of(message.skill), 'mcp.protocol.version': o.attributes['mcp.protocol.version'] as string }));
+      }
+    },
+  };
+
+  const building = new WeakMap<CatalogBuildMessage, Open>();
+  const onCatalog = {
+    start(message: CatalogBuildMessage) {
+      const span = tracer.startSpan(`skillmount.catalog.${message.kind}`, {
+        kind: SpanKind.INTERNAL,
+        attributes: { 'skillmount.catalog.operation': message.kind },
+      });
+      building.set(message, { span, started: performance.now(), attributes: {} });
+    },
+    end() {},
+    asyncStart() {},
+    error(message: CatalogBuildMessage) {
+      const o = building.get(message);
+      if (!o) return;
+      const { type, text } = errorOf(message.error);
+      o.span.setAttribute('error.type', type);
+      o.attributes['error.type'] = type;
+      o.span.setStatus({ code: SpanStatusCode.ERROR, message: text });
+    },
+    asyncEnd(message: CatalogBuildMessage) {
+      const o = building.get(message);
+      if (!o) return;
+      building.delete(message);
+      const outcome = message.outcome;
+      if (outcome) {
+        o.span.setAttributes({
+          'skillmount.catalog.skills': outcome.skills,
+          ...(outcome.added !== undefined ? { 'skillmount.catalog.added': outcome.added } : {}),
+          ...(outcome.removed !== undefined ? { 'skillmount.catalog.removed': outcome.removed } : {}),
+          ...(outcome.changed !== undefined ? { 'skillmount.catalog.changed': outcome.changed } : {}),
+        });
+      }
+      o.span.end();
+      builds.record((performance.now() - o.started) / 1000, { 'skillmount.catalog.operation': message.kind, ...pick(o.attributes, 'error.type') });
+    },
+  };
+
+  requestChannel.subscribe(onRequest);
+  catalogChannel.subscribe(onCatalog);
+  let closed = false;
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      requestChannel.unsubscribe(onRequest);
+      catalogChannel.unsubscribe(onCatalog);
+    },
+  };
+}
+
+/** The span's attributes at start, by the MCP conventions. */
+function requestAttributes(message: SkillRequestMessage, sessionId: 'hash' | 'raw' | 'omit'): Attributes {
+  const header = message.ctx.headers['mcp-protocol-version'];
+  const attributes: Attributes = {
+    'mcp.method.name': message.method,
+    'mcp.protocol.version': typeof header === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(header) ? header : message.era,
+    'network.protocol.name': 'http',
+    'network.transport': 'tcp',
+  };
+  if (message.requestId !== undefined && message.requestId !== null) attributes['jsonrpc.request.id'] = String(message.requestId);
+  if (message.uri !== undefined) attributes['mcp.resource.uri'] = message.uri;
+  const session = message.ctx.sessionId;
+  if (typeof session === 'string' && sessionId !== 'omit') attributes['mcp.session.id'] = sessionId === 'raw' ? session : hashed(session);
+  return attributes;
+}
+
+/** The attributes of `mcp.server.operation.duration`: the low-cardinality ones of the span. */
+function metricAttributes(span: Attributes): Attributes {
+  return pick(span, 'mcp.method.name', 'mcp.protocol.version', 'error.type', 'rpc.response.status_code', 'network.transport');
+}
+
+/** The span's parent context and links, from the ambient context and the client's `_meta`. */
+function parentOf(message: SkillRequestMessage, mode: 'parent' | 'link' | 'ignore', baggage: boolean): { parent: Context; links: Link[] } {
+  const ambient = context.active();
+  const meta = message.meta;
+  if (mode === 'ignore' || !meta || typeof meta.traceparent !== 'string') return { parent: ambient, links: [] };
+  const carrier: Record<string, string> = { traceparent: meta.traceparent };
+  if (typeof meta.tracestate === 'string') carrier.tracestate = meta.tracestate;
+  if (baggage && typeof meta.baggage === 'string') carrier.baggage = meta.baggage;
+  // A malformed traceparent extracts to no span context: then the client's is ignored.
+  const remote = propagation.extract(ROOT_CONTEXT, carrier);
+  const remoteSpan = trace.getSpanContext(remote);
+  if (!remoteSpan || !trace.isSpanContextValid(remoteSpan)) return { parent: ambient, links: [] };
+  const ambientSpan = trace.getSpanContext(ambient);
+  if (mode === 'link') return { parent: ambient, links: [{ context: remoteSpan }] };
+  return { parent: remote, links: ambientSpan && trace.isSpanContextValid(ambientSpan) ? [{ context: ambientSpan }] : [] };
+}
+
+/** `error.type` and the status text of a failed request: the JSON-RPC code when there is one. */
+function errorOf(error: unknown): { type: string; text: string } {
+  const text = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'number' && Number.isInteger(code)) return { type: String(code), text };
+  return { type: error instanceof Error ? error.name : '_OTHER', text };
+}
+
+function hashed(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 32);
+}
+
+function pick(attributes: Attributes, ...names: string[]): Attributes {
+  const picked: Attributes = {};
+  for (const name of names) if (attributes[name] !== undefined) picked[name] = attributes[name];
+  return picked;
+}
+
+/** Skill names as metric attribute values: the first `max` distinct ones as themselves, the rest as `_other`. */
+class BoundedNames {
+  readonly #max: number;
+  readonly #seen = new Set<string>();
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  of(name: string): string {
+    if (this.#seen.has(name)) return name;
+    if (this.#seen.size >= this.#max) return '_other';
+    this.#seen.add(name);
+    return name;
+  }
+}
+
+function checkOptions(
+  options: SkillsTelemetryOptions,
+): Required<Omit<SkillsTelemetryOptions, 'tracerProvider' | 'meterProvider' | 'redact'>> &
+  Pick<SkillsTelemetryOptions, 'tracerProvider' | 'meterProvider' | 'redact'> {
+  const fail = (option: string, detail: string): never => {
+    throw new OptionError('invalid-value', option, detail, '@skillmount/core/telemetry');
+  };
+  const { traceContext = 'parent', baggage = false, sessionId = 'hash', maxSkills = DEFAULT_MAX_SKILLS, redact } = options;
+  if (!['parent', 'link', 'ignore'].includes(traceContext)) fail('traceContext', `must be 'parent', 'link' or 'ignore', got ${JSON.stringify(traceContext)}`);
+  if (typeof baggage !== 'boolean') fail('baggage', `must be true or false, got ${typeof baggage}`);
+  if (!['hash', 'raw', 'omit'].includes(sessionId)) fail('sessionId', `must be 'hash', 'raw' or 'omit', got ${JSON.stringify(sessionId)}`);
+  if (!Number.isSafeInteger(maxSkills) || maxSkills < 0) fail('maxSkills', `must be a whole number from 0, got ${String(maxSkills)}`);
+  if (redact !== undefined && typeof redact !== 'function') fail('redact', `must be a function (attributes) => attributes, got ${typeof redact}`);
+  return { ...options, traceContext, baggage, sessionId, maxSkills };
+}

@@ -1,0 +1,295 @@
+/**
+ * `instrumentSkills` (@skillmount/core/telemetry) with the OpenTelemetry SDK's in-memory exporter
+ * and a manual metric reader: golden spans (name, kind, attributes, parent, status) for a list, a
+ * get, a read and a refused read on both protocol eras, and for a reload; the client's trace
+ * context from `_meta` as the parent, as a link, or ignored; a malformed `traceparent`; the session
+ * id hashed; `mcp.server.operation.duration` and the skill-read counter, its skill names bounded.
+ * Through a real endpoint over HTTP with the SDK's own client, and once through the Fastify plugin.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { MeterProvider, MetricReader, type HistogramMetricData, type SumMetricData } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import Fastify from 'fastify';
+import skillsPlugin from '@skillmount/fastify';
+import { createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
+import { instrumentSkills, SCHEMA_URL, type SkillsTelemetry } from '@skillmount/core/telemetry';
+import { connectClient, errorCode } from '../support/client.js';
+import { listenFastify, listenHttp, type Listening } from '../support/apps.js';
+import { modern } from '../modern/support.js';
+import { skillMd } from '../support/skill-md.js';
+
+const FILES = {
+  'alpha/SKILL.md': skillMd('alpha', 'First skill.'),
+  'alpha/notes.md': '# Notes\n',
+  'beta/SKILL.md': skillMd('beta', 'Second skill.'),
+};
+const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CLIENT_SPAN = '00f067aa0ba902b7';
+const TRACEPARENT = `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`;
+
+class Reader extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+
+const exporter = new InMemorySpanExporter();
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const reader = new Reader();
+const meterProvider = new MeterProvider({ readers: [reader] });
+let telemetry: SkillsTelemetry;
+let http: Listening;
+let endpoint: ReturnType<typeof createSkillsEndpoint>;
+let files: ReturnType<typeof memoryStorage>;
+let catalog: SkillCatalog;
+
+before(async () => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  telemetry = instrumentSkills({ tracerProvider, meterProvider, maxSkills: 1 });
+  files = memoryStorage(FILES);
+  catalog = await SkillCatalog.load(files);
+  endpoint = createSkillsEndpoint({ source: catalog, sessions: true });
+  http = await listenHttp((req, res) => endpoint.handle(req, res, undefined));
+});
+after(async () => {
+  telemetry.close();
+  await endpoint.close();
+  await http.close();
+  context.disable();
+  propagation.disable();
+});
+beforeEach(() => exporter.reset());
+
+/** A span as the golden trees name it: variable values (ids, the hashed session) replaced by their shape. */
+function golden(span: ReadableSpan) {
+  const attributes = { ...span.attributes };
+  if (typeof attributes['jsonrpc.request.id'] === 'string') attributes['jsonrpc.request.id'] = '<id>';
+  if (typeof attributes['mcp.session.id'] === 'string') {
+    assert.match(attributes['mcp.session.id'] as string, /^[0-9a-f]{32}$/, 'hashed');
+    attributes['mcp.session.id'] = '<hashed>';
+  }
+  return {
+    name: span.name,
+    kind: SpanKind[span.kind],
+    attributes,
+    parent: span.parentSpanContext?.spanId,
+    links: span.links.length,
+    status: span.status.code === SpanStatusCode.ERROR ? `ERROR ${span.status.message}` : SpanStatusCode[span.status.code],
+  };
+}
+
+const base = (version: string, extra: Record<string, unknown> = {}) => ({
+  'mcp.protocol.version': version,
+  'network.protocol.name': 'http',
+  'network.transport': 'tcp',
+  'jsonrpc.request.id': '<id>',
+  ...extra,
+});
+
+describe('spans by the MCP conventions', () => {
+  test('2025-11-25: a list, a get, a read and a refused read', async () => {
+    const { client, call, close } = await connectClient(http.url);
+    let sessionId: string | undefined;
+    try {
+      await call('skills/list', {});
+      await call('skills/get', { uri: 'skill://alpha/SKILL.md' });
+      await client.readResource({ uri: 'skill://alpha/notes.md' });
+      assert.equal(await errorCode(client.readResource({ uri: 'skill://nothing/SKILL.md' })), -32602);
+      sessionId = (client as unknown as { transport: { sessionId?: string } }).transport.sessionId;
+    } finally {
+      await close();
+    }
+    const spans = exporter.getFinishedSpans();
+    const session = { 'mcp.session.id': '<hashed>' };
+    assert.deepEqual(spans.map(golden), [
+      {
+        name: 'skills/list',
+        kind: 'SERVER',
+        attributes: { 'mcp.method.name': 'skills/list', ...base('2025-11-25', session) },
+        parent: undefined,
+        links: 0,
+        status: 'UNSET',
+      },
+      {
+        name: 'skills/get',
+        kind: 'SERVER',
+        attributes: {
+          'mcp.method.name': 'skills/get',
+          ...base('2025-11-25', session),
+          'mcp.resource.uri': 'skill://alpha/SKILL.md',
+          'gen_ai.skill.name': 'alpha',
+        },
+        parent: undefined,
+        links: 0,
+        status: 'UNSET',
+      },
+      {
+        name: 'resources/read',
+        kind: 'SERVER',
+        attributes: {
+          'mcp.method.name': 'resources/read',
+          ...base('2025-11-25', session),
+          'mcp.resource.uri': 'skill://alpha/notes.md',
+          'gen_ai.skill.name': 'alpha',
+        },
+        parent: undefined,
+        links: 0,
+        status: 'UNSET',
+      },
+      {
+        name: 'resources/read',
+        kind: 'SERVER',
+        attributes: {
+          'mcp.method.name': 'resources/read',
+          ...base('2025-11-25', session),
+          'mcp.resource.uri': 'skill://nothing/SKILL.md',
+          'error.type': '-32602',
+          'rpc.response.status_code': '-32602',
+        },
+        parent: undefined,
+        links: 0,
+        status: 'ERROR Resource skill://nothing/SKILL.md not found',
+      },
+    ]);
+    assert.ok(sessionId && !spans.some((s) => Object.values(s.attributes).includes(sessionId)), 'the live session id is on no span');
+    assert.deepEqual(spans[0]!.instrumentationScope.schemaUrl, SCHEMA_URL);
+  });
+
+  test('2026-07-28: the client trace context as the parent; a malformed traceparent ignored; the refused read', async () => {
+    assert.equal((await modern(http.url, 'resources/read', { uri: 'skill://beta/SKILL.md' }, { meta: { traceparent: TRACEPARENT } })).status, 200);
+    assert.equal((await modern(http.url, 'resources/read', { uri: 'skill://beta/SKILL.md' }, { meta: { traceparent: '00-zz-1-01' } })).status, 200);
+    const refused = await modern(http.url, 'resources/read', { uri: 'skill://nothing/SKILL.md' });
+    assert.ok(refused.message.error, refused.text);
+    const [parented, malformed, failed] = exporter.getFinishedSpans();
+    assert.deepEqual(golden(parented!), {
+      name: 'resources/read',
+      kind: 'SERVER',
+      attributes: { 'mcp.method.name': 'resources/read', ...base('2026-07-28'), 'mcp.resource.uri': 'skill://beta/SKILL.md', 'gen_ai.skill.name': 'beta' },
+      parent: CLIENT_SPAN,
+      links: 0,
+      status: 'UNSET',
+    });
+    assert.equal(parented!.spanContext().traceId, CLIENT_TRACE, "the client's trace");
+    assert.equal(malformed!.parentSpanContext, undefined, 'a root span: the malformed context is ignored');
+    assert.notEqual(malformed!.spanContext().traceId, CLIENT_TRACE);
+    assert.equal(failed!.status.code, SpanStatusCode.ERROR);
+    assert.equal(failed!.attributes['error.type'], '-32602');
+  });
+
+  test('a reload: an INTERNAL span with what changed', async () => {
+    files.write('gamma/SKILL.md', skillMd('gamma', 'Third skill.'));
+    await catalog.reload();
+    files.remove('gamma');
+    await catalog.reload();
+    assert.deepEqual(
+      exporter.getFinishedSpans().map((s) => [s.name, SpanKind[s.kind], s.attributes]),
+      [
+        [
+          'skillmount.catalog.reload',
+          'INTERNAL',
+          {
+            'skillmount.catalog.operation': 'reload',
+            'skillmount.catalog.skills': 3,
+            'skillmount.catalog.added': 1,
+            'skillmount.catalog.removed': 0,
+            'skillmount.catalog.changed': 0,
+          },
+        ],
+        [
+          'skillmount.catalog.reload',
+          'INTERNAL',
+          {
+            'skillmount.catalog.operation': 'reload',
+            'skillmount.catalog.skills': 2,
+            'skillmount.catalog.added': 0,
+            'skillmount.catalog.removed': 1,
+            'skillmount.catalog.changed': 0,
+          },
+        ],
+      ],
+    );
+  });
+});
+
+test("traceContext 'link' and 'ignore'; options checked", async (t) => {
+  telemetry.close();
+  t.after(() => {
+    telemetry = instrumentSkills({ tracerProvider, meterProvider, maxSkills: 1 });
+  });
+  for (const mode of ['link', 'ignore'] as const) {
+    exporter.reset();
+    const own = instrumentSkills({ tracerProvider, meterProvider, traceContext: mode });
+    try {
+      assert.equal((await modern(http.url, 'resources/read', { uri: 'skill://beta/SKILL.md' }, { meta: { traceparent: TRACEPARENT } })).status, 200);
+    } finally {
+      own.close();
+    }
+    const [span] = exporter.getFinishedSpans();
+    assert.equal(span!.parentSpanContext, undefined, `${mode}: no parent`);
+    assert.deepEqual(
+      span!.links.map((l) => l.context.spanId),
+      mode === 'link' ? [CLIENT_SPAN] : [],
+    );
+  }
+  assert.throws(() => instrumentSkills({ traceContext: 'child' as never }), /option "traceContext" must be 'parent', 'link' or 'ignore', got "child"/);
+  assert.throws(() => instrumentSkills({ sessionId: 'plain' as never }), /option "sessionId" must be 'hash', 'raw' or 'omit'/);
+  assert.throws(() => instrumentSkills({ maxSkills: -1 }), /option "maxSkills" must be a whole number from 0/);
+});
+
+test('metrics: the operation duration by method, version and error; skill reads with the names bounded', async () => {
+  const { client, close } = await connectClient(http.url);
+  try {
+    await client.readResource({ uri: 'skill://alpha/SKILL.md' });
+    await client.readResource({ uri: 'skill://beta/SKILL.md' });
+  } finally {
+    await close();
+  }
+  const { resourceMetrics } = await reader.collect();
+  const all = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics);
+  const duration = all.find((m) => m.descriptor.name === 'mcp.server.operation.duration') as HistogramMetricData;
+  assert.equal(duration.descriptor.unit, 's');
+  const series = duration.dataPoints.map((p) => JSON.stringify(p.attributes));
+  assert.ok(
+    series.includes(JSON.stringify({ 'mcp.method.name': 'resources/read', 'mcp.protocol.version': '2025-11-25', 'network.transport': 'tcp' })),
+    series.join('\n'),
+  );
+  assert.ok(
+    duration.dataPoints.some((p) => p.attributes['error.type'] === '-32602'),
+    'a refused read is its own series',
+  );
+  assert.ok(
+    duration.dataPoints.every((p) => !('mcp.resource.uri' in p.attributes) && !('gen_ai.skill.name' in p.attributes)),
+    'no URI or skill in the duration series',
+  );
+  const reads = all.find((m) => m.descriptor.name === 'skillmount.skill.reads') as SumMetricData;
+  const bySkill = Object.fromEntries(
+    reads.dataPoints.filter((p) => p.attributes['mcp.protocol.version'] === '2025-11-25').map((p) => [p.attributes['gen_ai.skill.name'], p.value]),
+  );
+  // maxSkills 1: the first skill read keeps its name, every other counts as _other.
+  assert.deepEqual(Object.keys(bySkill).sort(), ['_other', 'alpha']);
+});
+
+test('the Fastify plugin: its catalog load and a read, one span each', async () => {
+  exporter.reset();
+  const app = Fastify({ requestTimeout: 30_000 });
+  await app.register(skillsPlugin, { storage: memoryStorage(FILES) });
+  const fastify = await listenFastify(app);
+  try {
+    const { client, close } = await connectClient(fastify.url);
+    await client.readResource({ uri: 'skill://beta/SKILL.md' });
+    await close();
+  } finally {
+    await fastify.close();
+  }
+  assert.deepEqual(
+    exporter.getFinishedSpans().map((s) => [s.name, s.attributes['mcp.method.name'], s.attributes['gen_ai.skill.name']]),
+    [
+      ['skillmount.catalog.load', undefined, undefined],
+      ['resources/read', 'resources/read', 'beta'],
+    ],
+  );
+});
