@@ -116,12 +116,7 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
     asyncStart() {},
     error(message: SkillRequestMessage) {
       const o = open.get(message);
-      if (!o) return;
-      const { type, text } = errorOf(message.error);
-      const added = redact({ 'error.type': type, ...(/^-?\d+$/.test(type) ? { 'rpc.response.status_code': type } : {}) });
-      o.span.setAttributes(added);
-      Object.assign(o.attributes, added);
-      o.span.setStatus({ code: SpanStatusCode.ERROR, message: text });
+      if (o) failed(o, message.error, redact);
     },
     asyncEnd(message: SkillRequestMessage) {
       const o = open.get(message);
@@ -149,11 +144,7 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
     asyncStart() {},
     error(message: CatalogBuildMessage) {
       const o = building.get(message);
-      if (!o) return;
-      const { type, text } = errorOf(message.error);
-      o.span.setAttribute('error.type', type);
-      o.attributes['error.type'] = type;
-      o.span.setStatus({ code: SpanStatusCode.ERROR, message: text });
+      if (o) failed(o, message.error, (a) => a);
     },
     asyncEnd(message: CatalogBuildMessage) {
       const o = building.get(message);
@@ -222,6 +213,15 @@ function parentOf(message: SkillRequestMessage, mode: 'parent' | 'link' | 'ignor
   const ambientSpan = trace.getSpanContext(ambient);
   if (mode === 'link') return { parent: ambient, links: [{ context: remoteSpan }] };
   return { parent: remote, links: ambientSpan && trace.isSpanContextValid(ambientSpan) ? [{ context: ambientSpan }] : [] };
+}
+
+/** Mark an open span failed: `error.type` (and the JSON-RPC code as `rpc.response.status_code`), status ERROR with the message. */
+function failed(o: Open, error: unknown, redact: (attributes: Attributes) => Attributes): void {
+  const { type, text } = errorOf(error);
+  const added = redact({ 'error.type': type, ...(/^-?\d+$/.test(type) ? { 'rpc.response.status_code': type } : {}) });
+  o.span.setAttributes(added);
+  Object.assign(o.attributes, added);
+  o.span.setStatus({ code: SpanStatusCode.ERROR, message: text });
 }
 
 /** `error.type` and the status text of a failed request: the JSON-RPC code when there is one. */
