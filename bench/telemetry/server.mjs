@@ -1,0 +1,48 @@
+// One server of the telemetry cost bench (bench/telemetry/run.ts), in its own process so its CPU
+// is its own: a skills endpoint over 50 skills, with OpenTelemetry off, on through the API alone
+// (no SDK: spans are no-ops), or on with an SDK recording every span (always-on sampler, batch
+// processor, an exporter that drops what it gets) and a metric reader. Answers "cpu" with its
+// CPU microseconds so far.
+import { createServer } from 'node:http';
+import { createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
+
+const mode = process.argv[2];
+if (mode === 'api' || mode === 'sdk') {
+  const { instrumentSkills } = await import('@skillmount/core/telemetry');
+  if (mode === 'sdk') {
+    const { context, propagation, trace, metrics } = await import('@opentelemetry/api');
+    const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+    const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
+    const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+    const { MeterProvider, MetricReader } = await import('@opentelemetry/sdk-metrics');
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(dropping)] }));
+    class Reader extends MetricReader {
+      async onForceFlush() {}
+      async onShutdown() {}
+    }
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+  }
+  instrumentSkills();
+}
+
+const files = {};
+for (let i = 0; i < 50; i++) {
+  files[`skill-${i}/SKILL.md`] = `---\nname: skill-${i}\ndescription: Skill number ${i}.\n---\n\n${'Instructions. '.repeat(280)}\n`;
+}
+const catalog = await SkillCatalog.load(memoryStorage(files));
+const endpoint = createSkillsEndpoint({ source: catalog });
+const server = createServer((req, res) => void endpoint.handle(req, res, undefined));
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+process.on('message', (message) => {
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send({ cpu: user + system });
+  } else if (message === 'stop') {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  }
+});
