@@ -37,7 +37,7 @@ const LAYERS = [
     what: 'the host-side client; per-request context, source routing, SDK seams, the memory storage, diagnostics channels, warnings',
   },
   { name: 'catalog', holds: ['catalog/'], what: 'catalogs built from a SkillFiles storage' },
-  { name: 'service', holds: ['server/', 'tenants/'], what: 'the skills service (SkillHandlers), attach, per-tenant catalogs' },
+  { name: 'service', holds: ['server/', 'tenants/', 'health/'], what: 'the skills service (SkillHandlers), attach, per-tenant catalogs, readiness' },
   { name: 'modern', holds: ['modern/'], what: 'the 2026-07-28 request path' },
   { name: 'well-known', holds: ['well-known/'], what: 'the /.well-known/agent-skills surface over the skills service' },
   { name: 'http', holds: ['http/'], what: 'the endpoint, its guard and the 2025-11-25 request paths' },

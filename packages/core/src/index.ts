@@ -100,6 +100,7 @@ export { memoryStorage, type MemoryStorage } from './storage/memory.js';
 export { attach, type AttachOptions, type AttachedSkills } from './server/attach.js';
 export { runWithSkillContext } from './context/store.js';
 export { createSkillsEndpoint, type SkillsEndpoint, type SkillsEndpointOptions } from './http/endpoint.js';
+export type { SkillsHealth } from './health/readiness.js';
 export { createWellKnownHandler, type WellKnownHandler, type WellKnownHandlerOptions } from './http/well-known-handler.js';
 export { isModernRequest } from './modern/envelope.js';
 export { VERSION } from './version.js';

@@ -30,6 +30,7 @@ import { mountWellKnown } from './well-known.js';
 import type { SkillsMiddlewareOptions, SkillsRouter } from './types.js';
 
 import { checkLogger, loggerWarnings } from './logger.js';
+import { routerHealth } from './health.js';
 
 const NAME = '@skillmount/express';
 const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
@@ -152,9 +153,16 @@ export function skillsMiddleware(options: SkillsMiddlewareOptions): SkillsRouter
   const contextNotApplied = contextNotAppliedOnce(warn);
   // A 2026-07-28 request that reaches an attached server's transport skipped handleModern: reported once.
   const watchModern = watchForMissedModern(warn);
-  const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern'> = {
+  const readiness = routerHealth(skills, () => closing !== undefined);
+  readiness.follow();
+  const members: Pick<SkillsRouter, 'reload' | 'attach' | 'run' | 'close' | 'handleModern' | 'health'> = {
     handleModern,
-    reload: () => skills.reload(),
+    reload: () => {
+      const reloading = skills.reload();
+      readiness.follow();
+      return reloading;
+    },
+    health: () => readiness.health(),
     attach: (server) => {
       watchModern(server);
       return attach(server, skills.loaded ?? skills.pending, checked.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions);

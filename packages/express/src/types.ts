@@ -4,7 +4,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillWarning } from '@skillmount/core';
+import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillsHealth, SkillWarning } from '@skillmount/core';
 import type { SkillsAdapterOptions } from '@skillmount/core/adapter';
 
 /** A logger with pino's `warn(object, message)`: what the `logger` option takes. */
@@ -70,6 +70,13 @@ export interface SkillsRouter extends Router {
   reload(): Promise<ReloadReport>;
   /** Serve the skills on your own server, for your own MCP route. Call before `server.connect()`. */
   attach(server: McpServer | Server): AttachedSkills;
+  /**
+   * Readiness, for a probe route of your own: `ready: false` with status `loading` while the
+   * catalog loads, `failed` when its load failed (until `reload()` succeeds), `stopping` once
+   * `close()` was called; `ready: true` with status `ready`, or `degraded` while the catalog's
+   * last reload failed (the previous catalog keeps serving). See `SkillsHealth` in `@skillmount/core`.
+   */
+  health(): SkillsHealth;
   /** Run `fn` (your `transport.handleRequest(...)`) with the `context` option applied to `req`. */
   run<T>(req: Request, fn: () => T): Promise<Awaited<T>>;
   /**

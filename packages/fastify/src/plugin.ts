@@ -9,7 +9,7 @@ import {
   type SkillSource,
   type SkillsEndpoint,
 } from '@skillmount/core';
-import { checkServerSurfaces, contextOfRequest, setClientAddress } from '@skillmount/core/adapter';
+import { checkServerSurfaces, contextOfRequest, HEALTH_STOPPING, healthOf, setClientAddress } from '@skillmount/core/adapter';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { requestContext } from './context.js';
@@ -92,6 +92,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
   const modernWatch = options.path === false ? watchForMissedModern(app, warn) : undefined;
   // On the app's own route the context option applies only inside app.skills.run: say once when it was left out.
   const contextNotApplied = contextNotAppliedOnce(warn);
+  let stopping = false;
   const decoration: SkillsDecoration = {
     source,
     catalog,
@@ -107,6 +108,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
       return catalog.reload();
     },
     attach: (server) => attach(server, source, options.context ? { ...attachOptions, onContextMissing: contextNotApplied } : attachOptions),
+    health: () => (stopping ? HEALTH_STOPPING : healthOf(source)),
     async run(request, fn) {
       return runWithSkillContext(contextOfRequest(request.raw, await requestContext(request, options.context)), fn);
     },
@@ -132,6 +134,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
 
   // preClose runs before Fastify waits for open connections: session streams must end first.
   app.addHook('preClose', async () => {
+    stopping = true;
     await endpoint?.close();
   });
   // Never close a catalog or source the app passed in: only stop watching it.

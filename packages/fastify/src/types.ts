@@ -1,7 +1,7 @@
 /**
  * Public types of @skillmount/fastify. Everything a user names in their own code is declared here.
  */
-import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillWarning } from '@skillmount/core';
+import type { AttachedSkills, ReloadReport, SkillCatalog, SkillEntry, SkillSource, SkillsHealth, SkillWarning } from '@skillmount/core';
 import type { AnyMcpServer, SkillsAdapterOptions } from '@skillmount/core/adapter';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -76,6 +76,13 @@ export interface SkillsDecoration {
   reload(): Promise<ReloadReport>;
   /** Serve the skills on a server the app built itself (call before `server.connect()`). */
   attach(server: AnyMcpServer): AttachedSkills;
+  /**
+   * Readiness, for a probe route of the app's own: `ready: true` with status `ready`, or
+   * `degraded` while the catalog's last reload failed (the previous catalog keeps serving; with
+   * `watch`, the next reload that succeeds makes it `ready` again); `ready: false`, status
+   * `stopping`, from the moment `app.close()` begins. See `SkillsHealth` in `@skillmount/core`.
+   */
+  health(): SkillsHealth;
   /**
    * Run `fn` (typically `transport.handleRequest(...)` in the app's own MCP route) with the
    * `context` option applied to `request`, so skills handlers see the app's fields and auth.

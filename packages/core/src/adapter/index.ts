@@ -21,3 +21,4 @@ export type { AllowedHosts, HttpRefusal, RequestGuard, RequestGuardOptions } fro
 export { deferredSource, type DeferredSourceOptions } from '../routing/deferred-source.js';
 export { JsonRpcErrorCode } from '../protocol/error-codes.js';
 export { checkServerSurfaces } from './surfaces.js';
+export { HEALTH_LOADING, HEALTH_STOPPING, healthLoadFailed, healthOf, type SkillsHealth } from '../health/readiness.js';

@@ -77,6 +77,8 @@ export class SkillCatalog implements SkillSource {
   /** Decoded segments every served URI starts with: the base URI's, then the prefix. */
   readonly #uriPrefix: readonly string[];
   #snapshot: CatalogSnapshot;
+  #loadedAt = new Date();
+  #reloadFailedAt: Date | undefined;
   #running: Promise<ReloadReport> | undefined;
   #queued: Promise<ReloadReport> | undefined;
   readonly #listeners = new Set<() => void>();
@@ -141,6 +143,16 @@ export class SkillCatalog implements SkillSource {
   /** Every served skill's entry, sorted by URI and frozen. */
   get entries(): readonly SkillEntry[] {
     return this.#snapshot.entries;
+  }
+
+  /** When the catalog now serving was built: the last load or reload that succeeded. */
+  get loadedAt(): Date {
+    return this.#loadedAt;
+  }
+
+  /** When a reload last failed, if one has since the last that succeeded (the catalog keeps serving meanwhile); else undefined. */
+  get reloadFailedAt(): Date | undefined {
+    return this.#reloadFailedAt;
   }
 
   /** Problems found by the last successful load or reload. */
@@ -210,7 +222,17 @@ export class SkillCatalog implements SkillSource {
     const clear = () => {
       if (this.#running === run) this.#running = undefined;
     };
-    run.then(clear, clear);
+    run.then(
+      () => {
+        this.#loadedAt = new Date();
+        this.#reloadFailedAt = undefined;
+        clear();
+      },
+      () => {
+        this.#reloadFailedAt = new Date();
+        clear();
+      },
+    );
     return run;
   }
 

@@ -28,6 +28,7 @@ import type { HttpRefusal, RequestGuard, RequestGuardOptions } from './types.js'
 import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 import { METHOD_SKILLS_LIST } from '../protocol/constants.js';
 import { OptionError } from '../option-error.js';
+import { HEALTH_STOPPING, healthOf, type SkillsHealth } from '../health/readiness.js';
 import { describeValue } from '../option-checks.js';
 import { wellKnownHandle, type WellKnownHandle, type WellKnownParts } from './well-known.js';
 
@@ -134,6 +135,14 @@ export interface SkillsEndpoint {
    * the same response budget.
    */
   readonly service: SkillsService;
+  /**
+   * Readiness, for a load balancer's or an orchestrator's probe (the app mounts it on a path of
+   * its own): `ready: true` with status `ready`, or `degraded` while the catalog's last reload
+   * failed (the previous catalog keeps serving); `ready: false` with status `stopping` once
+   * `close()` was called. With a source other than a `SkillCatalog` (tenants, an app's own), ready
+   * while served. See `SkillsHealth`.
+   */
+  health(): SkillsHealth;
   /** Close every open session, and end every `subscriptions/listen` stream with its closing result. */
   close(): Promise<void>;
 }
@@ -263,6 +272,7 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
     }
   };
 
+  let closing = false;
   return {
     handle,
     service: publicService(service),
@@ -272,7 +282,9 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
       return true;
     },
     handleWellKnown: (req, res, context = {}) => wellKnown(req, res, context),
+    health: () => (closing ? HEALTH_STOPPING : healthOf(source)),
     async close() {
+      closing = true;
       modern.close();
       pool?.close();
       await sessions.closeAll();
