@@ -7,7 +7,7 @@
  * answer's SHA-256 against the listing's digest. Prints each mode's median CPU per read with the
  * spread over rounds, and the median of the per-round ratios to no OpenTelemetry.
  *
- *   node --import tsx bench/telemetry/run.ts [--reads 2000] [--rounds 7]
+ *   node --import tsx bench/telemetry/run.ts [--reads 3000] [--rounds 15]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,7 +24,7 @@ const LABELS: Record<Mode, string> = {
   sdk: 'instrumentSkills, SDK recording every span',
 };
 
-const { values } = parseArgs({ options: { reads: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '7' } } });
+const { values } = parseArgs({ options: { reads: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '15' } } });
 const reads = Number(values.reads);
 const rounds = Number(values.rounds);
 if (!Number.isInteger(reads) || reads < 1 || !Number.isInteger(rounds) || rounds < 1) {
@@ -93,7 +93,8 @@ async function readBatch(url: string, listed: Map<string, string>, count: number
 const servers = Object.fromEntries(await Promise.all(MODES.map(async (mode) => [mode, await start(mode)] as const))) as Record<Mode, Server>;
 try {
   const listed = await digests(servers.none.url);
-  for (const mode of MODES) await readBatch(servers[mode].url, listed, Math.min(reads, 500));
+  // Warm-up, not measured: each server's JIT settles before the rounds (a first round ran up to half again slower).
+  for (const mode of MODES) await readBatch(servers[mode].url, listed, reads);
   const perRead: Record<Mode, number[]> = { none: [], api: [], sdk: [] };
   for (let round = 0; round < rounds; round++) {
     const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!);
