@@ -1,14 +1,17 @@
 // Node.js releases from the npm registry's `node` package, installed into a cache folder outside
 // the repository ($SKILLMOUNT_NODE_CACHE, default ~/.cache/skillmount/node), for the scripts that
 // run the suite on another Node.js than the machine's (test-node-matrix.mjs, test-sdk-matrix.mjs).
+// Run directly, `node scripts/node-install.mjs <major>` prints the binary of that supported major:
+// the running one when it is that major, else the release below, installed once.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 /** The release tested for each supported Node.js major. */
-export const NODES = ['20.20.2', '22.23.3', '24.21.0', '26.10.0'];
+export const NODES = ['22.23.3', '24.21.0', '26.10.0'];
 
 export const major = (version) => Number(version.replace(/^v/, '').split('.')[0]);
 
@@ -45,4 +48,14 @@ export async function ensureNode(version) {
 /** `env` with `node`'s folder first on PATH, so what the suite spawns by name runs on the same Node. */
 export function envFor(node, env = process.env) {
   return { ...env, PATH: `${path.dirname(node)}${path.delimiter}${env.PATH ?? ''}` };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const version = releaseOf(process.argv[2], 'node-install.mjs');
+    console.log(major(process.version) === major(version) ? process.execPath : await ensureNode(version));
+  } catch (error) {
+    console.error(`node-install.mjs: ${error.message}`);
+    process.exit(1);
+  }
 }

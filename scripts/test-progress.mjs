@@ -6,7 +6,7 @@
 // It also hands every event to Node's own `tap` reporter and writes that reporter's closing lines
 // (`# tests N`, `# pass N`, …) to the file named by SKILLMOUNT_TEST_CLOSING_LINES, for test.mjs to
 // print last, after one `# failed: <file> › <test>: <reason>` line per failed test, so the end of a
-// long log (all a CI summary may show) names what failed. (A third reporter would do the same, but three make Node 20 warn about listeners.)
+// long log (all a CI summary may show) names what failed. (A third reporter would do the same, but three make Node warn about listeners.)
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';

@@ -16,6 +16,15 @@ import { oncePerCi } from './test-once.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
+const oldest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node;
+if (Number(process.versions.node.split('.')[0]) < Number(/\d+/.exec(oldest)[0])) {
+  console.error(
+    `skillmount needs Node.js ${oldest} (the README's "Node.js versions" lists each supported major); this is ${process.version}. ` +
+      'Install Node.js 22, 24 or 26 and run the command again.',
+  );
+  process.exit(1);
+}
+
 // The quick build `pnpm demo` leaves has no CommonJS files and no type declarations: the tests
 // need the full one.
 const quick = packageDirs().filter(quickBuilt);
@@ -54,11 +63,6 @@ if (files.length === 0) {
 
 const env = { ...process.env };
 const verbose = env.SKILLMOUNT_TEST_VERBOSE === '1';
-if (!verbose) {
-  // The AWS SDK's documented switch for its notice that releases after the first week of
-  // January 2027 need Node 22: on Node 20 it is expected, and it would repeat once per test file.
-  env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-}
 
 const version = (dir) => JSON.parse(readFileSync(path.join(root, 'node_modules', dir, 'package.json'), 'utf8')).version;
 const withoutPassword = (url) => {

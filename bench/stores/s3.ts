@@ -69,7 +69,7 @@ export async function s3Stores(options: { manifest?: boolean } = {}): Promise<St
         cli: {
           location: `s3://${bucket}`,
           args: [],
-          env: { ...s3Env(server), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+          env: s3Env(server),
         },
         async rewrite(changed, version) {
           await put(bucket, size, changed, version);

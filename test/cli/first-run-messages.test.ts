@@ -18,7 +18,7 @@ const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 /** The CLI as a user runs it, with only the environment given (no AWS settings from this machine). */
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
     // No AWS config file either: the region must come from the environment or nowhere.
     const isolated = { AWS_CONFIG_FILE: '/nonexistent', AWS_SHARED_CREDENTIALS_FILE: '/nonexistent', AWS_EC2_METADATA_DISABLED: 'true' };
     execFile(process.execPath, [BIN, ...args], { env: { ...base, ...isolated, ...env }, timeout: 120_000 }, (error, stdout, stderr) =>

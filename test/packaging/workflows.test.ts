@@ -110,10 +110,13 @@ test('CI runs every step .ci/run runs, through the same scripts, on the same Nod
   assert.match(wf.jobs['node-matrix']?.container ?? '', /^node:\$\{\{ matrix\.node \}\}-bookworm$/, 'each job runs in its major’s Debian container');
   assert.match(runs(wf.jobs['node-matrix']!).join('\n'), /node-matrix\.sh \$\{\{ matrix\.node \}\}/);
 
-  // .ci/run: the README run on the machine's Node (the readme-test job's major), a Node.js run per
-  // major it names, and the oldest-SDK run on its own major: together, every major.
+  // .ci/run: the README run on the major it installs first (the readme-test job's major), a
+  // Node.js run per major it names, and the oldest-SDK run on its own major: together, every major.
   const ci = read('.ci/run');
   const containerMajor = (job: string) => Number(/^node:(\d+)-/.exec(wf.jobs[job]?.container ?? '')?.[1]);
+  const firstMajor = Number(/\$\(node scripts\/node-install\.mjs (\d+)\)/.exec(ci)?.[1]);
+  assert.equal(containerMajor('readme-test'), firstMajor, 'ci.yml runs the README command on the Node.js major .ci/run installs for it');
+  assert.equal(firstMajor, Math.min(...nodes), '.ci/run runs the README command on the oldest supported major');
   const matrixMajors = [...ci.matchAll(/bash scripts\/ci\/node-matrix\.sh ([\d ]+)/g)].flatMap((m) => m[1]!.trim().split(/\s+/).map(Number));
   const sdkMajor = Number(/bash scripts\/ci\/sdk-matrix\.sh (\d+)/.exec(ci)?.[1]);
   assert.equal(containerMajor('sdk-oldest'), sdkMajor, 'ci.yml runs the oldest SDK on the Node.js major .ci/run gives it');

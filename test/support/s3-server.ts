@@ -292,7 +292,7 @@ export async function s3ForTest(t: { after(fn: () => unknown): void }): Promise<
 }
 
 /** The environment that points a child process's AWS SDK (the CLI's) at `server`, as a user would for MinIO. */
-export function s3Env(server: S3TestServer): NodeJS.ProcessEnv {
+export function s3Env(server: S3TestServer): Record<string, string> {
   return {
     AWS_ENDPOINT_URL_S3: server.endpoint,
     AWS_REGION: server.region,

@@ -1,28 +1,18 @@
 /**
- * The `skills` installer (npm `skills`, which needs Node 22+), run the way a user runs
- * `npx skills add <url>`: on this Node when it is 22 or later, else on a Node 22 installed from
- * the npm registry into the cache folder the node matrix uses (installed here when missing, so
- * the test never skips on Node 20). Telemetry is off by the installer's own switches, and a
- * preload refuses and records any connection beyond 127.0.0.1.
+ * The `skills` installer (npm `skills`), run the way a user runs `npx skills add <url>`, on the
+ * Node.js that runs the test. Telemetry is off by the installer's own switches, and a preload
+ * refuses and records any connection beyond 127.0.0.1.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { ensureNode, releaseOf } from '../../scripts/node-install.mjs';
 
 const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(REPO, 'node_modules/skills/bin/cli.mjs');
 const PRELOAD = pathToFileURL(path.join(import.meta.dirname, 'fixtures/loopback-only.mjs')).href;
-let node: Promise<string> | undefined;
-
-/** A Node binary of major 22 or later: this one, or Node 22 from the cache the Node.js matrix uses (installed once). */
-export function nodeForInstaller(): Promise<string> {
-  node ??= Number(process.versions.node.split('.')[0]) >= 22 ? Promise.resolve(process.execPath) : ensureNode(releaseOf(22, 'nodeForInstaller'));
-  return node;
-}
 
 export interface InstallRun {
   stdout: string;
@@ -35,7 +25,6 @@ export interface InstallRun {
  * home folder (where it keeps nothing of the user's). Rejects with its output when it fails.
  */
 export async function skillsAdd(url: string, project: string, home: string): Promise<InstallRun> {
-  const bin = await nodeForInstaller();
   const log = path.join(home, 'connections.log');
   writeFileSync(log, '');
   const env: Record<string, string> = {
@@ -49,7 +38,11 @@ export async function skillsAdd(url: string, project: string, home: string): Pro
     SKILLMOUNT_CONNECT_LOG: log,
   };
   try {
-    const { stdout } = await run(bin, [CLI, 'add', url, '--agent', 'claude-code', '--skill', '*', '--copy', '-y'], { cwd: project, env, timeout: 120_000 });
+    const { stdout } = await run(process.execPath, [CLI, 'add', url, '--agent', 'claude-code', '--skill', '*', '--copy', '-y'], {
+      cwd: project,
+      env,
+      timeout: 120_000,
+    });
     return { stdout, hosts: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
