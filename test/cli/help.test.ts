@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 // The parsers' own tables: the help text is checked against what the commands accept.
 import { FLAGS } from '../../packages/cli/src/flags.ts';
@@ -44,4 +45,12 @@ test('serve --help prints the help, with the tenant options', () => {
   assert.equal(text, help);
   assert.match(text, /--tenant-header <name>/);
   assert.match(text, /--max-tenants <n>/);
+});
+
+test('--version, -v and version print the release the CLI belongs to', () => {
+  const { version } = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../packages/cli/package.json'), 'utf8'));
+  for (const flag of ['--version', '-v', 'version']) {
+    assert.equal(execFileSync(process.execPath, [BIN, flag], { encoding: 'utf8' }), `skillmount ${version}\n`, flag);
+  }
+  assert.match(help, /skillmount --version/);
 });

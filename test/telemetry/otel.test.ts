@@ -3,10 +3,12 @@
  * and a manual metric reader: golden spans (name, kind, attributes, parent, status) for a list, a
  * get, a read and a refused read on both protocol eras, and for a reload; the client's trace
  * context from `_meta` as the parent, as a link, or ignored; a malformed `traceparent`; the session
- * id hashed; `mcp.server.operation.duration` and the skill-read counter, its skill names bounded.
+ * id hashed; `mcp.server.operation.duration` and the skill-read counters, their skill names bounded;
+ * tenant loads, tenants held and evicted; a `.well-known` answer's route on the app's HTTP span.
  * Through a real endpoint over HTTP with the SDK's own client, and once through the Fastify plugin.
  */
 import assert from 'node:assert/strict';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -15,7 +17,15 @@ import { MeterProvider, MetricReader, type HistogramMetricData, type SumMetricDa
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import Fastify from 'fastify';
 import skillsPlugin from '@skillmount/fastify';
-import { createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
+import {
+  createSkillsEndpoint,
+  createWellKnownHandler,
+  memoryStorage,
+  SkillCatalog,
+  SKILLS_CHANNELS,
+  tenantCatalogs,
+  type TenantCacheMessage,
+} from '@skillmount/core';
 import { instrumentSkills, SCHEMA_URL, type SkillsTelemetry } from '@skillmount/core/telemetry';
 import { connectClient, errorCode } from '../support/client.js';
 import { listenFastify, listenHttp, type Listening } from '../support/apps.js';
@@ -241,10 +251,21 @@ test("traceContext 'link' and 'ignore'; options checked", async (t) => {
 });
 
 test('metrics: the operation duration by method, version and error; skill reads with the names bounded', async () => {
+  const bytesBySkill = async () => {
+    const metric = (await reader.collect()).resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'skillmount.skill.read.bytes') as SumMetricData | undefined;
+    const points = (metric?.dataPoints ?? []).filter((p) => p.attributes['mcp.protocol.version'] === '2025-11-25');
+    return { unit: metric?.descriptor.unit, of: (name: string) => points.find((p) => p.attributes['gen_ai.skill.name'] === name)?.value ?? 0 };
+  };
+  const before = await bytesBySkill();
   const { client, close } = await connectClient(http.url);
+  const sizes: number[] = [];
   try {
-    await client.readResource({ uri: 'skill://alpha/SKILL.md' });
-    await client.readResource({ uri: 'skill://beta/SKILL.md' });
+    for (const uri of ['skill://alpha/SKILL.md', 'skill://beta/SKILL.md']) {
+      const { contents } = await client.readResource({ uri });
+      sizes.push(Buffer.byteLength((contents[0] as { text: string }).text));
+    }
   } finally {
     await close();
   }
@@ -271,6 +292,10 @@ test('metrics: the operation duration by method, version and error; skill reads 
   );
   // maxSkills 1: the first skill read keeps its name, every other counts as _other.
   assert.deepEqual(Object.keys(bySkill).sort(), ['_other', 'alpha']);
+  const after = await bytesBySkill();
+  assert.equal(after.unit, 'By');
+  assert.equal(after.of('alpha') - before.of('alpha'), sizes[0], "the bytes of alpha's SKILL.md, under its name");
+  assert.equal(after.of('_other') - before.of('_other'), sizes[1], "beta's bytes, under _other");
 });
 
 test('the Fastify plugin: its catalog load and a read, one span each', async () => {
@@ -290,6 +315,108 @@ test('the Fastify plugin: its catalog load and a read, one span each', async () 
     [
       ['skillmount.catalog.load', undefined, undefined],
       ['resources/read', 'resources/read', 'beta'],
+    ],
+  );
+});
+
+test('tenants: a load span and its duration each, tenants held and evicted by reason, and no tenant key anywhere', async (t) => {
+  exporter.reset();
+  const seen: TenantCacheMessage[] = [];
+  const listen = (message: unknown) => seen.push(message as TenantCacheMessage);
+  subscribe(SKILLS_CHANNELS.tenants, listen);
+  t.after(() => unsubscribe(SKILLS_CHANNELS.tenants, listen));
+  const sums = async () => {
+    const all = (await reader.collect()).resourceMetrics.scopeMetrics.flatMap((s) => s.metrics);
+    const sum = (name: string, by?: string) =>
+      Object.fromEntries(
+        ((all.find((m) => m.descriptor.name === name) as SumMetricData | undefined)?.dataPoints ?? []).map((p) => [by ? p.attributes[by] : '', p.value]),
+      );
+    const loads = all.find((m) => m.descriptor.name === 'skillmount.tenant.load.duration') as HistogramMetricData | undefined;
+    return {
+      cached: sum('skillmount.tenants.cached')[''] ?? 0,
+      evicted: sum('skillmount.tenants.evicted', 'skillmount.tenant.eviction.reason'),
+      loads: Object.fromEntries((loads?.dataPoints ?? []).map((p) => [String(p.attributes['error.type'] ?? 'ok'), p.value.count])),
+    };
+  };
+  const before = await sums();
+  const tenants = tenantCatalogs({
+    key: (ctx) => ctx.tenant as string | undefined,
+    max: 1,
+    storage: (key) => {
+      if (key === 'acme-broken') throw new Error('no storage for this tenant');
+      return memoryStorage({ [`${key}/SKILL.md`]: skillMd(key, `Skills of ${key}.`) });
+    },
+    onWarning: () => {},
+  });
+  await tenants.sourceFor('acme-one');
+  await tenants.sourceFor('acme-two'); // max 1: acme-one leaves for capacity
+  await tenants.evict('acme-two');
+  await assert.rejects(tenants.sourceFor('acme-broken'));
+  await tenants.sourceFor('acme-one');
+  await tenants.close();
+
+  assert.deepEqual(
+    seen.map((m) => [m.change, m.tenant, m.reason, m.cached]),
+    [
+      ['kept', 'acme-one', undefined, 1],
+      ['kept', 'acme-two', undefined, 2],
+      ['evicted', 'acme-one', 'capacity', 1],
+      ['evicted', 'acme-two', 'evicted', 0],
+      ['kept', 'acme-one', undefined, 1],
+      ['evicted', 'acme-one', 'closed', 0],
+    ],
+  );
+  const after = await sums();
+  assert.equal(after.cached - before.cached, 0, 'every tenant kept has left');
+  for (const [reason, count] of [
+    ['capacity', 1],
+    ['evicted', 1],
+    ['closed', 1],
+  ] as const) {
+    assert.equal((after.evicted[reason] ?? 0) - (before.evicted[reason] ?? 0), count, reason);
+  }
+  assert.equal((after.loads.ok ?? 0) - (before.loads.ok ?? 0), 3, 'three loads that worked');
+  assert.equal((after.loads['-32603'] ?? 0) - (before.loads['-32603'] ?? 0), 1, 'one that failed, with its JSON-RPC code');
+
+  const spans = exporter.getFinishedSpans();
+  const loads = spans.filter((s) => s.name === 'skillmount.tenant.load');
+  assert.equal(loads.length, 4);
+  assert.ok(loads.every((s) => s.kind === SpanKind.INTERNAL));
+  assert.equal(loads.filter((s) => s.status.code === SpanStatusCode.ERROR).length, 1);
+  const text = JSON.stringify(spans.map((s) => [s.name, s.attributes]));
+  assert.doesNotMatch(text, /acme-/, 'no tenant key in a span name or attribute');
+});
+
+test('.well-known: the app’s own HTTP span gets http.route and the skill; no span of skillmount’s', async (t) => {
+  exporter.reset();
+  // What an app's HTTP instrumentation does: a SERVER span, active while the request is handled.
+  const appTracer = tracerProvider.getTracer('the-app');
+  const wellKnown = createWellKnownHandler({ source: catalog });
+  const ended: Promise<void>[] = [];
+  const site = await listenHttp(
+    (req, res) =>
+      appTracer.startActiveSpan(`${req.method} ${req.url}`, { kind: SpanKind.SERVER }, async (span) => {
+        ended.push(new Promise((resolve) => res.once('close', () => resolve(span.end()))));
+        if (!(await wellKnown(req, res))) res.writeHead(404).end();
+      }),
+    '',
+  );
+  t.after(site.close);
+  const paths = ['index.json', 'beta/SKILL.md', 'alpha.zip', 'nobody/SKILL.md'];
+  for (const p of paths) {
+    const response = await fetch(`${site.url}/.well-known/agent-skills/${p}`);
+    await response.arrayBuffer();
+    assert.equal(response.status, p.startsWith('nobody') ? 404 : 200, p);
+  }
+  await Promise.all(ended);
+  assert.deepEqual(
+    exporter.getFinishedSpans().map((s) => [s.name, s.kind, s.attributes['http.route'], s.attributes['gen_ai.skill.name']]),
+    [
+      ['GET /.well-known/agent-skills/index.json', SpanKind.SERVER, '/.well-known/agent-skills/index.json', undefined],
+      ['GET /.well-known/agent-skills/beta/SKILL.md', SpanKind.SERVER, '/.well-known/agent-skills/{name}/SKILL.md', 'beta'],
+      ['GET /.well-known/agent-skills/alpha.zip', SpanKind.SERVER, '/.well-known/agent-skills/{name}.zip', 'alpha'],
+      // A path that names nothing is not enriched: its route is not one of ours.
+      ['GET /.well-known/agent-skills/nobody/SKILL.md', SpanKind.SERVER, undefined, undefined],
     ],
   );
 });

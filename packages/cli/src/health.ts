@@ -4,11 +4,13 @@
  *
  * serve loads the catalog before it listens, so there is no "loading" answer: a replica that
  * answers at all has loaded. Readiness is 200 `ready`, 200 `degraded` while the last reload failed
- * (the previous catalog keeps serving), and 503 `stopping` from the moment a stop begins. Bodies
+ * (the previous catalog keeps serving) or the storage just reported a failure, and 503 `stopping`
+ * from the moment a stop begins. Bodies
  * hold counts, times and a fixed reason, never an error message: the path is public to anyone who
  * can reach the port, and a storage error may name paths or hosts.
  */
 import type { ReloadReport, SkillCatalog, SkillWarning } from '@skillmount/core';
+import { healthOf } from '@skillmount/core/adapter';
 import { UsageError } from './usage.js';
 
 /** What a health path answers: the status code, the headers, and the JSON body (left out for HEAD by the server). */
@@ -18,35 +20,26 @@ export interface HealthAnswer {
   body: string;
 }
 
-/** The readiness of a running `serve`, fed by its loads, reloads, storage failures and stop. */
+/**
+ * The readiness of a running `serve`: the catalog's own state (core's `healthOf`: ready, or
+ * degraded while its last reload failed), storage failures nobody awaited, and the stop.
+ */
 export class Health {
   /** Undefined with `--tenant-header`: each tenant's catalog loads on its first request. */
-  #skills: number | undefined;
-  #loadedAt = new Date();
-  #failedAt: Date | undefined;
+  #catalog: SkillCatalog | undefined;
+  readonly #startedAt = new Date();
   #storageFailedAt: Date | undefined;
   #stopping = false;
   /** How long a storage failure shows as degraded when no load follows it (an S3 poll that finds nothing new reloads nothing). */
   readonly #storageWindowMs: number;
 
-  constructor(skills: number | undefined, storageWindowMs: number) {
-    this.#skills = skills;
+  constructor(storageWindowMs: number) {
     this.#storageWindowMs = storageWindowMs;
   }
 
-  /** A load or reload succeeded: ready again, with this many skills. True when the last reload had failed. */
-  loaded(skills: number): boolean {
-    const recovered = this.#failedAt !== undefined;
-    this.#skills = skills;
-    this.#loadedAt = new Date();
-    this.#failedAt = undefined;
-    this.#storageFailedAt = undefined;
-    return recovered;
-  }
-
-  /** A reload failed: the previous catalog keeps serving. */
-  reloadFailed(): void {
-    this.#failedAt = new Date();
+  /** The catalog served, once loaded. */
+  serve(catalog: SkillCatalog): void {
+    this.#catalog = catalog;
   }
 
   /**
@@ -65,18 +58,15 @@ export class Health {
   /** The readiness answer. */
   ready(): HealthAnswer {
     if (this.#stopping) return answer(503, { status: 'stopping' }, true);
-    const served = { ...(this.#skills !== undefined ? { skills: this.#skills } : { tenants: true }), loadedAt: this.#loadedAt.toISOString() };
-    if (this.#failedAt !== undefined) {
-      return answer(200, {
-        status: 'degraded',
-        ...served,
-        reason: 'the last reload failed; serving the previous catalog',
-        code: 'reload-failed',
-        failedAt: this.#failedAt.toISOString(),
-      });
+    const catalog = this.#catalog;
+    const health = catalog ? healthOf(catalog) : undefined;
+    const served = health ? { skills: health.skills, loadedAt: health.loadedAt } : { tenants: true, loadedAt: this.#startedAt.toISOString() };
+    if (health?.status === 'degraded') {
+      return answer(200, { status: 'degraded', ...served, reason: health.reason, code: health.code, failedAt: health.failedAt });
     }
     const storage = this.#storageFailedAt;
-    if (storage !== undefined && Date.now() - storage.getTime() < this.#storageWindowMs) {
+    const since = catalog?.loadedAt ?? this.#startedAt;
+    if (storage !== undefined && storage >= since && Date.now() - storage.getTime() < this.#storageWindowMs) {
       return answer(200, {
         status: 'degraded',
         ...served,
@@ -136,30 +126,24 @@ export function healthPaths(values: string[] | undefined, mcpPath: string): Heal
 }
 
 /**
- * Reload `catalog` whenever its storage reports a change, as `catalog.watch()` does, and tell
- * `health` how each reload went. A failed reload is warned about as `reload-failed`, as
+ * Reload `catalog` whenever its storage reports a change, as `catalog.watch()` does (the catalog
+ * keeps the state readiness reads). A failed reload is warned about as `reload-failed`, as
  * `catalog.watch()` words it; the previous catalog keeps serving. Each reload that succeeds is
  * reported with what changed, how long it took, and whether the one before it had failed.
  * Returns the stop function.
  */
-export function watchWithHealth(
+export function watchReloads(
   catalog: SkillCatalog,
-  health: Health,
   report: { warn: (warning: SkillWarning) => void; reloaded: (report: ReloadReport, skills: number, recovered: boolean, ms: number) => void },
 ): () => void {
   const storage = catalog.storage;
   if (typeof storage.watch !== 'function') throw new Error('skillmount: this storage cannot be watched for changes; pass --no-watch');
   return storage.watch(() => {
     const started = performance.now();
+    const recovered = catalog.reloadFailedAt !== undefined;
     catalog.reload().then(
-      (changes) => {
-        const skills = catalog.entries.length;
-        report.reloaded(changes, skills, health.loaded(skills), Math.round(performance.now() - started));
-      },
-      (error: unknown) => {
-        health.reloadFailed();
-        report.warn({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${oneLine(error)}` });
-      },
+      (changes) => report.reloaded(changes, catalog.entries.length, recovered, Math.round(performance.now() - started)),
+      (error: unknown) => report.warn({ code: 'reload-failed', message: `reload failed, still serving the previous catalog: ${oneLine(error)}` }),
     );
   });
 }

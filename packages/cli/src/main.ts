@@ -13,6 +13,7 @@ Usage:
   skillmount get <url> <skill> [file]       print one verified file of a skill (default SKILL.md);
                                             <skill> is a name (git-workflow), a skill path
                                             (acme/billing/invoice-rules) or a URI (skill://…/SKILL.md)
+  skillmount --version                      print the version
 
 Locations:
   ./skills                                  a folder
@@ -105,6 +106,10 @@ export async function main(argv: string[]): Promise<number | undefined> {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       console.log(HELP);
       return command === undefined ? 1 : 0;
+    }
+    if (command === '--version' || command === '-v' || command === 'version') {
+      console.log(`skillmount ${(await import('@skillmount/core')).VERSION}`);
+      return 0;
     }
     if (rest.includes('--help') || rest.includes('-h')) {
       console.log(HELP);

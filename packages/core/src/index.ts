@@ -104,7 +104,15 @@ export type { SkillsHealth } from './health/readiness.js';
 export { createWellKnownHandler, type WellKnownHandler, type WellKnownHandlerOptions } from './http/well-known-handler.js';
 export { isModernRequest } from './modern/envelope.js';
 export { VERSION } from './version.js';
-export { SKILLS_CHANNELS, type SkillRequestMessage, type CatalogBuildMessage } from './telemetry/channels.js';
+export {
+  SKILLS_CHANNELS,
+  type SkillRequestMessage,
+  type CatalogBuildMessage,
+  type TenantLoadMessage,
+  type WellKnownAnswerMessage,
+  type TenantCacheMessage,
+  type EvictionReason,
+} from './telemetry/channels.js';
 export { tenantCatalogs } from './tenants/source.js';
 export { tenantKeyProblem, MAX_TENANT_KEY_LENGTH } from './tenants/key.js';
 export type {

@@ -4,7 +4,7 @@ import type { Server as HttpServer, ServerResponse as HttpResponse } from 'node:
 import { CatalogError, SkillCatalog, type CatalogOptions, type ReloadReport, type SkillWarning, type TenantSource } from '@skillmount/core';
 import { FLAGS } from '../flags.js';
 import { corsOrigins, expressCors, useFastifyCors } from '../cors.js';
-import { Health, healthPaths, watchWithHealth, type HealthAnswer, type HealthPaths } from '../health.js';
+import { Health, healthPaths, watchReloads, type HealthAnswer, type HealthPaths } from '../health.js';
 import { checkReachable } from '../reachable.js';
 import { tenantSource } from '../tenants.js';
 import { openStorage, parseLocation, quiet } from '../location.js';
@@ -52,7 +52,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   const health = healthPaths(values.health as string[] | undefined, path);
   const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true, instructions: instructionsFlag(values.instructions) };
 
-  const state = new Health(undefined, Math.max(STORAGE_WINDOW_MS, 3 * (pollIntervalMs ?? 30_000)));
+  const state = new Health(Math.max(STORAGE_WINDOW_MS, 3 * (pollIntervalMs ?? 30_000)));
   const opened = await openStorage(parseLocation(location), {
     onError: storageTrouble(state, log),
     ...(values.table !== undefined ? { table: values.table } : {}),
@@ -94,12 +94,12 @@ export async function serve(argv: string[]): Promise<undefined> {
     throw error instanceof CatalogError ? error : opened.explain(error);
   }
   if ('catalog' in served) {
-    state.loaded(served.catalog.entries.length);
+    state.serve(served.catalog);
     log.follow(served.catalog);
   }
   // A tenant source watches each tenant's storage itself; one catalog is watched here, so that
-  // readiness learns how each reload went.
-  const stopWatching = 'catalog' in served && watch ? watchWithHealth(served.catalog, state, reloadReporter(log)) : undefined;
+  // the log hears how each reload went.
+  const stopWatching = 'catalog' in served && watch ? watchReloads(served.catalog, reloadReporter(log)) : undefined;
   if (health) http.health = { paths: health, state };
   const release = async () => {
     stopWatching?.();

@@ -441,7 +441,10 @@ export class SkillHandlers {
           skill = answering.trusted ? skillsHolding(answering.source as SkillCatalog, uri, 'file')[0]?.frontmatter.name : skillMdName(uri);
         }
         // Only once answered: a refused URI names no skill (nor grows a tracer's attribute values).
-        if (traced) traced.skill = skill;
+        if (traced) {
+          traced.skill = skill;
+          traced.bytes = file.bytes.byteLength;
+        }
         return { envelope: this.#envelopeOf(source, ctx), file, content };
       },
       'resources/read',

@@ -10,12 +10,25 @@
  *   asked (its bound stores run around the answer), `end`, then `error` (with `error`) when the
  *   request fails, and `asyncStart`/`asyncEnd` once it is settled.
  * - `skillmount:catalog`: one trace per catalog load or reload, with a `CatalogBuildMessage`.
+ * - `skillmount:tenant`: one trace per tenant load (a per-tenant source's first request for a
+ *   tenant not in memory, or its reload), with a `TenantLoadMessage`.
+ * - `skillmount:tenants` (a plain channel): a `TenantCacheMessage` each time a tenant's loaded
+ *   skills are kept in memory or leave it.
+ * - `skillmount:well-known` (a plain channel): a `WellKnownAnswerMessage` for each answer under
+ *   `/.well-known/agent-skills/`, published in the request's own async context, so a subscriber
+ *   can enrich the app's HTTP span (those requests are HTTP, not MCP).
  */
-import { tracingChannel } from 'node:diagnostics_channel';
+import { channel, tracingChannel } from 'node:diagnostics_channel';
 import type { SkillClientInfo, SkillContext } from '../types.js';
 
 /** The channel names, for `diagnostics_channel.tracingChannel(name)`. */
-export const SKILLS_CHANNELS = Object.freeze({ request: 'skillmount:request', catalog: 'skillmount:catalog' } as const);
+export const SKILLS_CHANNELS = Object.freeze({
+  request: 'skillmount:request',
+  catalog: 'skillmount:catalog',
+  tenant: 'skillmount:tenant',
+  tenants: 'skillmount:tenants',
+  wellKnown: 'skillmount:well-known',
+} as const);
 
 /** What a `skillmount:request` trace carries. Fields after `ctx` are set as the request is answered. */
 export interface SkillRequestMessage {
@@ -35,6 +48,8 @@ export interface SkillRequestMessage {
   ctx: SkillContext;
   /** The skill the request concerned, once known (`skills/get`, `resources/read`: the skill holding the file). */
   skill?: string;
+  /** `resources/read`, once answered: the file's size in bytes. */
+  bytes?: number;
   /** Set on `error`: what the request failed with (a `SkillProtocolError` carries the JSON-RPC `code`). */
   error?: unknown;
 }
@@ -49,5 +64,41 @@ export interface CatalogBuildMessage {
   error?: unknown;
 }
 
+/** Why a tenant left memory: beyond `max`, idle for `idleMs`, taken out by `evict()`, replaced by a reload, or closed. */
+export type EvictionReason = 'capacity' | 'idle' | 'evicted' | 'reloaded' | 'closed';
+
+/** What a `skillmount:tenant` trace carries. */
+export interface TenantLoadMessage {
+  /** The tenant's key. Unbounded: keep it out of metric attributes. */
+  tenant: string;
+  /** Set on `error`: why the tenant could not be loaded (its requests get -32603). */
+  error?: unknown;
+}
+
+/** What `skillmount:tenants` publishes. */
+export interface TenantCacheMessage {
+  /** `kept`: a tenant's skills are now held in memory; `evicted`: they left it. */
+  change: 'kept' | 'evicted';
+  /** The tenant's key. Unbounded: keep it out of metric attributes. */
+  tenant: string;
+  /** `evicted`: beyond `max`, idle for `idleMs`, the app's `evict()`, replaced by a reload, or closed. */
+  reason?: EvictionReason;
+  /** Tenants held in memory by this source after the change. */
+  cached: number;
+}
+
+/** What `skillmount:well-known` publishes. */
+export interface WellKnownAnswerMessage {
+  /** The route template: `/.well-known/agent-skills/index.json`, `…/{name}/SKILL.md` or `…/{name}.zip`. */
+  route: string;
+  /** The skill a `SKILL.md` or archive answer is, by name. */
+  skill?: string;
+  /** The request's context. */
+  ctx: SkillContext;
+}
+
 export const requestChannel = tracingChannel<unknown, SkillRequestMessage>(SKILLS_CHANNELS.request);
 export const catalogChannel = tracingChannel<unknown, CatalogBuildMessage>(SKILLS_CHANNELS.catalog);
+export const tenantChannel = tracingChannel<unknown, TenantLoadMessage>(SKILLS_CHANNELS.tenant);
+export const tenantCacheChannel = channel(SKILLS_CHANNELS.tenants);
+export const wellKnownChannel = channel(SKILLS_CHANNELS.wellKnown);

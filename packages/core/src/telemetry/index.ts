@@ -5,4 +5,12 @@
  * @module @skillmount/core/telemetry
  */
 export { instrumentSkills, SCHEMA_URL, type SkillsTelemetry, type SkillsTelemetryOptions } from './otel.js';
-export { SKILLS_CHANNELS, type CatalogBuildMessage, type SkillRequestMessage } from './channels.js';
+export {
+  SKILLS_CHANNELS,
+  type CatalogBuildMessage,
+  type EvictionReason,
+  type SkillRequestMessage,
+  type TenantCacheMessage,
+  type TenantLoadMessage,
+  type WellKnownAnswerMessage,
+} from './channels.js';

@@ -2,7 +2,9 @@
  * OpenTelemetry for skillmount, as a subscriber of its diagnostics channels (./channels.ts): one
  * SERVER span per skills request, named and attributed by the MCP semantic conventions, and the
  * `mcp.server.operation.duration` histogram; one INTERNAL span and a duration per catalog load or
- * reload; skill reads counted by skill, with the skill names bounded. `@opentelemetry/api` is an
+ * reload, and per tenant load; skill reads and their bytes counted by skill, with the skill names
+ * bounded; tenants held in memory and evicted; the route and skill of a `.well-known` answer on
+ * the app's own HTTP span. `@opentelemetry/api` is an
  * optional peer: only this entry point imports it.
  *
  * What a client sends is untrusted: its trace context in `params._meta` is the span's parent, a
@@ -23,13 +25,25 @@ import {
   type Histogram,
   type Counter,
   type Link,
+  type UpDownCounter,
   type MeterProvider,
   type Span,
   type TracerProvider,
 } from '@opentelemetry/api';
 import { OptionError } from '../option-error.js';
 import { VERSION } from '../version.js';
-import { catalogChannel, requestChannel, type CatalogBuildMessage, type SkillRequestMessage } from './channels.js';
+import {
+  catalogChannel,
+  requestChannel,
+  tenantCacheChannel,
+  tenantChannel,
+  wellKnownChannel,
+  type CatalogBuildMessage,
+  type SkillRequestMessage,
+  type TenantCacheMessage,
+  type TenantLoadMessage,
+  type WellKnownAnswerMessage,
+} from './channels.js';
 
 /** The semantic conventions these spans and metrics follow (MCP's attributes are in the registry from 1.39.0). */
 export const SCHEMA_URL = 'https://opentelemetry.io/schemas/1.39.0';
@@ -101,6 +115,7 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
     description: 'Duration of a catalog load or reload.',
   });
   const reads: Counter = meter.createCounter('skillmount.skill.reads', { unit: '{read}', description: 'Skill files answered, by skill.' });
+  const readBytes: Counter = meter.createCounter('skillmount.skill.read.bytes', { unit: 'By', description: 'Bytes of skill files answered, by skill.' });
   const skills = new BoundedNames(checked.maxSkills);
   const redact = checked.redact ?? ((a: Attributes) => a);
 
@@ -126,7 +141,9 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
       o.span.end();
       duration.record((performance.now() - o.started) / 1000, metricAttributes(o.attributes));
       if (message.method === 'resources/read' && message.error === undefined && message.skill !== undefined) {
-        reads.add(1, redact({ 'gen_ai.skill.name': skills.of(message.skill), 'mcp.protocol.version': o.attributes['mcp.protocol.version'] as string }));
+        const attributes = redact({ 'gen_ai.skill.name': skills.of(message.skill), 'mcp.protocol.version': o.attributes['mcp.protocol.version'] as string });
+        reads.add(1, attributes);
+        if (message.bytes !== undefined) readBytes.add(message.bytes, attributes);
       }
     },
   };
@@ -164,8 +181,20 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
     },
   };
 
+  const tenants = tenantRecorder(tracer, meter);
+  // `.well-known` requests are HTTP, not MCP: the app's HTTP span (active where the answer is
+  // published) gets the route and the skill, rather than a span of our own.
+  const onWellKnown = (message: unknown) => {
+    const span = trace.getActiveSpan();
+    if (!span?.isRecording()) return;
+    const { route, skill } = message as WellKnownAnswerMessage;
+    span.setAttributes(redact({ 'http.route': route, ...(skill !== undefined ? { 'gen_ai.skill.name': skill } : {}) }));
+  };
   requestChannel.subscribe(onRequest);
   catalogChannel.subscribe(onCatalog);
+  tenantChannel.subscribe(tenants.onLoad);
+  tenantCacheChannel.subscribe(tenants.onCache);
+  wellKnownChannel.subscribe(onWellKnown);
   let closed = false;
   return {
     close() {
@@ -173,8 +202,47 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
       closed = true;
       requestChannel.unsubscribe(onRequest);
       catalogChannel.unsubscribe(onCatalog);
+      tenantChannel.unsubscribe(tenants.onLoad);
+      tenantCacheChannel.unsubscribe(tenants.onCache);
+      wellKnownChannel.unsubscribe(onWellKnown);
     },
   };
+}
+
+/**
+ * Tenant loads as INTERNAL spans and a duration, and the tenants held in memory and evicted. The
+ * tenant's key is in none of them: keys are unbounded, and may be customers' names.
+ */
+function tenantRecorder(tracer: ReturnType<TracerProvider['getTracer']>, meter: ReturnType<MeterProvider['getMeter']>) {
+  const loads: Histogram = meter.createHistogram('skillmount.tenant.load.duration', { unit: 's', description: 'Duration of a tenant load.' });
+  const cached: UpDownCounter = meter.createUpDownCounter('skillmount.tenants.cached', { unit: '{tenant}', description: 'Tenants held in memory.' });
+  const evicted: Counter = meter.createCounter('skillmount.tenants.evicted', { unit: '{tenant}', description: 'Tenants that left memory, by reason.' });
+  const open = new WeakMap<TenantLoadMessage, Open>();
+  const onLoad = {
+    start(message: TenantLoadMessage) {
+      open.set(message, { span: tracer.startSpan('skillmount.tenant.load', { kind: SpanKind.INTERNAL }), started: performance.now(), attributes: {} });
+    },
+    end() {},
+    asyncStart() {},
+    error(message: TenantLoadMessage) {
+      const o = open.get(message);
+      if (o) failed(o, message.error, (a) => a);
+    },
+    asyncEnd(message: TenantLoadMessage) {
+      const o = open.get(message);
+      if (!o) return;
+      open.delete(message);
+      o.span.end();
+      loads.record((performance.now() - o.started) / 1000, pick(o.attributes, 'error.type'));
+    },
+  };
+  const onCache = (message: unknown) => {
+    const { change, reason } = message as TenantCacheMessage;
+    if (change === 'kept') return cached.add(1);
+    cached.add(-1);
+    evicted.add(1, { 'skillmount.tenant.eviction.reason': reason ?? 'evicted' });
+  };
+  return { onLoad, onCache };
 }
 
 /** The span's attributes at start, by the MCP conventions. */

@@ -5,6 +5,8 @@
  * values the `admit` hook accepts count towards `max`: a key that loads to nothing worth keeping
  * (a tenant with no storage behind it) never pushes a kept value out.
  */
+import type { EvictionReason } from '../telemetry/channels.js';
+
 export interface TenantCacheHooks<V> {
   load(key: string): Promise<V>;
   /**
@@ -16,6 +18,10 @@ export interface TenantCacheHooks<V> {
   free(key: string, value: V): void | Promise<void>;
   /** A free that threw or rejected. */
   freeFailed(key: string, error: unknown): void;
+  /** A loaded value was admitted: it now counts towards `max` (`cached` of them). */
+  kept?(key: string, cached: number): void;
+  /** An admitted value left the cache, and why (`cached` are left). */
+  left?(key: string, reason: EvictionReason, cached: number): void;
 }
 
 interface Slot<V> {
@@ -100,10 +106,11 @@ export class TenantCache<V> {
       } else {
         // Whatever serves the key now (the old value, or one loaded meanwhile) makes way.
         const current = this.#slots.get(key);
-        if (current) this.#evict(current);
+        if (current) this.#evict(current, 'reloaded');
         // A value not admitted was marked evicted when it loaded: it is freed once released below.
         if (fresh.admitted) {
           this.#slots.set(key, fresh);
+          this.#hooks.kept?.(key, this.#admitted());
           this.#startSweeper();
           this.#enforceMax(fresh);
         }
@@ -117,7 +124,7 @@ export class TenantCache<V> {
   /** Take `key` out of memory; its value is freed once its uses in flight finish. */
   evict(key: string): void {
     const slot = this.#slots.get(key);
-    if (slot) this.#evict(slot);
+    if (slot) this.#evict(slot, 'evicted');
   }
 
   /** Evict everything, stop the idle timer and wait for the frees; later uses throw. */
@@ -125,7 +132,7 @@ export class TenantCache<V> {
     this.#closed = true;
     this.#stopSweeper();
     const slots = [...this.#slots.values()];
-    for (const slot of slots) this.#evict(slot);
+    for (const slot of slots) this.#evict(slot, 'closed');
     await Promise.allSettled(slots.map((slot) => slot.promise));
     // Values loaded by now are being freed (those still in use are freed when their requests end).
     await Promise.allSettled([...this.#freeing]);
@@ -168,7 +175,11 @@ export class TenantCache<V> {
           this.#stopSweeperWhenEmpty();
         } else if (!slot.evicted) {
           slot.admitted = true;
-          if (this.#slots.get(key) === slot) this.#enforceMax(slot);
+          // A reload's value is kept once it takes the key's place (replace()).
+          if (this.#slots.get(key) === slot) {
+            this.#hooks.kept?.(key, this.#admitted());
+            this.#enforceMax(slot);
+          }
         }
         if (slot.evicted) this.#freeWhenIdle(slot);
       },
@@ -184,18 +195,26 @@ export class TenantCache<V> {
 
   /** Evict the least recently used admitted values beyond `max`, never `keep`. */
   #enforceMax(keep: Slot<V>): void {
-    let admitted = 0;
-    for (const slot of this.#slots.values()) if (slot.admitted) admitted++;
+    let admitted = this.#admitted();
     for (const slot of [...this.#slots.values()]) {
       if (admitted <= this.#max) break;
       if (slot === keep || !slot.admitted) continue;
-      this.#evict(slot);
+      this.#evict(slot, 'capacity');
       admitted--;
     }
   }
 
-  #evict(slot: Slot<V>): void {
-    if (this.#slots.get(slot.key) === slot) this.#slots.delete(slot.key);
+  /** How many values in the cache count towards `max`. */
+  #admitted(): number {
+    let admitted = 0;
+    for (const slot of this.#slots.values()) if (slot.admitted) admitted++;
+    return admitted;
+  }
+
+  #evict(slot: Slot<V>, reason: EvictionReason): void {
+    const held = this.#slots.get(slot.key) === slot;
+    if (held) this.#slots.delete(slot.key);
+    if (held && slot.admitted && !slot.evicted) this.#hooks.left?.(slot.key, reason, this.#admitted());
     slot.evicted = true;
     this.#freeWhenIdle(slot);
     this.#stopSweeperWhenEmpty();
@@ -216,7 +235,7 @@ export class TenantCache<V> {
   #sweep(): void {
     const cutoff = Date.now() - this.#idleMs;
     for (const slot of [...this.#slots.values()]) {
-      if (slot.active === 0 && slot.settled && slot.lastUsed <= cutoff) this.#evict(slot);
+      if (slot.active === 0 && slot.settled && slot.lastUsed <= cutoff) this.#evict(slot, 'idle');
     }
   }
 

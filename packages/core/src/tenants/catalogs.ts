@@ -7,6 +7,8 @@ import { describeError } from '../text/error-text.js';
 import { contextFromExtra } from '../context/store.js';
 import { directoryNotFound, internalError } from '../errors.js';
 import { markRouted } from '../routing/routed-source.js';
+import { tenantCacheChannel, tenantChannel, type TenantCacheMessage } from '../telemetry/channels.js';
+import { traced } from '../telemetry/trace.js';
 import type { ListSkillsParams, ReloadReport, SkillContext, SkillSource, SkillWarning } from '../types.js';
 import { TenantCache } from './cache.js';
 import { showKey, tenantKeyProblem } from './key.js';
@@ -35,13 +37,18 @@ export class TenantCatalogs implements TenantSource {
     this.#keys = new TenantKeys(options.key, options.onWarning);
     this.#noTenant = new NoTenantCatalog(options.emptyCatalog);
     const loader = new TenantLoader(options.origin, options.onWarning, this.#listeners);
+    const publish = (message: TenantCacheMessage) => {
+      if (tenantCacheChannel.hasSubscribers) tenantCacheChannel.publish(message);
+    };
     this.#cache = new TenantCache<LoadedTenant>(
       {
-        load: (key) => loader.load(key),
+        load: (key) => (tenantChannel.hasSubscribers ? traced(tenantChannel, { tenant: key }, () => loader.load(key)) : loader.load(key)),
         admit: (_key, loaded) => loaded.empty !== true,
         free: (key, loaded) => loader.free(key, loaded),
         freeFailed: (key, error) =>
           this.#warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describeError(error)}` }),
+        kept: (tenant, cached) => publish({ change: 'kept', tenant, cached }),
+        left: (tenant, reason, cached) => publish({ change: 'evicted', tenant, reason, cached }),
       },
       options.max,
       options.idleMs,

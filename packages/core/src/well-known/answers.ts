@@ -13,6 +13,7 @@ import { KeptArchives } from './kept-archives.js';
 import { DISCOVERY_SCHEMA, INSTALLER_LIMITS, MAX_LISTED } from './rules.js';
 import { type Candidate, selectCandidates } from './select.js';
 import { visibleLine } from '../text/visible.js';
+import { wellKnownChannel, type WellKnownAnswerMessage } from '../telemetry/channels.js';
 
 /** One answer, ready to frame: the bytes, their ETag (a quoted `sha256:` digest) and freshness. */
 export interface WellKnownAnswer {
@@ -31,6 +32,12 @@ export type WellKnownTarget = { kind: 'index' } | { kind: 'skill-md'; name: stri
 const NAME = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const SKILL_MD_PATH = new RegExp(`^(${NAME})/SKILL\\.md$`);
 const ARCHIVE_PATH = new RegExp(`^(${NAME})\\.zip$`);
+/** Each target's route template, for the app's HTTP span (`http.route`). */
+const ROUTES = {
+  index: '/.well-known/agent-skills/index.json',
+  'skill-md': '/.well-known/agent-skills/{name}/SKILL.md',
+  archive: '/.well-known/agent-skills/{name}.zip',
+} as const;
 /** Longer paths name nothing (a name is at most 64 characters). */
 const MAX_PATH = 100;
 
@@ -74,6 +81,15 @@ export class WellKnownAnswers {
   }
 
   async answer(target: WellKnownTarget, ctx: SkillContext, wantsBody: WantsBody = () => true): Promise<WellKnownAnswer | undefined> {
+    const answer = await this.#answer(target, ctx, wantsBody);
+    if (answer && wellKnownChannel.hasSubscribers) {
+      const message: WellKnownAnswerMessage = target.kind === 'index' ? { route: ROUTES.index, ctx } : { route: ROUTES[target.kind], skill: target.name, ctx };
+      wellKnownChannel.publish(message);
+    }
+    return answer;
+  }
+
+  async #answer(target: WellKnownTarget, ctx: SkillContext, wantsBody: WantsBody): Promise<WellKnownAnswer | undefined> {
     if (target.kind === 'index') {
       const { candidates, cacheHint } = await this.#candidates(ctx);
       return this.#index(candidates, cacheHint, ctx);
