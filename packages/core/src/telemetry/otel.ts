@@ -25,6 +25,8 @@ import {
   type Histogram,
   type Counter,
   type Link,
+  type Meter,
+  type Tracer,
   type UpDownCounter,
   type MeterProvider,
   type Span,
@@ -148,25 +150,10 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
     },
   };
 
-  const building = new WeakMap<CatalogBuildMessage, Open>();
-  const onCatalog = {
-    start(message: CatalogBuildMessage) {
-      const span = tracer.startSpan(`skillmount.catalog.${message.kind}`, {
-        kind: SpanKind.INTERNAL,
-        attributes: { 'skillmount.catalog.operation': message.kind },
-      });
-      building.set(message, { span, started: performance.now(), attributes: {} });
-    },
-    end() {},
-    asyncStart() {},
-    error(message: CatalogBuildMessage) {
-      const o = building.get(message);
-      if (o) failed(o, message.error, (a) => a);
-    },
-    asyncEnd(message: CatalogBuildMessage) {
-      const o = building.get(message);
-      if (!o) return;
-      building.delete(message);
+  const onCatalog = internalTraces<CatalogBuildMessage>(
+    tracer,
+    (message) => [`skillmount.catalog.${message.kind}`, { 'skillmount.catalog.operation': message.kind }],
+    (message, o) => {
       const outcome = message.outcome;
       if (outcome) {
         o.span.setAttributes({
@@ -176,10 +163,9 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
           ...(outcome.changed !== undefined ? { 'skillmount.catalog.changed': outcome.changed } : {}),
         });
       }
-      o.span.end();
       builds.record((performance.now() - o.started) / 1000, { 'skillmount.catalog.operation': message.kind, ...pick(o.attributes, 'error.type') });
     },
-  };
+  );
 
   const tenants = tenantRecorder(tracer, meter);
   // `.well-known` requests are HTTP, not MCP: the app's HTTP span (active where the answer is
@@ -213,29 +199,15 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
  * Tenant loads as INTERNAL spans and a duration, and the tenants held in memory and evicted. The
  * tenant's key is in none of them: keys are unbounded, and may be customers' names.
  */
-function tenantRecorder(tracer: ReturnType<TracerProvider['getTracer']>, meter: ReturnType<MeterProvider['getMeter']>) {
+function tenantRecorder(tracer: Tracer, meter: Meter) {
   const loads: Histogram = meter.createHistogram('skillmount.tenant.load.duration', { unit: 's', description: 'Duration of a tenant load.' });
   const cached: UpDownCounter = meter.createUpDownCounter('skillmount.tenants.cached', { unit: '{tenant}', description: 'Tenants held in memory.' });
   const evicted: Counter = meter.createCounter('skillmount.tenants.evicted', { unit: '{tenant}', description: 'Tenants that left memory, by reason.' });
-  const open = new WeakMap<TenantLoadMessage, Open>();
-  const onLoad = {
-    start(message: TenantLoadMessage) {
-      open.set(message, { span: tracer.startSpan('skillmount.tenant.load', { kind: SpanKind.INTERNAL }), started: performance.now(), attributes: {} });
-    },
-    end() {},
-    asyncStart() {},
-    error(message: TenantLoadMessage) {
-      const o = open.get(message);
-      if (o) failed(o, message.error, (a) => a);
-    },
-    asyncEnd(message: TenantLoadMessage) {
-      const o = open.get(message);
-      if (!o) return;
-      open.delete(message);
-      o.span.end();
-      loads.record((performance.now() - o.started) / 1000, pick(o.attributes, 'error.type'));
-    },
-  };
+  const onLoad = internalTraces<TenantLoadMessage>(
+    tracer,
+    () => ['skillmount.tenant.load', {}],
+    (_message, o) => loads.record((performance.now() - o.started) / 1000, pick(o.attributes, 'error.type')),
+  );
   const onCache = (message: unknown) => {
     const { change, reason } = message as TenantCacheMessage;
     if (change === 'kept') return cached.add(1);
@@ -243,6 +215,34 @@ function tenantRecorder(tracer: ReturnType<TracerProvider['getTracer']>, meter: 
     evicted.add(1, { 'skillmount.tenant.eviction.reason': reason ?? 'evicted' });
   };
   return { onLoad, onCache };
+}
+
+/**
+ * Subscribers for a tracing channel whose traces are INTERNAL spans: `begin` names the span and
+ * gives its attributes, an error marks it failed, `finish` records what the trace ended with just
+ * before the span ends.
+ */
+function internalTraces<M extends { error?: unknown }>(tracer: Tracer, begin: (message: M) => [string, Attributes], finish: (message: M, o: Open) => void) {
+  const open = new WeakMap<M, Open>();
+  return {
+    start(message: M) {
+      const [name, attributes] = begin(message);
+      open.set(message, { span: tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }), started: performance.now(), attributes: {} });
+    },
+    end() {},
+    asyncStart() {},
+    error(message: M) {
+      const o = open.get(message);
+      if (o) failed(o, message.error, (a) => a);
+    },
+    asyncEnd(message: M) {
+      const o = open.get(message);
+      if (!o) return;
+      open.delete(message);
+      finish(message, o);
+      o.span.end();
+    },
+  };
 }
 
 /** The span's attributes at start, by the MCP conventions. */
