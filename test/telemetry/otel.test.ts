@@ -4,7 +4,8 @@
  * get, a read and a refused read on both protocol eras, and for a reload; the client's trace
  * context from `_meta` as the parent, as a link, or ignored; a malformed `traceparent`; the session
  * id hashed; `mcp.server.operation.duration` and the skill-read counters, their skill names bounded;
- * tenant loads, tenants held and evicted; a `.well-known` answer's route on the app's HTTP span.
+ * tenant loads, tenants held and evicted; a `.well-known` answer's route on the app's HTTP span;
+ * storage calls as children of the request or build that made them.
  * Through a real endpoint over HTTP with the SDK's own client, and once through the Fastify plugin.
  */
 import assert from 'node:assert/strict';
@@ -74,6 +75,9 @@ after(async () => {
 });
 beforeEach(() => exporter.reset());
 
+/** The spans of skillmount's requests, builds and tenants: storage calls, their children, have a test of their own. */
+const finished = () => exporter.getFinishedSpans().filter((s) => !s.name.startsWith('skillmount.storage.'));
+
 /** A span as the golden trees name it: variable values (ids, the hashed session) replaced by their shape. */
 function golden(span: ReadableSpan) {
   const attributes = { ...span.attributes };
@@ -113,7 +117,7 @@ describe('spans by the MCP conventions', () => {
     } finally {
       await close();
     }
-    const spans = exporter.getFinishedSpans();
+    const spans = finished();
     const session = { 'mcp.session.id': '<hashed>' };
     assert.deepEqual(spans.map(golden), [
       {
@@ -174,7 +178,7 @@ describe('spans by the MCP conventions', () => {
     assert.equal((await modern(http.url, 'resources/read', { uri: 'skill://beta/SKILL.md' }, { meta: { traceparent: '00-zz-1-01' } })).status, 200);
     const refused = await modern(http.url, 'resources/read', { uri: 'skill://nothing/SKILL.md' });
     assert.ok(refused.message.error, refused.text);
-    const [parented, malformed, failed] = exporter.getFinishedSpans();
+    const [parented, malformed, failed] = finished();
     assert.deepEqual(golden(parented!), {
       name: 'resources/read',
       kind: 'SERVER',
@@ -196,7 +200,7 @@ describe('spans by the MCP conventions', () => {
     files.remove('gamma');
     await catalog.reload();
     assert.deepEqual(
-      exporter.getFinishedSpans().map((s) => [s.name, SpanKind[s.kind], s.attributes]),
+      finished().map((s) => [s.name, SpanKind[s.kind], s.attributes]),
       [
         [
           'skillmount.catalog.reload',
@@ -238,7 +242,7 @@ test("traceContext 'link' and 'ignore'; options checked", async (t) => {
     } finally {
       own.close();
     }
-    const [span] = exporter.getFinishedSpans();
+    const [span] = finished();
     assert.equal(span!.parentSpanContext, undefined, `${mode}: no parent`);
     assert.deepEqual(
       span!.links.map((l) => l.context.spanId),
@@ -311,7 +315,7 @@ test('the Fastify plugin: its catalog load and a read, one span each', async () 
     await fastify.close();
   }
   assert.deepEqual(
-    exporter.getFinishedSpans().map((s) => [s.name, s.attributes['mcp.method.name'], s.attributes['gen_ai.skill.name']]),
+    finished().map((s) => [s.name, s.attributes['mcp.method.name'], s.attributes['gen_ai.skill.name']]),
     [
       ['skillmount.catalog.load', undefined, undefined],
       ['resources/read', 'resources/read', 'beta'],
@@ -378,7 +382,7 @@ test('tenants: a load span and its duration each, tenants held and evicted by re
   assert.equal((after.loads.ok ?? 0) - (before.loads.ok ?? 0), 3, 'three loads that worked');
   assert.equal((after.loads['-32603'] ?? 0) - (before.loads['-32603'] ?? 0), 1, 'one that failed, with its JSON-RPC code');
 
-  const spans = exporter.getFinishedSpans();
+  const spans = finished();
   const loads = spans.filter((s) => s.name === 'skillmount.tenant.load');
   assert.equal(loads.length, 4);
   assert.ok(loads.every((s) => s.kind === SpanKind.INTERNAL));
@@ -410,7 +414,7 @@ test('.well-known: the app’s own HTTP span gets http.route and the skill; no s
   }
   await Promise.all(ended);
   assert.deepEqual(
-    exporter.getFinishedSpans().map((s) => [s.name, s.kind, s.attributes['http.route'], s.attributes['gen_ai.skill.name']]),
+    finished().map((s) => [s.name, s.kind, s.attributes['http.route'], s.attributes['gen_ai.skill.name']]),
     [
       ['GET /.well-known/agent-skills/index.json', SpanKind.SERVER, '/.well-known/agent-skills/index.json', undefined],
       ['GET /.well-known/agent-skills/beta/SKILL.md', SpanKind.SERVER, '/.well-known/agent-skills/{name}/SKILL.md', 'beta'],
@@ -418,5 +422,51 @@ test('.well-known: the app’s own HTTP span gets http.route and the skill; no s
       // A path that names nothing is not enriched: its route is not one of ours.
       ['GET /.well-known/agent-skills/nobody/SKILL.md', SpanKind.SERVER, undefined, undefined],
     ],
+  );
+});
+
+test('storage calls: a span each, the child of the request or build that made it, and their duration by kind and operation', async () => {
+  const uncached = await SkillCatalog.load(files, { cacheBytes: 0 });
+  const direct = createSkillsEndpoint({ source: uncached });
+  const site = await listenHttp((req, res) => direct.handle(req, res, undefined));
+  try {
+    exporter.reset();
+    const { client, close } = await connectClient(site.url);
+    await client.readResource({ uri: 'skill://alpha/notes.md' });
+    await close();
+    const spans = exporter.getFinishedSpans();
+    const read = spans.find((s) => s.name === 'resources/read')!;
+    assert.deepEqual(spans.filter((s) => s.name.startsWith('skillmount.storage.')).map(golden), [
+      {
+        name: 'skillmount.storage.read',
+        kind: 'INTERNAL',
+        attributes: { 'skillmount.storage.kind': 'memory', 'skillmount.storage.operation': 'read', 'skillmount.storage.path': 'alpha/notes.md' },
+        parent: read.spanContext().spanId,
+        links: 0,
+        status: 'UNSET',
+      },
+    ]);
+
+    exporter.reset();
+    files.write('alpha/notes.md', '# Notes, again\n');
+    await uncached.reload();
+    const reload = exporter.getFinishedSpans().find((s) => s.name === 'skillmount.catalog.reload')!;
+    const calls = exporter.getFinishedSpans().filter((s) => s.name.startsWith('skillmount.storage.'));
+    assert.ok(calls.length > 0, 'the reload called the storage');
+    for (const call of calls) assert.equal(call.parentSpanContext?.spanId, reload.spanContext().spanId, `${call.name} is a child of the reload`);
+  } finally {
+    files.write('alpha/notes.md', FILES['alpha/notes.md']); // as the other tests' catalog published it
+    await direct.close();
+    await site.close();
+    uncached.close();
+  }
+  const metric = (await reader.collect()).resourceMetrics.scopeMetrics
+    .flatMap((m) => m.metrics)
+    .find((m) => m.descriptor.name === 'skillmount.storage.operation.duration') as HistogramMetricData;
+  const series = metric.dataPoints.map((p) => `${p.attributes['skillmount.storage.kind']} ${p.attributes['skillmount.storage.operation']}`);
+  assert.ok(series.includes('memory read'), series.join(', '));
+  assert.ok(
+    metric.dataPoints.every((p) => !('skillmount.storage.path' in p.attributes)),
+    'no path in the duration series',
   );
 });

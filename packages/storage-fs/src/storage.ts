@@ -50,6 +50,7 @@ export interface FsStorage extends SkillFiles {
   readonly root: string;
   /** The absolute root folder, as messages name it. */
   readonly label: string;
+  readonly kind: 'fs';
   /**
    * The whole tree: files a catalog will read come hashed, SKILL.md files with their bytes;
    * with `known`, only files whose token changed are read, and those read while their times were
@@ -188,6 +189,7 @@ export function fsStorage(root: string, options: FsStorageOptions = {}): FsStora
 
   return {
     root: absolute,
+    kind: 'fs',
     label: absolute,
     ...whole,
     async list(dir) {

@@ -47,6 +47,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     pool,
     table: names.display,
     namespace,
+    kind: 'postgres',
     label: `PostgreSQL table ${names.display}, namespace ${JSON.stringify(namespace)}`,
     channel: names.channel,
 

@@ -45,6 +45,7 @@ export interface PostgresStorage extends SkillFiles {
   readonly namespace: string;
   /** `PostgreSQL table <table>, namespace "<namespace>"`, as messages name the storage (no connection details). */
   readonly label: string;
+  readonly kind: 'postgres';
   /** The LISTEN/NOTIFY channel the table's trigger notifies (`<table name>_changed`). */
   readonly channel: string;
   /** The pool queries run on: the one passed in, or the one created from `connectionString` (ended by `close()`). */

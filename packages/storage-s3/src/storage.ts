@@ -70,6 +70,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     bucket,
     prefix,
     client,
+    kind: 's3',
     label: where,
 
     listAll: async (options) => listVouched(at, feed, await listed(), options),

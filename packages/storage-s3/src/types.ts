@@ -70,6 +70,7 @@ export interface S3Storage extends Required<Pick<SkillFiles, 'list' | 'read' | '
   readonly client: S3Client;
   /** `s3://<bucket>/<prefix>`, as messages name the storage. */
   readonly label: string;
+  readonly kind: 's3';
   /**
    * Read every object under the prefix (16 at a time), hash it, and write the manifest
    * (`<prefix>.skillmount/manifest.json`) so catalog builds need the listing and one GET. Hidden

@@ -28,7 +28,7 @@ import { itemUri, type CatalogSnapshot, type DirectoryItem, type FileRecord } fr
 import { mimeTypeFor } from './mime.js';
 import { DIRECTORY_MIME } from '../protocol/constants.js';
 import { diffEntries } from './diff.js';
-import { withTimeouts } from './timeout.js';
+import { storageCalls } from './storage-calls.js';
 import { brand, isBranded } from '../brand.js';
 
 /** Catalogs built by this copy of core: their entries were validated here, so handlers may trust them (a brand alone proves no such thing). */
@@ -92,7 +92,7 @@ export class SkillCatalog implements SkillSource {
 
   private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot) {
     this.#files = files;
-    this.#timed = withTimeouts(files, options.timeoutMs);
+    this.#timed = storageCalls(files, options.timeoutMs);
     this.#options = options;
     this.#uriPrefix = [...options.base.segments, ...options.prefix];
     this.#snapshot = snapshot;
@@ -134,7 +134,7 @@ export class SkillCatalog implements SkillSource {
       throw new TypeError('skillmount: SkillCatalog.load(files) needs a storage with list(dir) and read(path), e.g. fsStorage("./skills")');
     }
     const normalized = normalizeCatalogOptions(options);
-    const build = () => buildSnapshot(withTimeouts(files, normalized.timeoutMs), buildOptions(normalized));
+    const build = () => buildSnapshot(storageCalls(files, normalized.timeoutMs), buildOptions(normalized));
     const snapshot = await (catalogChannel.hasSubscribers ? traceBuild('load', build, (built) => ({ skills: built.entries.length })) : build());
     snapshot.warnings.forEach(normalized.onWarning);
     return new SkillCatalog(files, normalized, snapshot);

@@ -138,6 +138,11 @@ export interface SkillFiles {
    */
   readonly label?: string;
   /**
+   * Optional: what kind of storage this is, for telemetry (`fs`, `s3`, `postgres`, `memory`; a
+   * short fixed word, never where the files are). Storages that give none are `custom`.
+   */
+  readonly kind?: string;
+  /**
    * Optional: call `onChange` (with no arguments, possibly more than once per change, debounced as
    * the storage sees fit) after the stored files change, so the catalog reloads; returns a
    * function that stops watching. A storage that cannot watch throws a `StorageError` here.

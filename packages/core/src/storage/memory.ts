@@ -44,6 +44,7 @@ export function memoryStorage(record: Readonly<Record<string, string | Uint8Arra
   };
 
   return {
+    kind: 'memory',
     inMemory: true,
     async list(dir) {
       if (dir !== '') check(dir);

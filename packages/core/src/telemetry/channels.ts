@@ -14,6 +14,8 @@
  *   tenant not in memory, or its reload), with a `TenantLoadMessage`.
  * - `skillmount:tenants` (a plain channel): a `TenantCacheMessage` each time a tenant's loaded
  *   skills are kept in memory or leave it.
+ * - `skillmount:storage`: one trace per call a catalog makes to its storage (`list`, `read`,
+ *   `listAll`, `treeToken`), with a `StorageCallMessage`.
  * - `skillmount:well-known` (a plain channel): a `WellKnownAnswerMessage` for each answer under
  *   `/.well-known/agent-skills/`, published in the request's own async context, so a subscriber
  *   can enrich the app's HTTP span (those requests are HTTP, not MCP).
@@ -28,6 +30,7 @@ export const SKILLS_CHANNELS = Object.freeze({
   tenant: 'skillmount:tenant',
   tenants: 'skillmount:tenants',
   wellKnown: 'skillmount:well-known',
+  storage: 'skillmount:storage',
 } as const);
 
 /** What a `skillmount:request` trace carries. Fields after `ctx` are set as the request is answered. */
@@ -97,8 +100,21 @@ export interface WellKnownAnswerMessage {
   ctx: SkillContext;
 }
 
+/** What a `skillmount:storage` trace carries. */
+export interface StorageCallMessage {
+  /** The storage's `kind` (`fs`, `s3`, `postgres`, `memory`), or `custom` for one that gives none. */
+  storage: string;
+  /** The `SkillFiles` method called. */
+  operation: 'list' | 'read' | 'listAll' | 'treeToken';
+  /** The path it was called with (`''` for the root, and for `listAll` and `treeToken`). */
+  path: string;
+  /** Set on `error`: what the call failed with. */
+  error?: unknown;
+}
+
 export const requestChannel = tracingChannel<unknown, SkillRequestMessage>(SKILLS_CHANNELS.request);
 export const catalogChannel = tracingChannel<unknown, CatalogBuildMessage>(SKILLS_CHANNELS.catalog);
 export const tenantChannel = tracingChannel<unknown, TenantLoadMessage>(SKILLS_CHANNELS.tenant);
 export const tenantCacheChannel = channel(SKILLS_CHANNELS.tenants);
 export const wellKnownChannel = channel(SKILLS_CHANNELS.wellKnown);
+export const storageChannel = tracingChannel<unknown, StorageCallMessage>(SKILLS_CHANNELS.storage);

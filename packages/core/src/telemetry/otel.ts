@@ -34,13 +34,16 @@ import {
 } from '@opentelemetry/api';
 import { OptionError } from '../option-error.js';
 import { VERSION } from '../version.js';
+import { installScope } from './scope.js';
 import {
   catalogChannel,
   requestChannel,
   tenantCacheChannel,
+  storageChannel,
   tenantChannel,
   wellKnownChannel,
   type CatalogBuildMessage,
+  type StorageCallMessage,
   type SkillRequestMessage,
   type TenantCacheMessage,
   type TenantLoadMessage,
@@ -107,27 +110,96 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
   const checked = checkOptions(options);
   const tracer = (checked.tracerProvider ?? trace.getTracerProvider()).getTracer('@skillmount/core', VERSION, { schemaUrl: SCHEMA_URL });
   const meter = (checked.meterProvider ?? metrics.getMeterProvider()).getMeter('@skillmount/core', VERSION, { schemaUrl: SCHEMA_URL });
+  const redact = checked.redact ?? ((a: Attributes) => a);
+  // The span each trace began, by its message: its work runs with that span active (./scope.ts).
+  const scopes = new WeakMap<object, Span>();
+  const spans: Spans = { tracer, scopes, redact };
+  const requests = requestRecorder(spans, meter, checked);
+  const builds: Histogram = meter.createHistogram('skillmount.catalog.build.duration', {
+    unit: 's',
+    description: 'Duration of a catalog load or reload.',
+  });
+  const onCatalog = spanTraces<CatalogBuildMessage>(
+    spans,
+    (message) => ({ name: `skillmount.catalog.${message.kind}`, attributes: { 'skillmount.catalog.operation': message.kind } }),
+    (message, o) => {
+      const outcome = message.outcome;
+      if (outcome) {
+        o.span.setAttributes({
+          'skillmount.catalog.skills': outcome.skills,
+          ...(outcome.added !== undefined ? { 'skillmount.catalog.added': outcome.added } : {}),
+          ...(outcome.removed !== undefined ? { 'skillmount.catalog.removed': outcome.removed } : {}),
+          ...(outcome.changed !== undefined ? { 'skillmount.catalog.changed': outcome.changed } : {}),
+        });
+      }
+      builds.record((performance.now() - o.started) / 1000, { 'skillmount.catalog.operation': message.kind, ...pick(o.attributes, 'error.type') });
+    },
+  );
+  const onStorage = storageRecorder(spans, meter);
+  const tenants = tenantRecorder(spans, meter);
+  // `.well-known` requests are HTTP, not MCP: the app's HTTP span (active where the answer is
+  // published) gets the route and the skill, rather than a span of our own.
+  const onWellKnown = (message: unknown) => {
+    const span = trace.getActiveSpan();
+    if (!span?.isRecording()) return;
+    const { route, skill } = message as WellKnownAnswerMessage;
+    span.setAttributes(redact({ 'http.route': route, ...(skill !== undefined ? { 'gen_ai.skill.name': skill } : {}) }));
+  };
+  const subscriptions: [{ subscribe(s: never): void; unsubscribe(s: never): void }, unknown][] = [
+    [requestChannel, requests],
+    [catalogChannel, onCatalog],
+    [storageChannel, onStorage],
+    [tenantChannel, tenants.onLoad],
+  ];
+  for (const [channel, subscriber] of subscriptions) channel.subscribe(subscriber as never);
+  tenantCacheChannel.subscribe(tenants.onCache);
+  wellKnownChannel.subscribe(onWellKnown);
+  const removeScope = installScope((message, fn) => {
+    const span = scopes.get(message);
+    return span ? context.with(trace.setSpan(context.active(), span), fn) : fn();
+  });
+  let closed = false;
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const [channel, subscriber] of subscriptions) channel.unsubscribe(subscriber as never);
+      tenantCacheChannel.unsubscribe(tenants.onCache);
+      wellKnownChannel.unsubscribe(onWellKnown);
+      removeScope();
+    },
+  };
+}
+
+/** What the recorders share: the tracer, the span each open trace began, and the redact hook. */
+interface Spans {
+  tracer: Tracer;
+  scopes: WeakMap<object, Span>;
+  redact: (attributes: Attributes) => Attributes;
+}
+
+/**
+ * Skills requests as SERVER spans by the MCP conventions, `mcp.server.operation.duration`, and
+ * skill reads and their bytes by skill (the names bounded).
+ */
+function requestRecorder(spans: Spans, meter: Meter, checked: ReturnType<typeof checkOptions>) {
+  const { tracer, scopes, redact } = spans;
   const duration: Histogram = meter.createHistogram('mcp.server.operation.duration', {
     unit: 's',
     description: 'MCP request duration as observed on the receiver, from the time it was received until the result is sent.',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
-  const builds: Histogram = meter.createHistogram('skillmount.catalog.build.duration', {
-    unit: 's',
-    description: 'Duration of a catalog load or reload.',
-  });
   const reads: Counter = meter.createCounter('skillmount.skill.reads', { unit: '{read}', description: 'Skill files answered, by skill.' });
   const readBytes: Counter = meter.createCounter('skillmount.skill.read.bytes', { unit: 'By', description: 'Bytes of skill files answered, by skill.' });
   const skills = new BoundedNames(checked.maxSkills);
-  const redact = checked.redact ?? ((a: Attributes) => a);
-
   const open = new WeakMap<SkillRequestMessage, Open>();
-  const onRequest = {
+  return {
     start(message: SkillRequestMessage) {
       const attributes = redact(requestAttributes(message, checked.sessionId));
       const { parent, links } = parentOf(message, checked.traceContext, checked.baggage);
       const span = tracer.startSpan(message.method, { kind: SpanKind.SERVER, attributes, links }, parent);
       open.set(message, { span, started: performance.now(), attributes });
+      scopes.set(message, span);
     },
     end() {},
     asyncStart() {},
@@ -149,63 +221,38 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
       }
     },
   };
+}
 
-  const onCatalog = internalTraces<CatalogBuildMessage>(
-    tracer,
-    (message) => [`skillmount.catalog.${message.kind}`, { 'skillmount.catalog.operation': message.kind }],
-    (message, o) => {
-      const outcome = message.outcome;
-      if (outcome) {
-        o.span.setAttributes({
-          'skillmount.catalog.skills': outcome.skills,
-          ...(outcome.added !== undefined ? { 'skillmount.catalog.added': outcome.added } : {}),
-          ...(outcome.removed !== undefined ? { 'skillmount.catalog.removed': outcome.removed } : {}),
-          ...(outcome.changed !== undefined ? { 'skillmount.catalog.changed': outcome.changed } : {}),
-        });
-      }
-      builds.record((performance.now() - o.started) / 1000, { 'skillmount.catalog.operation': message.kind, ...pick(o.attributes, 'error.type') });
-    },
+/**
+ * Each call a catalog makes to its storage as a span (CLIENT for a storage across the network,
+ * INTERNAL for a folder or memory), a child of the request or build that made it, and
+ * `skillmount.storage.operation.duration` by storage kind and operation.
+ */
+function storageRecorder(spans: Spans, meter: Meter) {
+  const calls: Histogram = meter.createHistogram('skillmount.storage.operation.duration', { unit: 's', description: 'Duration of a call to a storage.' });
+  const kinds = (message: StorageCallMessage) => ({ 'skillmount.storage.kind': message.storage, 'skillmount.storage.operation': message.operation });
+  return spanTraces<StorageCallMessage>(
+    spans,
+    (message) => ({
+      name: `skillmount.storage.${message.operation}`,
+      kind: message.storage === 's3' || message.storage === 'postgres' ? SpanKind.CLIENT : SpanKind.INTERNAL,
+      attributes: spans.redact({ ...kinds(message), ...(message.path !== '' ? { 'skillmount.storage.path': message.path } : {}) }),
+    }),
+    (message, o) => calls.record((performance.now() - o.started) / 1000, { ...kinds(message), ...pick(o.attributes, 'error.type') }),
   );
-
-  const tenants = tenantRecorder(tracer, meter);
-  // `.well-known` requests are HTTP, not MCP: the app's HTTP span (active where the answer is
-  // published) gets the route and the skill, rather than a span of our own.
-  const onWellKnown = (message: unknown) => {
-    const span = trace.getActiveSpan();
-    if (!span?.isRecording()) return;
-    const { route, skill } = message as WellKnownAnswerMessage;
-    span.setAttributes(redact({ 'http.route': route, ...(skill !== undefined ? { 'gen_ai.skill.name': skill } : {}) }));
-  };
-  requestChannel.subscribe(onRequest);
-  catalogChannel.subscribe(onCatalog);
-  tenantChannel.subscribe(tenants.onLoad);
-  tenantCacheChannel.subscribe(tenants.onCache);
-  wellKnownChannel.subscribe(onWellKnown);
-  let closed = false;
-  return {
-    close() {
-      if (closed) return;
-      closed = true;
-      requestChannel.unsubscribe(onRequest);
-      catalogChannel.unsubscribe(onCatalog);
-      tenantChannel.unsubscribe(tenants.onLoad);
-      tenantCacheChannel.unsubscribe(tenants.onCache);
-      wellKnownChannel.unsubscribe(onWellKnown);
-    },
-  };
 }
 
 /**
  * Tenant loads as INTERNAL spans and a duration, and the tenants held in memory and evicted. The
  * tenant's key is in none of them: keys are unbounded, and may be customers' names.
  */
-function tenantRecorder(tracer: Tracer, meter: Meter) {
+function tenantRecorder(spans: Spans, meter: Meter) {
   const loads: Histogram = meter.createHistogram('skillmount.tenant.load.duration', { unit: 's', description: 'Duration of a tenant load.' });
   const cached: UpDownCounter = meter.createUpDownCounter('skillmount.tenants.cached', { unit: '{tenant}', description: 'Tenants held in memory.' });
   const evicted: Counter = meter.createCounter('skillmount.tenants.evicted', { unit: '{tenant}', description: 'Tenants that left memory, by reason.' });
-  const onLoad = internalTraces<TenantLoadMessage>(
-    tracer,
-    () => ['skillmount.tenant.load', {}],
+  const onLoad = spanTraces<TenantLoadMessage>(
+    spans,
+    () => ({ name: 'skillmount.tenant.load', attributes: {} }),
     (_message, o) => loads.record((performance.now() - o.started) / 1000, pick(o.attributes, 'error.type')),
   );
   const onCache = (message: unknown) => {
@@ -218,16 +265,22 @@ function tenantRecorder(tracer: Tracer, meter: Meter) {
 }
 
 /**
- * Subscribers for a tracing channel whose traces are INTERNAL spans: `begin` names the span and
- * gives its attributes, an error marks it failed, `finish` records what the trace ended with just
- * before the span ends.
+ * Subscribers for a tracing channel whose traces are spans (INTERNAL unless `begin` says): `begin`
+ * names the span and gives its kind and attributes, the span is the scope of the trace's work, an
+ * error marks it failed, and `finish` records what the trace ended with just before the span ends.
  */
-function internalTraces<M extends { error?: unknown }>(tracer: Tracer, begin: (message: M) => [string, Attributes], finish: (message: M, o: Open) => void) {
+function spanTraces<M extends { error?: unknown }>(
+  spans: Spans,
+  begin: (message: M) => { name: string; kind?: SpanKind; attributes: Attributes },
+  finish: (message: M, o: Open) => void,
+) {
   const open = new WeakMap<M, Open>();
   return {
     start(message: M) {
-      const [name, attributes] = begin(message);
-      open.set(message, { span: tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }), started: performance.now(), attributes: {} });
+      const { name, kind = SpanKind.INTERNAL, attributes } = begin(message);
+      const span = spans.tracer.startSpan(name, { kind, attributes });
+      open.set(message, { span, started: performance.now(), attributes: {} });
+      spans.scopes.set(message, span);
     },
     end() {},
     asyncStart() {},

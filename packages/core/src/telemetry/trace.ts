@@ -1,9 +1,11 @@
 import type { TracingChannel } from 'node:diagnostics_channel';
+import { inScope } from './scope.js';
 
 /**
  * Run `fn` as one trace on `channel`, as `tracePromise` does (the `start` stores bound around it,
  * then `end`, and `asyncStart`/`asyncEnd` or `error` with `error` set), except that the value it
- * resolves with is not put on the message: `done` writes what subscribers may see instead.
+ * resolves with is not put on the message: `done` writes what subscribers may see instead. `fn`
+ * runs in the tracer's scope for the trace (./scope.ts), so the work it starts is the trace's child.
  */
 export function traced<T, M extends { error?: unknown }>(
   channel: TracingChannel<unknown, M>,
@@ -18,7 +20,7 @@ export function traced<T, M extends { error?: unknown }>(
   return channel.start.runStores(message, () => {
     let promise: Promise<T>;
     try {
-      promise = fn();
+      promise = inScope(message, fn);
     } catch (error) {
       message.error = error;
       channel.error.publish(message);
