@@ -148,9 +148,10 @@ test('skillmount:catalog: a load and a reload, with what they served and changed
     builds.slice(from).map(({ phase, message }) => [phase, message.kind, message.outcome]),
     [
       ['start', 'reload', undefined],
-      ['asyncEnd', 'reload', { skills: 3, added: 1, removed: 0, changed: 0 }],
+      ['asyncEnd', 'reload', { skills: 3, bodiesRead: 1, added: 1, removed: 0, changed: 0 }],
       ['start', 'load', undefined],
-      ['asyncEnd', 'load', { skills: 2 }],
+      // A first load reads every file body it serves: two SKILL.md files and alpha's notes.
+      ['asyncEnd', 'load', { skills: 2, bodiesRead: 3 }],
     ],
   );
 });

@@ -208,6 +208,8 @@ describe('spans by the MCP conventions', () => {
           {
             'skillmount.catalog.operation': 'reload',
             'skillmount.catalog.skills': 3,
+            // The new SKILL.md only: the others are reused by their change tokens.
+            'skillmount.catalog.bodies_read': 1,
             'skillmount.catalog.added': 1,
             'skillmount.catalog.removed': 0,
             'skillmount.catalog.changed': 0,
@@ -219,6 +221,7 @@ describe('spans by the MCP conventions', () => {
           {
             'skillmount.catalog.operation': 'reload',
             'skillmount.catalog.skills': 2,
+            'skillmount.catalog.bodies_read': 0,
             'skillmount.catalog.added': 0,
             'skillmount.catalog.removed': 1,
             'skillmount.catalog.changed': 0,

@@ -135,7 +135,9 @@ export class SkillCatalog implements SkillSource {
     }
     const normalized = normalizeCatalogOptions(options);
     const build = () => buildSnapshot(storageCalls(files, normalized.timeoutMs), buildOptions(normalized));
-    const snapshot = await (catalogChannel.hasSubscribers ? traceBuild('load', build, (built) => ({ skills: built.entries.length })) : build());
+    const snapshot = await (catalogChannel.hasSubscribers
+      ? traceBuild('load', build, (built) => ({ skills: built.entries.length, bodiesRead: built.bodiesRead }))
+      : build());
     snapshot.warnings.forEach(normalized.onWarning);
     return new SkillCatalog(files, normalized, snapshot);
   }
@@ -213,6 +215,7 @@ export class SkillCatalog implements SkillSource {
     const run = catalogChannel.hasSubscribers
       ? traceBuild('reload', reload, (report) => ({
           skills: this.#snapshot.entries.length,
+          bodiesRead: this.#snapshot.bodiesRead,
           added: report.added.length,
           removed: report.removed.length,
           changed: report.changed.length,

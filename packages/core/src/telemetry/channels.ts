@@ -61,8 +61,11 @@ export interface SkillRequestMessage {
 export interface CatalogBuildMessage {
   /** `load` (SkillCatalog.load) or `reload`. */
   kind: 'load' | 'reload';
-  /** Set before `asyncEnd`: the skills served, and for a reload how many skills were added, removed or changed. */
-  outcome?: { skills: number; added?: number; removed?: number; changed?: number };
+  /**
+   * Set before `asyncEnd`: the skills served, the file bodies the build took from storage (as
+   * `catalog.bodiesRead` counts them), and for a reload how many skills were added, removed or changed.
+   */
+  outcome?: { skills: number; bodiesRead: number; added?: number; removed?: number; changed?: number };
   /** Set on `error`: why the load failed (the previous catalog keeps serving a reload). */
   error?: unknown;
 }

@@ -127,6 +127,7 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
       if (outcome) {
         o.span.setAttributes({
           'skillmount.catalog.skills': outcome.skills,
+          'skillmount.catalog.bodies_read': outcome.bodiesRead,
           ...(outcome.added !== undefined ? { 'skillmount.catalog.added': outcome.added } : {}),
           ...(outcome.removed !== undefined ? { 'skillmount.catalog.removed': outcome.removed } : {}),
           ...(outcome.changed !== undefined ? { 'skillmount.catalog.changed': outcome.changed } : {}),
