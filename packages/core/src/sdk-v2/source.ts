@@ -15,10 +15,12 @@ import { clientSafe } from '../sdk/internal-errors.js';
 import { serviceOptions } from '../server/attach.js';
 import { warningSink } from '../warnings/sink.js';
 import { consoleWarning } from '../warnings/console.js';
-import type { SkillContext, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import type { SkillContext, SkillReadHooks, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
+import { clientOf, setOrigin, type RequestOrigin } from '../context/origin.js';
+import { META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../modern/protocol.js';
 import { skillContextOf, type SdkV2ContextFunction } from './context.js';
 
-export interface SdkV2SourceOptions<C extends SkillContext = SkillContext> {
+export interface SdkV2SourceOptions<C extends SkillContext = SkillContext> extends SkillReadHooks {
   /**
    * The app's own context fields for a request, from the SDK v2's `ServerContext` (for `visible`
    * and a tenant key, say). Added after `auth`, `headers`, `sessionId` and `signal`, which come
@@ -72,14 +74,19 @@ export function sdkV2Source<C extends SkillContext = SkillContext>(source: Skill
     throw new TypeError(`skillmount: sdkV2Source's context option must be a function (ctx) => fields, got ${typeof options.context}`);
   }
   const skills = source as unknown as SkillSource;
-  const checked = serviceOptions({ strict: options.strict, visible: options.visible as SkillVisibility | undefined });
+  const checked = serviceOptions({
+    strict: options.strict,
+    visible: options.visible as SkillVisibility | undefined,
+    ...(options.onSkillLoad !== undefined ? { onSkillLoad: options.onSkillLoad } : {}),
+    ...(options.onFileRead !== undefined ? { onFileRead: options.onFileRead } : {}),
+  });
   const warn = warningSink(skills, options.onWarning, consoleWarning);
   const handlers = new SkillHandlers(skills, warn, checked);
 
   /** Run one method with the request's `SkillContext`; an unexpected failure reaches the client only as "Internal error". */
   const answer = async <T>(method: string, ctx: ServerContext, work: (skillCtx: SkillContext) => Promise<T>): Promise<T> => {
     try {
-      return await work(await skillContextOf(ctx, options.context));
+      return await work(setOrigin(await skillContextOf(ctx, options.context), originOf(ctx, method)));
     } catch (error) {
       // A cancelled request gets no answer from the SDK v2: nothing to hide, nothing to report.
       if (ctx.mcpReq.signal.aborted) throw error;
@@ -117,4 +124,20 @@ export function sdkV2Source<C extends SkillContext = SkillContext>(source: Skill
       });
   }
   return adapted;
+}
+
+/**
+ * Where an SDK v2 request came from, for the read hooks and the diagnostics channels: 2026-07-28
+ * when its `_meta` envelope names that protocol version (and then the client it names), else
+ * 2025-11-25, whose client the SDK v2 keeps to itself (from `initialize`).
+ */
+function originOf(ctx: ServerContext, method: string): RequestOrigin {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const version = envelope?.[META_PROTOCOL_VERSION];
+  const modern = typeof version === 'string' && version >= '2026-07-28';
+  return {
+    era: modern ? '2026-07-28' : '2025-11-25',
+    client: modern ? clientOf(envelope?.[META_CLIENT_INFO]) : undefined,
+    request: { method, id: ctx.mcpReq.id, meta: ctx.mcpReq._meta as Record<string, unknown> | undefined },
+  };
 }

@@ -79,6 +79,11 @@ export interface SkillsTelemetryOptions {
   maxSkills?: number;
   /** Sees every span's and data point's attributes before they are recorded, and returns the ones to keep. */
   redact?: (attributes: Attributes) => Attributes;
+  /**
+   * Record each call a catalog makes to its storage as a span and in `skillmount.storage.operation.duration`.
+   * Default `false`: a read the byte cache does not answer would record two spans instead of one.
+   */
+  storage?: boolean;
 }
 
 /** What `instrumentSkills` returns: `close()` unsubscribes (spans in flight still end). */
@@ -136,7 +141,6 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
       builds.record((performance.now() - o.started) / 1000, { 'skillmount.catalog.operation': message.kind, ...pick(o.attributes, 'error.type') });
     },
   );
-  const onStorage = storageRecorder(spans, meter);
   const tenants = tenantRecorder(spans, meter);
   // `.well-known` requests are HTTP, not MCP: the app's HTTP span (active where the answer is
   // published) gets the route and the skill, rather than a span of our own.
@@ -149,9 +153,9 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
   const subscriptions: [{ subscribe(s: never): void; unsubscribe(s: never): void }, unknown][] = [
     [requestChannel, requests],
     [catalogChannel, onCatalog],
-    [storageChannel, onStorage],
     [tenantChannel, tenants.onLoad],
   ];
+  if (checked.storage) subscriptions.push([storageChannel, storageRecorder(spans, meter)]);
   for (const [channel, subscriber] of subscriptions) channel.subscribe(subscriber as never);
   tenantCacheChannel.subscribe(tenants.onCache);
   wellKnownChannel.subscribe(onWellKnown);
@@ -388,11 +392,12 @@ function checkOptions(
   const fail = (option: string, detail: string): never => {
     throw new OptionError('invalid-value', option, detail, '@skillmount/core/telemetry');
   };
-  const { traceContext = 'parent', baggage = false, sessionId = 'hash', maxSkills = DEFAULT_MAX_SKILLS, redact } = options;
+  const { traceContext = 'parent', baggage = false, sessionId = 'hash', maxSkills = DEFAULT_MAX_SKILLS, redact, storage = false } = options;
   if (!['parent', 'link', 'ignore'].includes(traceContext)) fail('traceContext', `must be 'parent', 'link' or 'ignore', got ${JSON.stringify(traceContext)}`);
   if (typeof baggage !== 'boolean') fail('baggage', `must be true or false, got ${typeof baggage}`);
   if (!['hash', 'raw', 'omit'].includes(sessionId)) fail('sessionId', `must be 'hash', 'raw' or 'omit', got ${JSON.stringify(sessionId)}`);
   if (!Number.isSafeInteger(maxSkills) || maxSkills < 0) fail('maxSkills', `must be a whole number from 0, got ${String(maxSkills)}`);
   if (redact !== undefined && typeof redact !== 'function') fail('redact', `must be a function (attributes) => attributes, got ${typeof redact}`);
-  return { ...options, traceContext, baggage, sessionId, maxSkills };
+  if (typeof storage !== 'boolean') fail('storage', `must be true or false, got ${typeof storage}`);
+  return { ...options, traceContext, baggage, sessionId, maxSkills, storage };
 }
