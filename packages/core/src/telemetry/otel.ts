@@ -2,10 +2,11 @@
  * OpenTelemetry for skillmount, as a subscriber of its diagnostics channels (./channels.ts): one
  * SERVER span per skills request, named and attributed by the MCP semantic conventions, and the
  * `mcp.server.operation.duration` histogram; one INTERNAL span and a duration per catalog load or
- * reload, and per tenant load; skill reads and their bytes counted by skill, with the skill names
- * bounded; tenants held in memory and evicted; the route and skill of a `.well-known` answer on
- * the app's own HTTP span. `@opentelemetry/api` is an
- * optional peer: only this entry point imports it.
+ * reload, and per tenant load; with `storage: true`, one per storage call; skill reads and their
+ * bytes counted by skill, with the skill names bounded; tenants held in memory and evicted; the
+ * route and skill of a `.well-known` answer on the app's own HTTP span. While skillmount works on
+ * a trace, its span is the active one. `@opentelemetry/api` is an optional peer: only this entry
+ * point imports it.
  *
  * What a client sends is untrusted: its trace context in `params._meta` is the span's parent, a
  * link, or ignored, by option; its `baggage` is never read unless asked; a malformed `traceparent`
