@@ -5,9 +5,9 @@
  * serve loads the catalog before it listens, so there is no "loading" answer: a replica that
  * answers at all has loaded. Readiness is 200 `ready`, 200 `degraded` while the last reload failed
  * (the previous catalog keeps serving) or the storage just reported a failure, and 503 `stopping`
- * from the moment a stop begins. Bodies
- * hold counts, times and a fixed reason, never an error message: the path is public to anyone who
- * can reach the port, and a storage error may name paths or hosts.
+ * from the moment a stop begins. Bodies hold counts, times and a fixed reason, never an error
+ * message: the path is public to anyone who can reach the port, and a storage error may name paths
+ * or hosts.
  */
 import type { ReloadReport, SkillCatalog, SkillWarning } from '@skillmount/core';
 import { healthOf } from '@skillmount/core/adapter';

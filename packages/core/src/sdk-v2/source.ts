@@ -17,7 +17,7 @@ import { warningSink } from '../warnings/sink.js';
 import { consoleWarning } from '../warnings/console.js';
 import type { SkillContext, SkillReadHooks, SkillSource, SkillVisibility, SkillWarning } from '../types.js';
 import { clientOf, setOrigin, type RequestOrigin } from '../context/origin.js';
-import { META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../modern/protocol.js';
+import { META_CLIENT_INFO, META_PROTOCOL_VERSION, MODERN_VERSION } from '../modern/protocol.js';
 import { skillContextOf, type SdkV2ContextFunction } from './context.js';
 
 export interface SdkV2SourceOptions<C extends SkillContext = SkillContext> extends SkillReadHooks {
@@ -134,9 +134,9 @@ export function sdkV2Source<C extends SkillContext = SkillContext>(source: Skill
 function originOf(ctx: ServerContext, method: string): RequestOrigin {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const version = envelope?.[META_PROTOCOL_VERSION];
-  const modern = typeof version === 'string' && version >= '2026-07-28';
+  const modern = typeof version === 'string' && version >= MODERN_VERSION;
   return {
-    era: modern ? '2026-07-28' : '2025-11-25',
+    era: modern ? MODERN_VERSION : '2025-11-25',
     client: modern ? clientOf(envelope?.[META_CLIENT_INFO]) : undefined,
     request: { method, id: ctx.mcpReq.id, meta: ctx.mcpReq._meta as Record<string, unknown> | undefined },
   };

@@ -18,10 +18,10 @@ export interface TenantCacheHooks<V> {
   free(key: string, value: V): void | Promise<void>;
   /** A free that threw or rejected. */
   freeFailed(key: string, error: unknown): void;
-  /** A loaded value was admitted: it now counts towards `max` (`cached` of them). */
-  kept?(key: string, cached: number): void;
-  /** An admitted value left the cache, and why (`cached` are left). */
-  left?(key: string, reason: EvictionReason, cached: number): void;
+  /** A loaded value was admitted: it now counts towards `max` (`admitted` says how many do). */
+  kept?(key: string): void;
+  /** An admitted value left the cache, and why. */
+  left?(key: string, reason: EvictionReason): void;
 }
 
 interface Slot<V> {
@@ -110,7 +110,7 @@ export class TenantCache<V> {
         // A value not admitted was marked evicted when it loaded: it is freed once released below.
         if (fresh.admitted) {
           this.#slots.set(key, fresh);
-          this.#hooks.kept?.(key, this.#admitted());
+          this.#hooks.kept?.(key);
           this.#startSweeper();
           this.#enforceMax(fresh);
         }
@@ -177,7 +177,7 @@ export class TenantCache<V> {
           slot.admitted = true;
           // A reload's value is kept once it takes the key's place (replace()).
           if (this.#slots.get(key) === slot) {
-            this.#hooks.kept?.(key, this.#admitted());
+            this.#hooks.kept?.(key);
             this.#enforceMax(slot);
           }
         }
@@ -195,7 +195,7 @@ export class TenantCache<V> {
 
   /** Evict the least recently used admitted values beyond `max`, never `keep`. */
   #enforceMax(keep: Slot<V>): void {
-    let admitted = this.#admitted();
+    let admitted = this.admitted;
     for (const slot of [...this.#slots.values()]) {
       if (admitted <= this.#max) break;
       if (slot === keep || !slot.admitted) continue;
@@ -205,7 +205,7 @@ export class TenantCache<V> {
   }
 
   /** How many values in the cache count towards `max`. */
-  #admitted(): number {
+  get admitted(): number {
     let admitted = 0;
     for (const slot of this.#slots.values()) if (slot.admitted) admitted++;
     return admitted;
@@ -214,7 +214,7 @@ export class TenantCache<V> {
   #evict(slot: Slot<V>, reason: EvictionReason): void {
     const held = this.#slots.get(slot.key) === slot;
     if (held) this.#slots.delete(slot.key);
-    if (held && slot.admitted && !slot.evicted) this.#hooks.left?.(slot.key, reason, this.#admitted());
+    if (held && slot.admitted && !slot.evicted) this.#hooks.left?.(slot.key, reason);
     slot.evicted = true;
     this.#freeWhenIdle(slot);
     this.#stopSweeperWhenEmpty();

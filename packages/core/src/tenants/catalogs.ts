@@ -37,8 +37,9 @@ export class TenantCatalogs implements TenantSource {
     this.#keys = new TenantKeys(options.key, options.onWarning);
     this.#noTenant = new NoTenantCatalog(options.emptyCatalog);
     const loader = new TenantLoader(options.origin, options.onWarning, this.#listeners);
-    const publish = (message: TenantCacheMessage) => {
-      if (tenantCacheChannel.hasSubscribers) tenantCacheChannel.publish(message);
+    // Counted only for a subscriber: the count walks the cache.
+    const publish = (message: Omit<TenantCacheMessage, 'cached'>) => {
+      if (tenantCacheChannel.hasSubscribers) tenantCacheChannel.publish({ ...message, cached: this.#cache.admitted });
     };
     this.#cache = new TenantCache<LoadedTenant>(
       {
@@ -47,8 +48,8 @@ export class TenantCatalogs implements TenantSource {
         free: (key, loaded) => loader.free(key, loaded),
         freeFailed: (key, error) =>
           this.#warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describeError(error)}` }),
-        kept: (tenant, cached) => publish({ change: 'kept', tenant, cached }),
-        left: (tenant, reason, cached) => publish({ change: 'evicted', tenant, reason, cached }),
+        kept: (tenant) => publish({ change: 'kept', tenant }),
+        left: (tenant, reason) => publish({ change: 'evicted', tenant, reason }),
       },
       options.max,
       options.idleMs,
