@@ -138,4 +138,18 @@ test('S3 unreachable: the old catalog keeps serving and the cause is logged; onc
     storageErrors.messages.some((m) => /manifest s3:\/\/\S+ is out of date: 1 file was rewritten/.test(m)),
     `the out-of-date manifest is reported; reported: ${JSON.stringify(storageErrors.messages)}`,
   );
+
+  // A second outage within the minute the log keeps a message quiet for: the reload that succeeded
+  // in between ended the first, so the same warning is news again (well before that minute ends).
+  const again = server.stderr().length;
+  await relay.cut();
+  try {
+    await server.waitForStderr(
+      new RegExp(`warning: watching s3://\\S+ \\(polling every 200 ms\\) failed, will try again: ${unreachable.source}`),
+      30_000,
+      again,
+    );
+  } finally {
+    await relay.restore();
+  }
 });

@@ -42,6 +42,11 @@ export class Health {
     this.#catalog = catalog;
   }
 
+  /** When the catalog served last loaded or reloaded; undefined with `--tenant-header`. */
+  get loadedAt(): Date | undefined {
+    return this.#catalog?.loadedAt;
+  }
+
   /**
    * The storage reported a failure nobody awaited (a dropped LISTEN connection being retried, a
    * failed S3 poll): degraded until a load succeeds, or until the window passes without another.

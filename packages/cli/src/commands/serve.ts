@@ -141,11 +141,18 @@ export async function serve(argv: string[]): Promise<undefined> {
 /**
  * Storage failures nobody awaits (a LISTEN connection lost, an S3 poll that failed): readiness
  * turns degraded at each, for three polls' time or until a reload succeeds; the log hears each
- * message at most once a minute.
+ * message at most once a minute while the storage stays in trouble. A reload that succeeded since
+ * the last warning means the storage recovered in between, so the next failure is news and printed.
  */
 function storageTrouble(state: Health, log: ServeLog): (message: string) => void {
-  const print = quiet((message) => log.warn('storage-failed', `skillmount: warning: ${message}`));
+  const printer = () => quiet((message) => log.warn('storage-failed', `skillmount: warning: ${message}`));
+  let print = printer();
+  let loadedAt = state.loadedAt;
   return (message) => {
+    if (state.loadedAt !== loadedAt) {
+      loadedAt = state.loadedAt;
+      print = printer();
+    }
     state.storageFailed();
     print(message);
   };
