@@ -34,8 +34,10 @@ test('ls prints a table of every skill', async () => {
   const r = await cli('ls', ours.url);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.toString('utf8').trim().split('\n');
-  assert.match(lines[0]!, /^NAME\s+FILES\s+SIZE\s+URI\s+DESCRIPTION$/);
-  assert.match(lines[1]!, /^refunds\s+5\s+[\d.]+ KiB\s+skill:\/\/acme\/billing\/refunds\/SKILL\.md\s+Process customer refund/);
+  // refunds names its version (metadata.version); the others have none.
+  assert.match(lines[0]!, /^NAME\s+VERSION\s+FILES\s+SIZE\s+URI\s+DESCRIPTION$/);
+  assert.match(lines[1]!, /^refunds\s+2\.3\.0\s+5\s+[\d.]+ KiB\s+skill:\/\/acme\/billing\/refunds\/SKILL\.md\s+Process customer refund/);
+  assert.match(lines[2]!, /^git-workflow\s+-\s+2\s/);
   assert.equal(lines.length, 4);
 });
 
@@ -47,7 +49,9 @@ test('ls --json', async () => {
     rows.map((x: { name: string }) => x.name),
     ['refunds', 'git-workflow', 'pdf-processing'],
   );
+  assert.equal(rows[0].version, '2.3.0');
   const gitWorkflow = rows[1];
+  assert.ok(!('version' in gitWorkflow), 'no version key without a version');
   const onDisk = ['SKILL.md', 'references/commit-messages.md'].reduce((n, f) => n + readFileSync(path.join(EXAMPLES, 'git-workflow', f)).length, 0);
   assert.equal(gitWorkflow.files, 2);
   assert.equal(gitWorkflow.bytes, onDisk);

@@ -52,6 +52,32 @@ test('ls --json stays valid JSON that round-trips the exact text, with C1 and bi
   assert.equal(rows.find((row) => row.name === 'painted')?.description, HOSTILE_TEXT);
 });
 
+test("ls: a skill's version (metadata.version) is one bounded line, escaped; a skill without one shows -; --json has it only where named", async () => {
+  const r = await cli('ls', liar.url('versions'));
+  assert.equal(r.code, 0, r.stderr);
+  assertInert(r.stdout, 'stdout');
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines[0]!, /^NAME\s+VERSION\s+FILES\s+SIZE\s+URI\s+DESCRIPTION$/);
+  // Controls and the line break become spaces, the bidi override goes, and the line is cut to 32 characters, the ellipsis included.
+  const shown = '1.0 ]52;c;Y3VybCBldmlsLnNoIHwgc…';
+  assert.equal([...shown].length, 32);
+  assert.match(lines[1]!, new RegExp(`^versioned\\s+${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+1\\s`));
+  assert.match(lines[2]!, /^alpha\s+-\s+2\s/);
+  assert.equal(lines.length, 3);
+
+  const json = await cli('ls', liar.url('versions'), '--json');
+  assertInert(json.stdout, 'stdout');
+  const rows = JSON.parse(json.stdout) as { name: string; version?: string }[];
+  assert.deepEqual(
+    rows.map((row) => [row.name, row.version]),
+    [
+      ['versioned', shown],
+      ['alpha', undefined],
+    ],
+  );
+  assert.ok(!('version' in rows[1]!), 'no version key without a version');
+});
+
 test('ls: a listed URI with control characters in its first segment is refused, and the refusal is escaped', async () => {
   const r = await cli('ls', liar.url('terminal-uri'));
   assertInert(r.stdout, 'stdout');

@@ -16,7 +16,7 @@ import { fsStorage } from '@skillmount/storage-fs';
 import { listenHttp } from '../support/apps.js';
 import { tempTree } from '../support/trees.js';
 import { serveWellKnown } from '../well-known/fixture.js';
-import { TREE } from '../well-known/tree.js';
+import { INVOICE_VERSION, TREE } from '../well-known/tree.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
 const run = promisify(execFile);
@@ -40,15 +40,18 @@ test('ls and get --well-known: every skill listed after its digest is checked; f
 
   const listed = await cli('ls', '--well-known', '--json', server.origin);
   assert.equal(listed.code, 0, listed.stderr);
-  const rows = JSON.parse(listed.stdout.toString()) as { name: string; type: string; files: number }[];
-  assert.deepEqual(rows.map((r) => [r.name, r.type, r.files]).sort(), [
-    ['hello', 'skill-md', 1],
-    ['invoice', 'archive', 6],
-    ['tax-rules', 'archive', 2],
+  const rows = JSON.parse(listed.stdout.toString()) as { name: string; type: string; files: number; version?: string }[];
+  // invoice names its version (metadata.version, published in the index); the others have none, and no version key.
+  assert.deepEqual(rows.map((r) => [r.name, r.type, r.files, 'version' in r ? r.version : 'none']).sort(), [
+    ['hello', 'skill-md', 1, 'none'],
+    ['invoice', 'archive', 6, INVOICE_VERSION],
+    ['tax-rules', 'archive', 2, 'none'],
   ]);
   const table = await cli('ls', '--well-known', `${server.origin}/.well-known/agent-skills/index.json`);
   assert.equal(table.code, 0);
-  assert.match(table.stdout.toString(), /^NAME +TYPE +FILES +SIZE +DESCRIPTION\n/);
+  assert.match(table.stdout.toString(), /^NAME +VERSION +TYPE +FILES +SIZE +DESCRIPTION\n/);
+  assert.match(table.stdout.toString(), /\ninvoice +2\.1\.0 +archive +6 /);
+  assert.match(table.stdout.toString(), /\nhello +- +skill-md +1 /);
   assert.match(table.stderr, /3 skills, every digest verified/);
 
   for (const [name, file, stored] of [

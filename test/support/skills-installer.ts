@@ -25,6 +25,15 @@ export interface InstallRun {
  * home folder (where it keeps nothing of the user's). Rejects with its output when it fails.
  */
 export async function skillsAdd(url: string, project: string, home: string): Promise<InstallRun> {
+  return skills(['add', url, '--agent', 'claude-code', '--skill', '*', '--copy', '-y'], project, home);
+}
+
+/**
+ * `skills <args…>` in `project` (`update -p -y`, `experimental_install`), with `home` as its home
+ * folder; the installer's own child runs (an update re-runs `add`) inherit the same switches and
+ * preload. Rejects with its output when it exits with an error.
+ */
+export async function skills(args: string[], project: string, home: string): Promise<InstallRun> {
   const log = path.join(home, 'connections.log');
   writeFileSync(log, '');
   const env: Record<string, string> = {
@@ -38,15 +47,11 @@ export async function skillsAdd(url: string, project: string, home: string): Pro
     SKILLMOUNT_CONNECT_LOG: log,
   };
   try {
-    const { stdout } = await run(process.execPath, [CLI, 'add', url, '--agent', 'claude-code', '--skill', '*', '--copy', '-y'], {
-      cwd: project,
-      env,
-      timeout: 120_000,
-    });
+    const { stdout } = await run(process.execPath, [CLI, ...args], { cwd: project, env, timeout: 120_000 });
     return { stdout, hosts: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`skills add ${url} failed: ${e.message}\n--- stdout\n${e.stdout}\n--- stderr\n${e.stderr}`);
+    throw new Error(`skills ${args.join(' ')} failed: ${e.message}\n--- stdout\n${e.stdout}\n--- stderr\n${e.stderr}`);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type SkillWarningCode,
   type SkillsEndpointOptions,
   type TenantCatalogsOptions,
+  skillVersion,
   tenantCatalogs,
   visibleLine,
 } from '@skillmount/core';
@@ -167,6 +168,13 @@ visibleLine('x', {});
 visibleLine('x', { maxGraphemes: '120' });
 // @ts-expect-error no other limit
 visibleLine('x', { maxChars: 120 });
+// skillVersion: any value in (a frontmatter from anywhere), a string or undefined out.
+const version: string | undefined = skillVersion({ metadata: { version: '1.2.0' } });
+skillVersion(undefined);
+// @ts-expect-error it may be undefined
+const always: string = skillVersion({});
+void version;
+void always;
 const newCodes: SkillWarningCode[] = ['hidden-characters', 'instructions-line-skipped'];
 void shown;
 void newCodes;

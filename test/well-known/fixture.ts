@@ -96,6 +96,8 @@ export interface IndexEntry {
   type: 'skill-md' | 'archive';
   url: string;
   digest: string;
+  /** The skill's `metadata.version`, as shown (text policy); absent when it has none. */
+  version?: string;
 }
 
 export async function index(origin: string, headers: Record<string, string> = {}): Promise<{ $schema: string; skills: IndexEntry[] }> {

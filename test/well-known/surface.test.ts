@@ -22,7 +22,7 @@ import { skillMd } from '../support/skill-md.js';
 import { tempTree } from '../support/trees.js';
 import { readTree } from '../support/skills-installer.js';
 import { get, index, KINDS, PREFIX, serveWellKnown, sha256, WITH_HANDLER } from './fixture.js';
-import { FOLDERS, TREE } from './tree.js';
+import { FOLDERS, INVOICE_VERSION, TREE } from './tree.js';
 
 const SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
@@ -38,7 +38,10 @@ for (const kind of KINDS) {
     assert.equal(listed.$schema, SCHEMA);
     assert.deepEqual(listed.skills.map((s) => s.name).sort(), Object.keys(FOLDERS).sort());
     for (const entry of listed.skills) {
-      assert.deepEqual(Object.keys(entry).sort(), ['description', 'digest', 'name', 'type', 'url']);
+      // A version only where the skill names one (metadata.version); an entry without one is as before.
+      const versioned = entry.name === 'invoice';
+      assert.deepEqual(Object.keys(entry).sort(), ['description', 'digest', 'name', 'type', 'url', ...(versioned ? ['version'] : [])].sort());
+      if (versioned) assert.equal(entry.version, INVOICE_VERSION);
       const artifact = await get(new URL(entry.url, `${server.origin}${PREFIX}index.json`).href);
       assert.equal(artifact.status, 200, entry.url);
       assert.equal(sha256(artifact.bytes), entry.digest, `${entry.name}: the digest is of the bytes served`);
@@ -124,9 +127,13 @@ test('ETag, If-None-Match (304), HEAD and Cache-Control on the index and on arti
   }
 });
 
-test('left out with a well-known-skipped warning: a second skill with a taken name, a skill over 1000 files; hidden skills answer as missing', async (t) => {
+test('left out with a well-known-skipped warning: a second skill with a taken name, a skill over 1000 files; hidden skills answer as missing; a hostile version is one bounded line', async (t) => {
   const files: Record<string, string> = {
-    'team-a/greet/SKILL.md': skillMd('greet', 'Greets, from team A.'),
+    // A hostile version: a screen clear, a line break and 200 more characters; the index shows it as one line of 32.
+    'team-a/greet/SKILL.md': skillMd('greet', {
+      description: 'Greets, from team A.',
+      frontmatter: `metadata:\n  version: ${JSON.stringify(`1.0\x1b[2J\n- and obey ${'x'.repeat(200)}`)}\n`,
+    }),
     'team-b/greet/SKILL.md': skillMd('greet', 'Greets, from team B.'),
     'big/SKILL.md': skillMd('big', 'Too many files for the installer.'),
     'secret/SKILL.md': skillMd('secret', 'Hidden by visible().'),
@@ -142,8 +149,8 @@ test('left out with a well-known-skipped warning: a second skill with a taken na
 
   const listed = await index(server.origin);
   assert.deepEqual(
-    listed.skills.map((s) => [s.name, s.description]),
-    [['greet', 'Greets, from team A.']],
+    listed.skills.map((s) => [s.name, s.description, s.version]),
+    [['greet', 'Greets, from team A.', `1.0 [2J - and obey ${'x'.repeat(12)}…`]],
   );
   await index(server.origin);
   const skipped = warnings.filter((w) => w.code === 'well-known-skipped');

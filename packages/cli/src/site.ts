@@ -24,6 +24,8 @@ export interface SiteEntry {
   type: 'skill-md' | 'archive';
   url: string;
   digest: string;
+  /** The entry's `version` when it is a string, as the index has it (shown through `skillVersion`). */
+  version?: string;
 }
 
 /** An artifact, its digest checked: the files it holds, by path. */
@@ -82,6 +84,8 @@ export async function readIndex(indexUrl: URL, headers: Record<string, string>):
         type: e.type as SiteEntry['type'],
         url: e.url as string,
         digest: e.digest as string,
+        // Optional, and ignored unless a string: the installer does not read it.
+        ...(typeof e.version === 'string' ? { version: e.version } : {}),
       });
   }
   return { entries, invalid };

@@ -90,6 +90,7 @@ export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
 export { sha256Digest } from './bytes/digest.js';
 export { escapeControls } from './text/escape.js';
 export { visibleLine } from './text/visible.js';
+export { skillVersion } from './text/skill-version.js';
 export { formatBytes } from './text/size.js';
 export { SkillCatalog } from './catalog/catalog.js';
 export { consoleWarning } from './warnings/console.js';

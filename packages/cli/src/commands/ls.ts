@@ -1,5 +1,5 @@
 import { checkLimits } from '@skillmount/core/client';
-import { visibleLine } from '@skillmount/core';
+import { skillVersion, visibleLine } from '@skillmount/core';
 import { connectSkills, headerOptions } from '../connect.js';
 import { FLAGS } from '../flags.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
@@ -20,9 +20,11 @@ export async function ls(argv: string[]): Promise<number> {
     const listing = await skills.list();
     const rows = listing.skills.map((s) => {
       const files = s.resources === 'dynamic' ? undefined : s.resources;
+      const version = skillVersion(s.frontmatter);
       return {
         uri: s.uri,
         name: s.frontmatter.name,
+        ...(version !== undefined ? { version } : {}),
         description: s.frontmatter.description,
         files: files?.length ?? 'dynamic',
         bytes: files ? files.reduce((n, r) => n + r.size, 0) : ('dynamic' as const),
@@ -33,9 +35,18 @@ export async function ls(argv: string[]): Promise<number> {
       sayJson(rows);
       return 0;
     }
+    // A VERSION column only when a skill names one: a listing without versions reads as it always has.
+    const versioned = rows.some((r) => r.version !== undefined);
     const table = [
-      ['NAME', 'FILES', 'SIZE', 'URI', 'DESCRIPTION'],
-      ...rows.map((r) => [field(r.name), String(r.files), size(r.bytes), field(r.uri), description(r.description)]),
+      ['NAME', ...(versioned ? ['VERSION'] : []), 'FILES', 'SIZE', 'URI', 'DESCRIPTION'],
+      ...rows.map((r) => [
+        field(r.name),
+        ...(versioned ? [field(r.version ?? '-')] : []),
+        String(r.files),
+        size(r.bytes),
+        field(r.uri),
+        description(r.description),
+      ]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
     for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));

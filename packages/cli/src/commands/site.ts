@@ -3,7 +3,7 @@
  * `/.well-known/agent-skills/index.json` instead of an MCP endpoint, every artifact checked
  * against the digest the index publishes before anything is shown.
  */
-import { visibleLine } from '@skillmount/core';
+import { skillVersion, visibleLine } from '@skillmount/core';
 import { fetchSkill, indexUrlOf, readIndex, type SiteSkill } from '../site.js';
 import { complain, field, say, sayContent, sayJson } from '../terminal/print.js';
 import { formatBytes, plural } from '../terminal/words.js';
@@ -12,7 +12,7 @@ import { formatBytes, plural } from '../terminal/words.js';
 export async function lsSite(site: string, headers: Record<string, string>, json: boolean): Promise<number> {
   const indexUrl = indexUrlOf(site);
   const { entries, invalid } = await readIndex(indexUrl, headers);
-  const rows: { name: string; type: string; files: number; bytes: number; digest: string; description: string }[] = [];
+  const rows: { name: string; version?: string; type: string; files: number; bytes: number; digest: string; description: string }[] = [];
   let failed = 0;
   for (const entry of entries) {
     let skill: SiteSkill;
@@ -24,14 +24,33 @@ export async function lsSite(site: string, headers: Record<string, string>, json
       continue;
     }
     const unpacked = [...skill.files.values()].reduce((n, bytes) => n + bytes.byteLength, 0);
-    rows.push({ name: entry.name, type: entry.type, files: skill.files.size, bytes: unpacked, digest: entry.digest, description: entry.description });
+    // The index's version, under the policy a SKILL.md's metadata.version is shown by.
+    const version = skillVersion({ metadata: { version: entry.version } });
+    rows.push({
+      name: entry.name,
+      ...(version !== undefined ? { version } : {}),
+      type: entry.type,
+      files: skill.files.size,
+      bytes: unpacked,
+      digest: entry.digest,
+      description: entry.description,
+    });
   }
   for (const why of invalid) complain(`skillmount: ${indexUrl.href}: ${why}, skipped (the installer skips it too)`);
   if (json) sayJson(rows);
   else {
+    // A VERSION column only when an entry names one, as `ls` over MCP.
+    const versioned = rows.some((r) => r.version !== undefined);
     const table = [
-      ['NAME', 'TYPE', 'FILES', 'SIZE', 'DESCRIPTION'],
-      ...rows.map((r) => [field(r.name), r.type, String(r.files), formatBytes(r.bytes), description(r.description)]),
+      ['NAME', ...(versioned ? ['VERSION'] : []), 'TYPE', 'FILES', 'SIZE', 'DESCRIPTION'],
+      ...rows.map((r) => [
+        field(r.name),
+        ...(versioned ? [field(r.version ?? '-')] : []),
+        r.type,
+        String(r.files),
+        formatBytes(r.bytes),
+        description(r.description),
+      ]),
     ];
     const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
     for (const row of table) say(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));

@@ -6,6 +6,7 @@
  * not fit is left out (the lines after it still get their turn) and told once.
  */
 import { describeError } from '../text/error-text.js';
+import { skillVersion } from '../text/skill-version.js';
 import type { SkillWarning } from '../types.js';
 import { tell, THE_PROCESS } from '../warnings/told.js';
 import { isPlainUri, skillLine, skillsSection, type OnSkipped, type PointerSkill } from './instructions.js';
@@ -83,12 +84,13 @@ function skippedWarning(warn: (warning: SkillWarning) => void, plan: Instruction
   };
 }
 
-/** Name, description and SKILL.md URI of a listed entry; undefined for one that cannot be named safely. */
+/** Name, description, version and SKILL.md URI of a listed entry; undefined for one that cannot be named safely. */
 function pointerOf(entry: unknown): PointerSkill | undefined {
   const { uri, frontmatter } = (entry ?? {}) as { uri?: unknown; frontmatter?: { name?: unknown; description?: unknown } };
   if (typeof uri !== 'string' || !isPlainUri(uri) || typeof frontmatter?.name !== 'string') return undefined;
   const description = typeof frontmatter.description === 'string' ? frontmatter.description : '';
-  return { name: frontmatter.name, description, uri };
+  const version = skillVersion(frontmatter);
+  return { name: frontmatter.name, description, uri, ...(version !== undefined ? { version } : {}) };
 }
 
 /**

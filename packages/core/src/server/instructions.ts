@@ -9,12 +9,15 @@
  * cannot plant a URI. Each line is bounded in bytes; one that does not fit is left out and the
  * lines after it still get their turn.
  */
+import { VERSION_BYTES } from '../text/skill-version.js';
 import { visibleLine } from '../text/visible.js';
 
 /** One skill as the section names it. */
 export interface PointerSkill {
   name: string;
   description: string;
+  /** Its `metadata.version`, already through the text policy (`skillVersion`); absent when it has none. */
+  version?: string;
   /** The skill's SKILL.md URI. */
   uri: string;
 }
@@ -61,14 +64,17 @@ export function isPlainUri(uri: string): boolean {
 const unbracketed = (text: string) => text.replace(/</g, '‹').replace(/>/g, '›');
 
 /**
- * The line for one skill: `- name: description <uri>` (the URI in angle brackets, so it ends
- * unambiguously). Name and description are cut after their brackets are replaced, so the line is
- * at most 4 + NAME_BYTES + 2 + DESCRIPTION_BYTES bytes besides its URI.
+ * The line for one skill: `- name (version 1.2.0): description <uri>` (the version only when the
+ * skill has one; the URI in angle brackets, so it ends unambiguously). Name and description are
+ * cut after their brackets are replaced, so the line is at most
+ * 4 + NAME_BYTES + 11 + VERSION_BYTES + 1 + 2 + DESCRIPTION_BYTES bytes besides its URI.
  */
 export function skillLine(skill: PointerSkill): string {
   const name = visibleLine(unbracketed(skill.name), { maxGraphemes: NAME_CHARS, maxBytes: NAME_BYTES });
   const description = visibleLine(unbracketed(skill.description), { maxGraphemes: DESCRIPTION_CHARS, maxBytes: DESCRIPTION_BYTES });
-  return `- ${name}${description ? `: ${description}` : ''} <${skill.uri}>`;
+  // Cut again after the brackets are replaced (‹ is three bytes where < was one).
+  const version = skill.version ? visibleLine(unbracketed(skill.version), { maxBytes: VERSION_BYTES }) : '';
+  return `- ${name}${version ? ` (version ${version})` : ''}${description ? `: ${description}` : ''} <${skill.uri}>`;
 }
 
 function moreLine(after: SkillsAfter): string {

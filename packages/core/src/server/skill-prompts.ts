@@ -11,6 +11,7 @@ import { INVALID_PARAMS, SKILL_MD_MIME } from '../protocol/constants.js';
 import { LooseGetPromptRequestSchema, LooseListPromptsRequestSchema } from '../protocol/schemas.js';
 import { wrapInstalledHandler, type RawHandler } from '../sdk/seams.js';
 import type { ExtraLike } from '../context/store.js';
+import { skillVersion } from '../text/skill-version.js';
 import { visibleLine } from '../text/visible.js';
 import type { SkillContext, SkillEntry } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
@@ -99,7 +100,17 @@ export function installSkillPrompts(server: McpServer | Server, isMcp: boolean, 
 
 /** A skill as `prompts/list` shows it: the description as a person and a model see it alike (text/visible.ts). */
 export function promptOf(entry: SkillEntry, name: string): Prompt {
-  return { name, description: visibleLine(entry.frontmatter.description) };
+  return { name, description: promptDescription(entry) };
+}
+
+/**
+ * The description a host shows beside the prompt (its slash-command menu), with the skill's version
+ * after it when it has one (`Formats invoices. (version 1.2.0)`), both through the text policy.
+ */
+function promptDescription(entry: SkillEntry): string {
+  const description = visibleLine(entry.frontmatter.description);
+  const version = skillVersion(entry.frontmatter);
+  return version === undefined ? description : `${description} (version ${version})`;
 }
 
 /** The prompt of one skill: its SKILL.md as an embedded resource, and where its other files are. */
@@ -117,7 +128,7 @@ async function promptResult(entry: SkillEntry, extra: ExtraLike, ctx: SkillConte
   const folder = entry.uri.slice(0, entry.uri.length - 'SKILL.md'.length);
   return {
     // The description as a person and a model see it alike; the SKILL.md below is served as published (its digest says so).
-    description: visibleLine(entry.frontmatter.description),
+    description: promptDescription(entry),
     messages: [
       { role: 'user', content: { type: 'resource', resource: { uri: read.uri, text: read.text, mimeType: read.mimeType ?? SKILL_MD_MIME } } },
       {

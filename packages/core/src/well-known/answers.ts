@@ -12,6 +12,7 @@ import { ArtifactStore } from './artifacts.js';
 import { KeptArchives } from './kept-archives.js';
 import { DISCOVERY_SCHEMA, INSTALLER_LIMITS, MAX_LISTED } from './rules.js';
 import { type Candidate, selectCandidates } from './select.js';
+import { skillVersion } from '../text/skill-version.js';
 import { visibleLine } from '../text/visible.js';
 import { wellKnownChannel, type WellKnownAnswerMessage } from '../telemetry/channels.js';
 
@@ -169,8 +170,11 @@ export class WellKnownAnswers {
     for (const candidate of candidates) {
       const { name, type } = candidate;
       const description = visibleLine(candidate.description) || name; // as shown to a person: nothing unseen (text/visible.ts)
+      // An entry's other fields are the installer's to ignore; a version only where the skill names one.
+      const version = skillVersion(candidate.entry.frontmatter);
+      const shown: Record<string, string> = version === undefined ? { name, description } : { name, description, version };
       if (type === 'skill-md') {
-        skills.push({ name, description, type, url: `${name}/SKILL.md`, digest: candidate.files[0]!.digest });
+        skills.push({ ...shown, type, url: `${name}/SKILL.md`, digest: candidate.files[0]!.digest });
         continue;
       }
       const built = await store.archive(candidate, read, () => false, ctx.signal);
@@ -184,7 +188,7 @@ export class WellKnownAnswers {
         });
         continue;
       }
-      skills.push({ name, description, type, url: `${name}.zip`, digest: built.digest });
+      skills.push({ ...shown, type, url: `${name}.zip`, digest: built.digest });
     }
     const body = Buffer.from(`${JSON.stringify({ $schema: DISCOVERY_SCHEMA, skills }, null, 2)}\n`, 'utf8');
     return { body, size: body.byteLength, digest: sha256Digest(body), contentType: 'application/json', cacheHint };
