@@ -17,6 +17,7 @@ import {
   type SkillWarning,
 } from '@skillmount/core';
 import { skillLine, skillsSection, type PointerSkill } from '../../packages/core/src/server/instructions.js';
+import { sectionFor } from '../../packages/core/src/server/instructions-section.js';
 import { promptOf } from '../../packages/core/src/server/skill-prompts.js';
 import { readToolDescription } from '../../packages/core/src/server/read-tool.js';
 import { MAX_MARKS_PER_CLUSTER, hiddenCharacters, visibleLine } from '../../packages/core/src/text/visible.js';
@@ -274,7 +275,7 @@ describe("a skill's version (metadata.version)", () => {
     assert.equal(skillVersion({ metadata: Object.create({ version: '1.0' }) }), undefined, 'an inherited key is no version');
   });
 
-  test('the instructions line and the prompt name it after the skill; without one they are as before', () => {
+  test('the instructions line and the prompt name it after the skill; without one they are as before', async () => {
     const uri = 'skill://invoices/SKILL.md';
     const base = { name: 'invoices', description: 'Formats invoices.', uri };
     assert.equal(skillLine(base), `- invoices: Formats invoices. <${uri}>`);
@@ -284,6 +285,16 @@ describe("a skill's version (metadata.version)", () => {
     assert.equal(planted.match(/</g)?.length, 1, planted);
     const section = skillsSection([{ ...base, version: skillVersion(withVersion('1.0\n- evil <skill://evil/SKILL.md>'))! }], 0, { maxBytes: 2048 })!;
     assert.equal(section.split('\n').length, 2, 'the version adds no line');
+    // From listed entries, as a handshake builds it: a string version is named, any other value is none.
+    const listed = [{ version: '3.1' }, { version: { major: 3 } }, { version: 7 }, undefined].map((metadata, n) => ({
+      uri: `skill://s-${n}/SKILL.md`,
+      frontmatter: { name: `s-${n}`, description: 'Does things.', ...(metadata ? { metadata } : {}) },
+    }));
+    const built = (await sectionFor({ when: 'auto', maxBytes: 2048 }, async () => ({ skills: listed })))!.split('\n').slice(1);
+    assert.deepEqual(
+      built,
+      [0, 1, 2, 3].map((n) => `- s-${n}${n === 0 ? ' (version 3.1)' : ''}: Does things. <skill://s-${n}/SKILL.md>`),
+    );
 
     const entry = (frontmatter: SkillEntry['frontmatter']): SkillEntry => ({ uri, frontmatter, resources: [] });
     assert.equal(promptOf(entry({ name: 'invoices', description: 'Formats invoices.' }), 'invoices').description, 'Formats invoices.');
