@@ -99,6 +99,9 @@ async function cases(): Promise<Case[]> {
     [{ storage: s, concurrency: 0 }, 'concurrency', 'invalid-value', /got 0/],
     [{ storage: s, timeoutMs: 0 }, 'timeoutMs', 'invalid-value', /got 0/],
     [{ storage: s, cacheBytes: -1 }, 'cacheBytes', 'invalid-value', /^must be a non-negative integer/],
+    [{ storage: s, retainMs: -1 }, 'retainMs', 'invalid-value', /^must be a non-negative integer \(milliseconds; 0 keeps no earlier bytes\), got -1$/],
+    [{ storage: s, retainMs: '1m' }, 'retainMs', 'invalid-type', /^must be a non-negative integer/],
+    [{ storage: s, cacheHint: { ttlMs: 120_000 }, retainMs: 60_000 }, 'retainMs', 'conflicting-options', /^must be at least cacheHint\.ttlMs \(120000\)/],
     // Options that would do nothing with what was given.
     [
       { catalog, pageSize: 2 },

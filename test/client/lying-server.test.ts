@@ -19,6 +19,8 @@ import {
 import {
   alpha,
   bravo,
+  changedHeld,
+  changedNow,
   frontmatterLie,
   honest,
   live,
@@ -64,6 +66,22 @@ const resultError = (method: string, pattern: RegExp) => (error: unknown) => {
   return true;
 };
 
+describe('a file that changed since its entry was fetched', () => {
+  test('read() asks for the entry again once and verifies the file against it; with refresh off, the mismatch throws', async () => {
+    const skills = new SkillsClient(await connect('changed'));
+    const file = await skills.read(changedHeld, 'data.txt');
+    assert.equal(file.text, 'hello world');
+    assert.equal(file.verified, true);
+    assert.deepEqual(file.skill, changedNow);
+    assert.deepEqual(
+      lying.methods('changed').filter((m) => m === 'skills/get' || m === 'resources/read'),
+      ['resources/read', 'skills/get', 'resources/read'],
+    );
+    const strict = new SkillsClient(await connect('changed'), { refresh: false });
+    await assert.rejects(strict.read(changedHeld, 'data.txt'), refused('digest', 'skill://changed/data.txt'));
+  });
+});
+
 describe('lying about files', () => {
   let skills: SkillsClient;
   let listed: SkillEntry[];
@@ -97,10 +115,12 @@ describe('lying about files', () => {
     await assert.rejects(skills.read(wrongSize, 'data.txt'), refused('size', 'skill://wrong-size/data.txt'));
   });
 
-  test('wrong digest: refused as digest, and the message names both digests', async () => {
+  test('wrong digest: refused as digest once the entry asked for again lies too, and the message names both digests', async () => {
     const listedDigest = (wrongDigest.resources as { uri: string; digest: string }[]).find((r) => r.uri.endsWith('/data.txt'))!.digest;
     const servedDigest = 'sha256:' + createHash('sha256').update('hello world').digest('hex');
+    const before = lying.methods('reads').length;
     await assert.rejects(skills.read(wrongDigest, 'data.txt'), (error: unknown) => {
+      assert.deepEqual(lying.methods('reads').slice(before), ['resources/read', 'skills/get', 'resources/read'], 'asked again once');
       refused('digest', 'skill://wrong-digest/data.txt')(error);
       assert.ok((error as Error).message.includes(`has digest ${servedDigest} but the skill entry lists ${listedDigest}`), (error as Error).message);
       return true;

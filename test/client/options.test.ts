@@ -40,6 +40,7 @@ describe('construction', () => {
     refused({ maxPages: 1.5 }, /maxPages/, 'invalid-value', RangeError);
     refused({ maxPages: '2' }, /maxPages/, 'invalid-type', TypeError);
     refused({ skipInvalid: 'yes' }, /option "skipInvalid" must be true or false/, 'invalid-type', TypeError);
+    refused({ refresh: 'once' }, /option "refresh" must be true or false/, 'invalid-type', TypeError);
     refused({ parseFrontmatter: 'yaml' }, /option "parseFrontmatter" must be a function/, 'invalid-type', TypeError);
     refused({ limits: { bytes: -1 } }, /option "limits\.bytes" must be a positive number/, 'invalid-value', RangeError);
     refused({ limits: { size: 1 } }, /option "limits\.size" is not a limit/, 'unknown-option', TypeError);

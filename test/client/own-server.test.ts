@@ -4,6 +4,7 @@
  * answers: paging and cache fields, lengths in characters, a client entry point free of server code.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SkillsClient, type SkillEntry } from '@skillmount/core/client';
+import type { CatalogOptions } from '@skillmount/core';
+import { SkillsClient, type SkillEntry, type SkillResource } from '@skillmount/core/client';
+import { waitFor } from '../support/wait.js';
 import { GIT, REFUNDS, skillsClientSuite } from '../support/skills-client-suite.js';
 import { connectV1, serveOurFolder, type Served } from './support/servers.js';
 
@@ -110,6 +113,86 @@ describe('SkillsClient against our server: lengths in characters (code points), 
       (error: unknown) => error instanceof TypeError && /"compatibility" is 501 characters long; at most 500/.test(error.message),
     );
     assert.equal(served.methods.length, before, 'nothing was requested');
+  });
+});
+
+describe('a skill reloaded while a client holds its entry', () => {
+  const DIGEST = 'io.github.skillmount/digest';
+  const URI = 'skill://moving/SKILL.md';
+  const text = (description: string) => `---\nname: moving\ndescription: ${description}\n---\n# Moving\n`;
+  const sha = (value: string) => `sha256:${createHash('sha256').update(value).digest('hex')}`;
+  const roots: string[] = [];
+  const closing: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const close of closing) await close();
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A folder with one skill (and `extra` files) served by our catalog, an entry held and its files read, then every file edited and reloaded. */
+  async function heldThenReloaded(options: CatalogOptions, extra: Record<string, string> = {}) {
+    const root = mkdtempSync(path.join(tmpdir(), 'skillmount-moving-'));
+    roots.push(root);
+    mkdirSync(path.join(root, 'moving'));
+    const old = text('Before the edit.');
+    writeFileSync(path.join(root, 'moving/SKILL.md'), old);
+    for (const [name, body] of Object.entries(extra)) writeFileSync(path.join(root, 'moving', name), body);
+    const served = await serveOurFolder(root, options);
+    const client = await connectV1(served.url);
+    closing.push(() => client.close(), served.close);
+    const skills = new SkillsClient(client);
+    const { skill: held } = await skills.get(URI);
+    for (const name of ['SKILL.md', ...Object.keys(extra)]) await skills.read(held, name); // now in the byte cache
+    writeFileSync(path.join(root, 'moving/SKILL.md'), text('After the edit, a longer description.'));
+    for (const [name, body] of Object.entries(extra)) writeFileSync(path.join(root, 'moving', name), body.toUpperCase());
+    await served.catalog.reload();
+    const reloadedAt = Date.now();
+    const raw = (uri: string, digest?: string) =>
+      client.request({ method: 'resources/read', params: digest === undefined ? { uri } : { uri, _meta: { [DIGEST]: digest } } } as never, ResultSchema);
+    return { served, skills, held, old, raw, reloadedAt };
+  }
+
+  const entryChanged = (uri: string, digest: string) => (error: unknown) => {
+    const { code, data, message } = error as { code: number; data: unknown; message: string };
+    assert.equal(code, -32602);
+    assert.deepEqual(data, { uri, digest, reason: 'entry-changed' });
+    assert.match(message, /reloaded.*skills\/get/);
+    assert.ok(message.includes(uri), message);
+    return true;
+  };
+
+  test('a read naming the held digest gets the bytes from before the reload; one naming nothing, the current bytes', async () => {
+    const { skills, held, old, raw } = await heldThenReloaded({ onWarning: () => {} });
+    const heldDigest = (held.resources as SkillResource[])[0]!.digest;
+    assert.equal(heldDigest, sha(old));
+    const named = (await raw(URI, heldDigest)).contents as { text: string }[];
+    assert.equal(named[0]!.text, old);
+    const current = (await raw(URI)).contents as { text: string }[];
+    assert.equal(current[0]!.text, text('After the edit, a longer description.'));
+    const file = await skills.read(held);
+    assert.equal(file.verified, true);
+    assert.equal(file.text, old);
+    assert.equal(file.skill, undefined, 'verified against the entry held: nothing was asked again');
+  });
+
+  test('after the window, or beyond the byte budget, the entry-changed error; SkillsClient asks for the entry once and reads it', async () => {
+    const late = await heldThenReloaded({ onWarning: () => {}, retainMs: 1 });
+    await waitFor(() => Date.now() > late.reloadedAt + 1, 'the retention window to end');
+    const heldDigest = (late.held.resources as SkillResource[])[0]!.digest;
+    await assert.rejects(late.raw(URI, heldDigest), entryChanged(URI, heldDigest));
+    const before = late.served.methods.length;
+    const file = await late.skills.read(late.held);
+    assert.equal(file.text, text('After the edit, a longer description.'));
+    assert.deepEqual(file.skill, (await late.skills.get(URI)).skill);
+    assert.deepEqual(late.served.methods.slice(before, before + 3), ['resources/read', 'skills/get', 'resources/read']);
+
+    // A cache of 8 KiB keeps a quarter of it from before a reload: one of two 1000-byte files (2000 bytes with their encodings).
+    const files = { 'a.md': 'a'.repeat(1000), 'b.md': 'b'.repeat(1000) };
+    const tight = await heldThenReloaded({ onWarning: () => {}, cacheBytes: 8 * 1024 }, files);
+    const listed = (name: string) => (tight.held.resources as SkillResource[]).find((r) => r.uri.endsWith(`/${name}`))!;
+    await assert.rejects(tight.raw(listed('a.md').uri, listed('a.md').digest), entryChanged(listed('a.md').uri, listed('a.md').digest));
+    assert.deepEqual((await tight.raw(listed('b.md').uri, listed('b.md').digest)).contents, [
+      { uri: listed('b.md').uri, mimeType: 'text/markdown', text: files['b.md'] },
+    ]);
   });
 });
 

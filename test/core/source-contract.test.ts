@@ -59,7 +59,8 @@ async function serve(options: SkillsEndpointOptions): Promise<Eras> {
     }
   };
   const modernCall = async (method: string, params: Record<string, unknown> = {}): Promise<Outcome> => {
-    const { message } = await modern(http.url, method, params);
+    // A request's own `_meta` (a named digest) goes beside the 2026-07-28 envelope.
+    const { message } = await modern(http.url, method, params, { meta: params._meta as Record<string, unknown> | undefined });
     return 'error' in message ? { error: message.error } : { result: message.result };
   };
   return {
@@ -202,7 +203,7 @@ describe('what read() may return', { timeout: 30_000 }, () => {
     }
   });
 
-  test('{ text, published } is checked over its UTF-8 bytes: served when they match, refused as changed when not', async () => {
+  test('{ text, published } is checked over its UTF-8 bytes: served when they match, refused as changed when not; a named digest must be the published one', async () => {
     const w = collect();
     const published = { size: Buffer.byteLength(NOTES), digest: sha(NOTES) };
     const eras = await serve({
@@ -222,6 +223,13 @@ describe('what read() may return', { timeout: 30_000 }, () => {
         w.list.map((x) => x.code),
         ['changed', 'changed'],
       );
+      // A read naming a digest: the one published is served; any other is an entry that changed (a custom source keeps no earlier bytes).
+      const naming = (digest: string) => ({ uri: 'skill://notes/notes.md', _meta: { 'io.github.skillmount/digest': digest } });
+      for (const outcome of await eras.both('resources/read', naming(published.digest))) assert.equal(resultOf(outcome).contents[0].text, NOTES);
+      const other = sha('an earlier version');
+      for (const outcome of await eras.both('resources/read', naming(other))) {
+        assert.deepEqual(errorOf(outcome).data, { uri: 'skill://notes/notes.md', digest: other, reason: 'entry-changed' });
+      }
     } finally {
       await eras.close();
     }

@@ -88,6 +88,7 @@ export async function validCases(catalog: SkillCatalog, era: Era): Promise<DiffC
     ['skills/get a file that is not SKILL.md', plain('skills/get', { uri: 'skill://alpha/refs/guide.md' })],
     ['skills/get a folder', plain('skills/get', { uri: 'skill://alpha' })],
     ...files.map((uri): [string, Omit<Draft, 'headers'>] => [`resources/read ${uri}`, plain('resources/read', { uri })]),
+    ...digestReads(catalog),
     ['resources/read missing file', plain('resources/read', { uri: 'skill://alpha/refs/missing.md' })],
     ['resources/read missing skill', plain('resources/read', { uri: 'skill://nope/SKILL.md' })],
     ['resources/read beside the skills', plain('resources/read', { uri: 'skill://secret.txt' })],
@@ -109,6 +110,20 @@ export async function validCases(catalog: SkillCatalog, era: Era): Promise<DiffC
     const wire = dressed(draft, era);
     return { group: 'valid', name, request: { headers: wire.headers, body: bodyOf(wire) } };
   });
+}
+
+/** The `_meta` key under which a client names the digest of the entry it holds. */
+const DIGEST = 'io.github.skillmount/digest';
+
+/** Reads that name a digest: the file's own, one it never had (the entry changed), and one that is no digest. */
+function digestReads(catalog: SkillCatalog): [string, Omit<Draft, 'headers'>][] {
+  const file = catalog.entries.flatMap((entry) => (Array.isArray(entry.resources) ? entry.resources : []))[0]!;
+  const naming = (digest: unknown) => plain('resources/read', { uri: file.uri, _meta: { [DIGEST]: digest } });
+  return [
+    ['resources/read naming its digest', naming(file.digest)],
+    ['resources/read naming a digest it no longer has', naming(`sha256:${'0'.repeat(64)}`)],
+    ['resources/read naming a malformed digest', naming('md5:0')],
+  ];
 }
 
 /** Where the hostile corpus's file:// URIs point; the catalog is in memory, so any path does. */

@@ -71,7 +71,7 @@ describe('an SDK v2 app over a skillmount source that fails or whose files chang
     });
   }
 
-  test('a file changed in the folder without a reload is refused, never sent with the old digest', async () => {
+  test('a file changed in the folder without a reload is refused, never sent with the old digest; a read naming another digest, as an entry that changed', async () => {
     writeTree(folder.dir, { 'skill-0/refs/notes.md': 'rewritten behind the catalog\n' });
     for (const mode of MODES) {
       const client = new Client({ name: 'sdk-v2-host', version: '1.0.0' }, mode.options);
@@ -79,6 +79,11 @@ describe('an SDK v2 app over a skillmount source that fails or whose files chang
       try {
         const error = await failure(client.readResource({ uri: 'skill://skill-0/refs/notes.md' }));
         assert.equal(error.code, -32603, mode.version);
+        // A read naming a digest the file does not have (the SDK v2 passes params._meta on): the entry changed.
+        const digest = `sha256:${'0'.repeat(64)}`;
+        const gone = await failure(client.readResource({ uri: 'skill://skill-0/refs/notes.md', _meta: { 'io.github.skillmount/digest': digest } }));
+        assert.equal(gone.code, -32602, mode.version);
+        assert.deepEqual(gone.data, { uri: 'skill://skill-0/refs/notes.md', digest, reason: 'entry-changed' }, mode.version);
       } finally {
         await client.close();
       }

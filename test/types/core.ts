@@ -1,11 +1,14 @@
 // Type tests for @skillmount/core's public types: checked by tsc (see types.test.ts), never run.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SkillsClient, type SkillFile } from '@skillmount/core/client';
 import {
   type AttachOptions,
   attach as attachSkills,
   createSkillsEndpoint,
   type InstructionsOption,
   OptionError,
+  SkillCatalog,
   type OptionErrorCode,
   type SkillEntry,
   type SkillFiles,
@@ -178,3 +181,13 @@ void always;
 const newCodes: SkillWarningCode[] = ['hidden-characters', 'instructions-line-skipped'];
 void shown;
 void newCodes;
+
+// Reads while a skill changes: the catalog's retention window, the client's refresh and the newer entry it reports.
+void SkillCatalog.load(fsStorage('./skills'), { retainMs: 0 });
+// @ts-expect-error retainMs is a number of milliseconds
+void SkillCatalog.load(fsStorage('./skills'), { retainMs: '1m' });
+declare const hostClient: Client;
+new SkillsClient(hostClient, { refresh: false });
+declare const readFile: SkillFile;
+const newerEntry: SkillEntry | undefined = readFile.skill;
+void newerEntry;

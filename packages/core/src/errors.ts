@@ -1,4 +1,4 @@
-import { INTERNAL_ERROR, INVALID_PARAMS } from './protocol/constants.js';
+import { ENTRY_CHANGED_REASON, INTERNAL_ERROR, INVALID_PARAMS } from './protocol/constants.js';
 import type { SkillWarning } from './types.js';
 import { brand, isBranded } from './brand.js';
 
@@ -124,4 +124,18 @@ export function changedFile(uri: string): { warning: SkillWarning; error: SkillP
     },
     error: internalError(`${uri} changed since the skills catalog was loaded; it will be served again after the server reloads its catalog`),
   };
+}
+
+/**
+ * A `resources/read` named a digest (the entry the client holds) whose bytes are no longer served:
+ * the skill was reloaded since, and the earlier bytes were not kept (or no longer are). `-32602`
+ * with `data: { uri, digest, reason: 'entry-changed' }`, like any file the server does not serve.
+ */
+export function entryChanged(uri: string, digest: string): SkillProtocolError {
+  return new SkillProtocolError(
+    INVALID_PARAMS,
+    `${uri} changed: the skill was reloaded and the bytes of ${digest} are no longer served; ` +
+      "ask skills/get for the skill's entry again and read against it",
+    { uri, digest, reason: ENTRY_CHANGED_REASON },
+  );
 }

@@ -430,6 +430,16 @@ export interface CatalogOptions {
    * already (`inMemory`, as `memoryStorage`).
    */
   cacheBytes?: number;
+  /**
+   * How long, after each reload, the bytes a file had before it stay readable by a
+   * `resources/read` that names their digest (`_meta["io.github.skillmount/digest"]`, as
+   * `SkillsClient` sends the entry it holds), in milliseconds. Only bytes the byte cache held when
+   * the reload ran can be kept (the storage has changed by then), within a quarter of
+   * `cacheBytes` per catalog, oldest dropped first. A read naming bytes no longer kept gets
+   * `-32602` with `data.reason: 'entry-changed'`. Default 60000, or `cacheHint.ttlMs` when longer;
+   * at least `cacheHint.ttlMs` when set; 0 keeps nothing.
+   */
+  retainMs?: number;
 }
 
 export interface ReloadReport {

@@ -74,6 +74,9 @@ const plainSkill = (name: string) =>
 
 export const wrongSize = relist(plainSkill('wrong-size'), 'data.txt', (r) => ({ size: r.size + 1 }));
 export const wrongDigest = relist(plainSkill('wrong-digest'), 'data.txt', () => ({ digest: sha(utf8('HELLO WORLD')) }));
+/** A skill whose data.txt changed since it was listed: the listing still has the old digest, skills/get the current entry. */
+export const changedNow = plainSkill('changed');
+export const changedHeld = relist(changedNow, 'data.txt', () => ({ digest: sha(utf8('HELLO WORLD')) }));
 export const otherUri = plainSkill('other-uri');
 replies.set('skill://other-uri/data.txt', () => [{ uri: 'skill://other-uri/elsewhere.txt', text: 'hello world' }]);
 export const twoItems = plainSkill('two-items');
@@ -288,6 +291,7 @@ export const SCENARIOS: Record<string, Scenario> = {
   loop: { extension: {}, list: () => ({ skills: [bravo], nextCursor: 'again', ...cache }) },
   endless: { extension: {}, list: (cursor) => ({ skills: [], nextCursor: String(Number(cursor ?? 0) + 1), ...cache }) },
   uncached: { extension: {}, list: () => ({ skills: [bravo] }), get: () => ({ skill: bravo }) },
+  changed: { extension: {}, list: () => ({ skills: [changedHeld], ...cache }), get: getFrom([changedNow]) },
   'get-other': { extension: {}, list: () => ({ skills: [alpha], ...cache }), get: () => ({ skill: bravo, ...cache }) },
   terminal: {
     extension: {},

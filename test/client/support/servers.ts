@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { McpServer as V2McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
-import { SkillCatalog, createSkillsEndpoint, type SkillSource } from '@skillmount/core';
+import { SkillCatalog, createSkillsEndpoint, type CatalogOptions, type SkillSource } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { listenHttp } from '../../support/apps.js';
 import { serveFetchHandler } from './v2-http.js';
@@ -49,7 +49,7 @@ export async function serveOurs(source: SkillSource): Promise<Served> {
 }
 
 /** Our catalog of a folder, served. */
-export async function serveOurFolder(root: string, options: { pageSize?: number } = {}): Promise<Served & { catalog: SkillCatalog }> {
+export async function serveOurFolder(root: string, options: CatalogOptions = {}): Promise<Served & { catalog: SkillCatalog }> {
   const catalog = await SkillCatalog.load(fsStorage(root), { onWarning: () => {}, ...options });
   return { ...(await serveOurs(catalog)), catalog };
 }

@@ -11,7 +11,18 @@ import { checkReadHooks } from '../server/read-events.js';
 const ORIGINS = ['storage', 'catalog', 'source'] as const;
 
 /** Catalog options an adapter can only apply when it loads the catalog itself, from `storage`. */
-export const STORAGE_ONLY_OPTIONS = ['baseUri', 'prefix', 'pageSize', 'limits', 'strict', 'cacheHint', 'concurrency', 'timeoutMs', 'cacheBytes'] as const;
+export const STORAGE_ONLY_OPTIONS = [
+  'baseUri',
+  'prefix',
+  'pageSize',
+  'limits',
+  'strict',
+  'cacheHint',
+  'concurrency',
+  'timeoutMs',
+  'cacheBytes',
+  'retainMs',
+] as const;
 
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 const hasMethods = (value: unknown, ...names: string[]) =>

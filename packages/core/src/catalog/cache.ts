@@ -31,6 +31,11 @@ export class BytesCache {
     return item.bytes;
   }
 
+  /** The bytes under `digest` and the memory they are counted as, without making them recently used. */
+  peek(digest: string): { bytes: Uint8Array; cost: number } | undefined {
+    return this.#items.get(digest);
+  }
+
   /**
    * Keep `bytes` (which the caller gives up, and nobody may change) under `digest`, counted as
    * `cost` bytes of memory (default their length; more when an encoding lives as long as they

@@ -1,6 +1,16 @@
 import { catalogChannel, type CatalogBuildMessage } from '../telemetry/channels.js';
 import { traced } from '../telemetry/trace.js';
-import { SkillNotFoundError, StorageError, changedFile, directoryNotFound, fileNotFound, internalError, invalidParams, skillNotFound } from '../errors.js';
+import {
+  SkillNotFoundError,
+  StorageError,
+  changedFile,
+  directoryNotFound,
+  entryChanged,
+  fileNotFound,
+  internalError,
+  invalidParams,
+  skillNotFound,
+} from '../errors.js';
 import { parseUri } from '../uri/canonical.js';
 import { describeError } from '../text/error-text.js';
 import type {
@@ -19,7 +29,8 @@ import type {
   SkillWarning,
 } from '../types.js';
 import { buildSnapshot } from './build.js';
-import { DEFAULT_CACHE_BYTES, normalizeCatalogOptions, type NormalizedCatalogOptions } from './options.js';
+import { DEFAULT_CACHE_BYTES, RETAINED_SHARE, normalizeCatalogOptions, type NormalizedCatalogOptions } from './options.js';
+import { RetainedBytes } from './retained.js';
 import { BytesCache } from './cache.js';
 import { encodedCost, markVerified } from '../bytes/verified.js';
 import { sha256Digest } from '../bytes/digest.js';
@@ -43,6 +54,12 @@ export interface CatalogInternals {
   pageSize: number;
   /** As `#pathOf`: the storage path a URI names, '' outside the catalog's prefix; throws for a malformed URI. */
   pathOf(uri: string, what: 'skill' | 'file' | 'directory'): string;
+  /**
+   * As `read`, for a client that names the digest it holds: the current bytes when that is the
+   * published digest, else the bytes the file had under it before a reload, while kept.
+   * Not found when no file is served at `uri` now; the entry-changed error when those bytes are gone.
+   */
+  readDigest(uri: string, digest: string): Promise<SkillFileContent>;
 }
 
 let internalsOf: (catalog: SkillCatalog) => CatalogInternals;
@@ -89,6 +106,9 @@ export class SkillCatalog implements SkillSource {
   readonly #cache: BytesCache | undefined;
   /** Storage reads in flight for the cache, by digest: concurrent reads of one file share one. */
   readonly #fetching = new Map<string, Promise<Uint8Array | undefined>>();
+  /** Earlier generations' bytes, after a reload; undefined when `retainMs` or the cache is 0. */
+  readonly #retained: RetainedBytes | undefined;
+  #sweep: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot) {
     this.#files = files;
@@ -98,6 +118,7 @@ export class SkillCatalog implements SkillSource {
     this.#snapshot = snapshot;
     const cacheBytes = options.cacheBytes ?? (files.inMemory === true ? 0 : DEFAULT_CACHE_BYTES);
     this.#cache = cacheBytes > 0 ? new BytesCache(cacheBytes) : undefined;
+    this.#retained = cacheBytes > 0 && options.retainMs > 0 ? new RetainedBytes(options.retainMs, Math.floor(cacheBytes / RETAINED_SHARE)) : undefined;
     builtHere.add(this);
   }
 
@@ -111,6 +132,7 @@ export class SkillCatalog implements SkillSource {
       snapshot: catalog.#snapshot,
       pageSize: catalog.#options.pageSize,
       pathOf: (uri, what) => catalog.#pathOf(uri, what),
+      readDigest: (uri, digest) => catalog.#readDigest(uri, digest),
     });
   }
 
@@ -207,7 +229,9 @@ export class SkillCatalog implements SkillSource {
     const reload = async () => {
       const next = await buildSnapshot(this.#timed, buildOptions(this.#options), this.#snapshot);
       const report = diffEntries(this.#snapshot.entries, next.entries);
+      const previous = this.#snapshot;
       this.#snapshot = next;
+      if (this.#retained) this.#retain(previous, next, this.#retained);
       next.warnings.forEach(this.#options.onWarning);
       if (report.listChanged) for (const listener of [...this.#listeners]) listener();
       return report;
@@ -277,6 +301,53 @@ export class SkillCatalog implements SkillSource {
     this.#unwatchStorage?.();
     this.#unwatchStorage = undefined;
     this.#listeners.clear();
+    clearTimeout(this.#sweep);
+    this.#sweep = undefined;
+    this.#retained?.clear();
+  }
+
+  /**
+   * Keep, for the retention window, the bytes of every file a reload changed that the byte cache
+   * holds: a client holding the entry from before can still read what it lists. Files gone from
+   * the catalog are not kept (nothing is served at their URI now).
+   */
+  #retain(previous: CatalogSnapshot, next: CatalogSnapshot, retained: RetainedBytes): void {
+    const cache = this.#cache!;
+    const now = Date.now();
+    retained.sweep(now);
+    for (const [path, record] of previous.files) {
+      const { digest } = record.resource;
+      if (next.files.get(path)?.resource.digest === digest || !next.files.has(path)) continue;
+      const cached = cache.peek(digest);
+      if (cached) retained.keep(path, digest, cached.bytes, cached.cost, now);
+    }
+    this.#scheduleSweep(retained);
+  }
+
+  /** Drop retained bytes once their window ends, so memory is not held until the next reload. */
+  #scheduleSweep(retained: RetainedBytes): void {
+    const next = retained.nextExpiry;
+    if (next === undefined || this.#sweep !== undefined) return;
+    this.#sweep = setTimeout(
+      () => {
+        this.#sweep = undefined;
+        retained.sweep(Date.now());
+        this.#scheduleSweep(retained);
+      },
+      Math.max(0, next - Date.now()) + 1,
+    );
+    this.#sweep.unref?.();
+  }
+
+  async #readDigest(uri: string, digest: string): Promise<SkillFileContent> {
+    const record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
+    if (!record) throw fileNotFound(uri);
+    if (record.resource.digest === digest) return this.#readRecord(record);
+    const bytes = this.#retained?.get(record.path, digest, Date.now());
+    if (!bytes) throw entryChanged(record.resource.uri, digest);
+    // Bytes the cache verified against this digest when they entered it: served without hashing again.
+    const mimeType = mimeTypeFor(record.path.slice(record.path.lastIndexOf('/') + 1));
+    return { uri: record.resource.uri, bytes, mimeType, published: { size: bytes.byteLength, digest } };
   }
 
   // --- SkillSource --------------------------------------------------------
@@ -309,9 +380,18 @@ export class SkillCatalog implements SkillSource {
    * @throws {@link SkillNotFoundError} (the promise rejects) when no file is served at `uri`.
    * @throws {@link SkillProtocolError} (internal error) when the storage fails, or the file changed since the catalog was loaded.
    */
-  async read(uri: string): Promise<SkillFileContent> {
-    const record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
-    if (!record) throw fileNotFound(uri);
+  read(uri: string): Promise<SkillFileContent> {
+    // Not async itself: one async step per read, as before reads could name a digest.
+    let record: FileRecord | undefined;
+    try {
+      record = this.#snapshot.files.get(this.#pathOf(uri, 'file'));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return record ? this.#readRecord(record) : Promise.reject(fileNotFound(uri));
+  }
+
+  async #readRecord(record: FileRecord): Promise<SkillFileContent> {
     const { uri: servedUri, size, digest } = record.resource;
     const published = { size, digest };
     const mimeType = mimeTypeFor(record.path.slice(record.path.lastIndexOf('/') + 1));

@@ -18,10 +18,21 @@ export interface NormalizedCatalogOptions {
   timeoutMs: number;
   /** Undefined: the default for the storage, chosen at load. */
   cacheBytes: number | undefined;
+  /** How long an earlier generation's bytes stay readable after a reload, in milliseconds; 0: not at all. */
+  retainMs: number;
 }
 
 /** The default `cacheBytes`: verified bytes kept in memory so hot reads skip storage. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The default `retainMs` (or the announced `ttlMs` when longer): a minute covers a host that
+ * listed, asked its user, and reads the files now.
+ */
+export const DEFAULT_RETAIN_MS = 60_000;
+
+/** The share of `cacheBytes` that earlier generations' bytes may hold, per catalog (so per tenant). */
+export const RETAINED_SHARE = 4;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -59,6 +70,17 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}, packageNam
   if (cacheBytes !== undefined && !(typeof cacheBytes === 'number' && Number.isSafeInteger(cacheBytes) && cacheBytes >= 0)) {
     fail(numberProblem(cacheBytes), 'cacheBytes', `must be a non-negative integer (bytes; 0 turns the cache off), got ${String(cacheBytes)}`);
   }
+  const retainMs = options.retainMs ?? Math.max(DEFAULT_RETAIN_MS, cacheHint.ttlMs);
+  if (!(typeof retainMs === 'number' && Number.isSafeInteger(retainMs) && retainMs >= 0)) {
+    fail(numberProblem(retainMs), 'retainMs', `must be a non-negative integer (milliseconds; 0 keeps no earlier bytes), got ${String(retainMs)}`);
+  }
+  if (retainMs > 0 && retainMs < cacheHint.ttlMs) {
+    fail(
+      'conflicting-options',
+      'retainMs',
+      `must be at least cacheHint.ttlMs (${cacheHint.ttlMs}), so an entry a client may still hold stays readable, or 0 for none; got ${retainMs}`,
+    );
+  }
   return {
     base: base as BaseUri,
     prefix,
@@ -70,6 +92,7 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}, packageNam
     concurrency,
     timeoutMs,
     cacheBytes,
+    retainMs,
   };
 }
 

@@ -2,7 +2,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type * as z from 'zod';
 import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
 import { entryProblems } from '../entry/validate.js';
-import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+import {
+  DIGEST_META_KEY,
+  ENTRY_CHANGED_REASON,
+  METHOD_DIRECTORY_READ,
+  METHOD_SKILLS_GET,
+  METHOD_SKILLS_LIST,
+  SKILLS_EXTENSION_ID,
+} from '../protocol/constants.js';
 import { GetSkillEnvelopeSchema, ListSkillsEnvelopeSchema, ReadDirectoryResultSchema, ReadResourceEnvelopeSchema } from '../protocol/schemas.js';
 import { canonicalUri } from '../uri/canonical.js';
 import { checkCacheFields, mergeCacheFields } from './cache.js';
@@ -13,6 +20,7 @@ import { walkPages } from './paging.js';
 import { serverSupportsSkills, skillsCapabilityOf } from '../protocol/capability.js';
 import { enforcesStrictCapabilities, negotiatedProtocolVersion } from './sdk-client.js';
 import { numberProblem, optionFail } from '../option-checks.js';
+import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 const fail = optionFail('skillmount');
 import { resolveRef, skillFolderOf } from './relative.js';
@@ -76,13 +84,15 @@ export class SkillsClient {
   readonly #limits: SkillLimits;
   readonly #protocolVersion: string | undefined;
   readonly #dynamicReads = new DynamicReadTally();
+  readonly #refresh: boolean;
 
   constructor(client: Client, options: SkillsClientOptions = {}) {
     if (!client || typeof client.request !== 'function' || typeof client.readResource !== 'function' || typeof client.getServerCapabilities !== 'function') {
       throw new TypeError('skillmount: new SkillsClient(client) needs an MCP SDK Client (from @modelcontextprotocol/sdk/client/index.js)');
     }
-    const { skipInvalid = false, parseFrontmatter, maxPages = DEFAULT_MAX_PAGES, limits = {}, protocolVersion } = options;
+    const { skipInvalid = false, parseFrontmatter, maxPages = DEFAULT_MAX_PAGES, limits = {}, protocolVersion, refresh = true } = options;
     if (typeof skipInvalid !== 'boolean') fail('invalid-type', 'skipInvalid', `must be true or false, got ${JSON.stringify(skipInvalid)}`);
+    if (typeof refresh !== 'boolean') fail('invalid-type', 'refresh', `must be true or false, got ${JSON.stringify(refresh)}`);
     if (parseFrontmatter !== undefined && typeof parseFrontmatter !== 'function') {
       fail('invalid-type', 'parseFrontmatter', 'must be a function (yaml: string) => Record<string, unknown>');
     }
@@ -100,6 +110,7 @@ export class SkillsClient {
     this.#maxPages = maxPages;
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
     this.#protocolVersion = protocolVersion;
+    this.#refresh = refresh;
   }
 
   /**
@@ -193,17 +204,36 @@ export class SkillsClient {
    * Read one file of `skill` and verify it against the entry. `ref` is a path relative to the skill
    * folder (`references/FORMS.md`, `./a.md#part`) or an absolute URI; default: the skill's own
    * SKILL.md. The file must be listed (checked before any request) and is requested by the entry's
-   * spelling; its size and SHA-256 must match; the skill's own SKILL.md must carry the entry's
-   * frontmatter. A blob must be valid base64. `"dynamic"` skills skip listing, size and digest
+   * spelling, naming the digest the entry lists (`_meta["io.github.skillmount/digest"]`, so a
+   * skillmount server that reloaded since serves the bytes the entry lists while it keeps them);
+   * its size and SHA-256 must match; the skill's own SKILL.md must carry the entry's frontmatter.
+   * A blob must be valid base64. `"dynamic"` skills skip listing, size and digest
    * (`verified: false`) but not the frontmatter, and may read at most `limits.bytes` in total under
    * one entry object (counted afresh for each entry `list()` or `get()` returns).
    *
+   * When the bytes do not match the entry (size or digest), or the server says the entry changed,
+   * the skill changed since the entry was fetched: unless `refresh` is off, the entry is asked for
+   * again once (`skills/get`) and the file read against the new one, which the result then carries
+   * as `skill` (hold it in place of the one passed). It fails only when that does not match either.
+   *
    * @throws TypeError for an invalid entry or `ref` (before any request).
-   * @throws {@link SkillVerificationError} when a check fails; the content is not returned.
+   * @throws {@link SkillVerificationError} when a check fails (against the entry asked for again,
+   * when the first one did not match); the content is not returned.
    * @throws {@link SkillLimitError} when the skill is over a per-skill limit.
-   * @throws {@link SkillResultError} when the server's contents do not name the requested file.
+   * @throws {@link SkillResultError} when the server's contents do not name the requested file, or
+   * the entry asked for again is invalid or another skill's.
    */
   async read(skill: SkillEntry, ref?: string, options?: RequestOptions): Promise<SkillFile> {
+    try {
+      return await this.#readAgainst(skill, ref, options);
+    } catch (error) {
+      if (!this.#refresh || !(error instanceof SkillVerificationError) || (error.reason !== 'size' && error.reason !== 'digest')) throw error;
+      const { skill: fresh } = await this.get(skill.uri, options);
+      return { ...(await this.#readAgainst(fresh, ref, options)), skill: fresh };
+    }
+  }
+
+  async #readAgainst(skill: SkillEntry, ref: string | undefined, options: RequestOptions | undefined): Promise<SkillFile> {
     const problems = entryProblems(skill);
     if (problems.length > 0) {
       const name = typeof (skill as { uri?: unknown } | null)?.uri === 'string' ? skill.uri : 'the skill';
@@ -216,7 +246,10 @@ export class SkillsClient {
     const target = this.#target(skill, ref);
     if (target.skillMd && target.listed) checkSkillMdSize(skill, target.listed.uri, target.listed.size, 'listed');
 
-    const result = await this.#request(READ_METHOD, { uri: target.requestUri }, ReadResourceEnvelopeSchema, options);
+    const params = target.listed ? { uri: target.requestUri, _meta: { [DIGEST_META_KEY]: target.listed.digest } } : { uri: target.requestUri };
+    const result = await this.#request(READ_METHOD, params, ReadResourceEnvelopeSchema, options).catch((error: unknown) => {
+      throw entryChangedError(error, target.requestUri, skill.uri) ?? error;
+    });
     const matching = (result.contents as ContentItem[]).filter((item) => typeof item.uri === 'string' && canonicalUri(item.uri) === target.key);
     if (matching.length !== 1) {
       const got = result.contents.map((item) => item.uri).join(', ') || 'no contents';
@@ -333,4 +366,22 @@ export class SkillsClient {
     }
     return { requestUri: listed.uri, key: resolved.uri, listed, skillMd };
   }
+}
+
+/**
+ * The server's word that the bytes the entry lists are gone (`-32602`, `data.reason:
+ * 'entry-changed'`), as the verification failure it is; undefined for any other error.
+ */
+function entryChangedError(error: unknown, uri: string, skillUri: string): SkillVerificationError | undefined {
+  const { code, data } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; data?: { reason?: unknown } };
+  if (code !== JsonRpcErrorCode.InvalidParams || typeof data !== 'object' || data === null || data.reason !== ENTRY_CHANGED_REASON) return undefined;
+  return new SkillVerificationError(
+    'digest',
+    uri,
+    skillUri,
+    `${uri}: the server no longer serves the bytes the skill entry lists (the skill was reloaded); ` +
+      `nothing was used. Refresh the entry with get(${JSON.stringify(skillUri)}) and read again`,
+    [],
+    { cause: error },
+  );
 }

@@ -32,6 +32,12 @@ export interface SkillsClientOptions {
    * `cacheScope`). Default: what the client negotiated.
    */
   protocolVersion?: string;
+  /**
+   * `true` (default): when a file read does not match the entry passed (size, digest), or the
+   * server says the entry changed, `read()` asks for the entry again once (`skills/get`) and reads
+   * against it, returning the new entry as `skill` beside the file. `false`: the mismatch throws.
+   */
+  refresh?: boolean;
 }
 
 /** A result's freshness hints, where the server sent them (always, on 2026-07-28). */
@@ -76,6 +82,12 @@ export interface SkillFile {
   frontmatter?: Record<string, unknown>;
   /** The skill's own SKILL.md only: the markdown after the frontmatter. */
   body?: string;
+  /**
+   * Only when the file did not match the entry passed to `read()` and was verified against the
+   * entry asked for again: that newer entry. Hold it in place of the old one (its other files,
+   * its frontmatter and what a user approved may have changed too).
+   */
+  skill?: SkillEntry;
 }
 
 /** One child in a `resources/directory/read` result. */

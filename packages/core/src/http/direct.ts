@@ -184,7 +184,7 @@ export class DirectAnswers {
         return (await handlers.readDirectory(uri, optionalCursor(params, method), ctx)) as Result;
       }
       default:
-        return (await handlers.read(params.uri as string, ctx)) as Result;
+        return (await handlers.read(params.uri as string, ctx, 'resources/read', params._meta)) as Result;
     }
   }
 }

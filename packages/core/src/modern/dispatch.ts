@@ -58,11 +58,12 @@ const skillsMethods = new Map<string, MethodHandler>(
       return tools.handlers.readDirectory(uri, optionalCursor(request.params, METHOD_DIRECTORY_READ), ctx);
     },
     'resources/read': async (request, ctx, tools) => {
-      const uri = requiredUri(paramsObject(request.params, 'resources/read'), 'resources/read', 'a resource URI');
+      const params = paramsObject(request.params, 'resources/read');
+      const uri = requiredUri(params, 'resources/read', 'a resource URI');
       // Files under the source's base URI (skill:// by default) come from the source itself; other URIs are the app's,
       // and so is a spelling McpServer refuses or respells before the skills see it (as on 2025-11-25): it answers those its way.
       if (!tools.handlers.serves(uri) || !resolvesToItself(uri)) return tools.bridge(request);
-      return (await tools.appAnswer(request)) ?? ((await tools.handlers.read(uri, ctx)) as Result);
+      return (await tools.appAnswer(request)) ?? ((await tools.handlers.read(uri, ctx, 'resources/read', params._meta)) as Result);
     },
   } satisfies Record<string, MethodHandler>),
 );

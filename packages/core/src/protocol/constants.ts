@@ -18,6 +18,17 @@ export const MAX_BYTES_PER_SKILL = 16 * 1024 * 1024;
 /** A file digest on the wire: `sha256:` and 64 lowercase hex digits. */
 export const SKILL_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
+/**
+ * The `resources/read` `params._meta` key under which a client names the digest of the entry it
+ * holds for the file (skillmount's own reverse-domain prefix: the base protocol reserves those
+ * whose second label is `modelcontextprotocol` or `mcp`). A server that keeps earlier bytes
+ * serves those; one that knows nothing of the key ignores it.
+ */
+export const DIGEST_META_KEY = 'io.github.skillmount/digest';
+
+/** `data.reason` of the `-32602` error for a read that names a digest the server no longer serves. */
+export const ENTRY_CHANGED_REASON = 'entry-changed';
+
 export { MAX_COMPATIBILITY_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from '../skillmd/limits.js';
 
 /**

@@ -106,7 +106,7 @@ export function sdkV2Source<C extends SkillContext = SkillContext>(source: Skill
       answer('resources/read', ctx, async (skillCtx) => {
         // A URI outside the source's base is not a skill file of this source.
         if (!handlers.serves(uri)) return undefined;
-        const read = await orMissing(handlers.readChecked(uri, skillCtx));
+        const read = await orMissing(handlers.readChecked(uri, skillCtx, 'resources/read', ctx.mcpReq._meta));
         if (read === undefined) return undefined;
         const { file, content } = read;
         const mimeType = file.mimeType !== undefined ? { mimeType: file.mimeType } : {};

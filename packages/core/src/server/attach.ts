@@ -197,7 +197,8 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   const handlers = service ?? new SkillHandlers(source, warn, checked);
   const directoryRead = typeof source.readDirectory === 'function';
   const listResources = async (extra?: ExtraLike) => handlers.listResources(contextOf(extra, 'resources/list'));
-  const readResource = async (uri: string, extra?: ExtraLike) => (handlers.serves(uri) ? handlers.read(uri, contextOf(extra, 'resources/read')) : undefined);
+  const readResource = async (uri: string, extra?: ExtraLike) =>
+    handlers.serves(uri) ? handlers.read(uri, contextOf(extra, 'resources/read'), 'resources/read', extra?._meta) : undefined;
 
   // The app's own resources/read, asked at each read: the tool and the prompts read through it when it has one.
   const appRead: AppRead = () => {
@@ -218,7 +219,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
         'skills',
         new ResourceTemplate(`${handlers.base.uri}{+path}`, { list: async (extra) => ({ resources: await listResources(extra) }) }),
         {},
-        async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra, 'resources/read'))) as never,
+        async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra, 'resources/read'), 'resources/read', extra._meta)) as never,
       );
     } catch (error) {
       removeTool?.();

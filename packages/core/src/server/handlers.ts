@@ -1,10 +1,10 @@
-import { isCatalogBuiltHere, type SkillCatalog } from '../catalog/catalog.js';
+import { catalogInternals, isCatalogBuiltHere, type SkillCatalog } from '../catalog/catalog.js';
 import { skillsHolding, visiblePage } from '../catalog/visible.js';
 import { skillAtPath, skillsNamed } from '../catalog/names.js';
 import { compare } from '../text/compare.js';
 import { sha256Digest } from '../bytes/digest.js';
 import { encodeContent, verifiedContent, type EncodedContent } from '../bytes/verified.js';
-import { SkillNotFoundError, changedFile, directoryNotFound, fileNotFound, internalError, skillNotFound } from '../errors.js';
+import { SkillNotFoundError, changedFile, directoryNotFound, entryChanged, fileNotFound, internalError, skillNotFound } from '../errors.js';
 import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT, METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 
@@ -35,6 +35,7 @@ import type {
   SkillReadVia,
 } from '../types.js';
 import { ReadEvents } from './read-events.js';
+import { namedDigest } from './read-digest.js';
 import { skillMdName } from '../uri/skill-md-name.js';
 import { requestChannel, type SkillRequestMessage } from '../telemetry/channels.js';
 import { requestMessage } from '../telemetry/request-message.js';
@@ -405,9 +406,12 @@ export class SkillHandlers {
     return holding;
   }
 
-  /** Read one file and check it against what was published before a byte goes out (`via`: for the read hooks). */
-  async read(uri: string, ctx: SkillContext, via: SkillReadVia = 'resources/read'): Promise<ReadSkillFileResult> {
-    const { envelope, file, content } = await this.readChecked(uri, ctx, via);
+  /**
+   * Read one file and check it against what was published before a byte goes out (`via`: for the
+   * read hooks; `meta`: the request's `params._meta`, where a client may name the digest it holds).
+   */
+  async read(uri: string, ctx: SkillContext, via: SkillReadVia = 'resources/read', meta?: unknown): Promise<ReadSkillFileResult> {
+    const { envelope, file, content } = await this.readChecked(uri, ctx, via, meta);
     const contents = { uri: file.uri, ...content };
     return { ...envelope, contents: [file.mimeType ? { ...contents, mimeType: file.mimeType } : contents] };
   }
@@ -416,13 +420,17 @@ export class SkillHandlers {
    * One file's bytes once they match what was published, with their wire encoding (text when they
    * are UTF-8, else base64): what `read` sends, for a surface that frames it itself (the SDK v2
    * adapter). The read hooks hear of it once it is settled (`via` says how it came; a `well-known`
-   * read is one file of an archive, told as one load by the archive's route).
+   * read is one file of an archive, told as one load by the archive's route). A digest named in
+   * `meta` (the entry the client holds) is served as those exact bytes: a catalog's current ones,
+   * or those it kept from before a reload; else the read is refused as an entry that changed.
    */
   async readChecked(
     uri: string,
     ctx: SkillContext,
     via: SkillReadVia = 'resources/read',
+    meta?: unknown,
   ): Promise<{ envelope: Envelope; file: SkillFileContent; content: EncodedContent }> {
+    const digest = namedDigest(meta);
     let skill: string | undefined;
     const checked = await this.#answer(
       ctx,
@@ -431,11 +439,13 @@ export class SkillHandlers {
         const { source } = answering;
         // Asked before the source reads a byte: a hidden skill's files are never fetched.
         if (this.#visibility && !(await this.#shows(answering, uri, 'file', ctx, this.#visibility))) throw fileNotFound(uri);
-        const answer = await source.read(uri, ctx);
+        const answer =
+          digest !== undefined && answering.trusted ? await catalogInternals(source as SkillCatalog).readDigest(uri, digest) : await source.read(uri, ctx);
         if (answer === undefined || answer === null) throw fileNotFound(uri);
         const normalised = fileOfAnswer(answer, uri);
         if ('problem' in normalised) this.#refuse('invalid-read-result', 'resources/read', normalised.problem, uri);
         const file = normalised.file;
+        if (digest !== undefined && !answering.trusted) checkNamedDigest(file, digest);
         const content = this.#checkedContent(file);
         if (this.#reads.on || traced) {
           skill = answering.trusted ? skillsHolding(answering.source as SkillCatalog, uri, 'file')[0]?.frontmatter.name : skillMdName(uri);
@@ -477,6 +487,16 @@ export class SkillHandlers {
     }
     return checked ?? encodeContent(file.bytes);
   }
+}
+
+/**
+ * A custom source keeps no earlier bytes: a named digest other than the one it publishes now (or,
+ * when it publishes none, than its bytes') is an entry that changed.
+ */
+function checkNamedDigest(file: SkillFileContent, digest: string): void {
+  const published = file.published;
+  const current = published && published !== 'dynamic' ? published.digest : sha256Digest(file.bytes);
+  if (current !== digest) throw entryChanged(file.uri, digest);
 }
 
 /** A source's base URI, checked when it is attached. */
