@@ -3,6 +3,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type AttachOptions,
   attach as attachSkills,
+  type CatalogOptions,
+  type SkillCatalog,
+  type SkillSearchCandidate,
+  type SkillSearchError,
+  type SkillSearchOptions,
+  type SkillSearchPage,
+  type SkillSearchRerank,
+  searchEntries,
   createSkillsEndpoint,
   type InstructionsOption,
   OptionError,
@@ -170,3 +178,18 @@ visibleLine('x', { maxChars: 120 });
 const newCodes: SkillWarningCode[] = ['hidden-characters', 'instructions-line-skipped'];
 void shown;
 void newCodes;
+
+// Search: the catalog option, the method, the hook and the browser-safe function.
+declare const searched: SkillCatalog;
+const searchOption: CatalogOptions['search'] = { text: true, rerank: (candidates) => [...candidates].reverse() };
+void searchOption;
+const page: SkillSearchPage = searched.search('pdf tables', { limit: 5, visible: (entry: SkillEntry) => entry.uri !== '' });
+const rerank: SkillSearchRerank = (candidates: readonly SkillSearchCandidate[]) => candidates.map((c) => ({ entry: c.entry, score: c.score * 2 }));
+searchEntries(page.skills, 'pdf', { cursor: page.nextCursor ?? '', rerank } satisfies SkillSearchOptions & { rerank: SkillSearchRerank });
+const searchReason: SkillSearchError['reason'] = 'cursor';
+void searchReason;
+// @ts-expect-error the query is a string
+searched.search(42);
+// @ts-expect-error the index option is boolean or an object
+const badSearchOption: CatalogOptions['search'] = 'yes';
+void badSearchOption;

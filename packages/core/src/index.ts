@@ -48,6 +48,11 @@ export type {
   SkillClientInfo,
   SkillReadEvent,
   SkillReadHooks,
+  SkillSearchCandidate,
+  SkillSearchOptions,
+  SkillSearchPage,
+  SkillSearchRerank,
+  SkillSearchSettings,
 } from './types.js';
 export {
   DIRECTORY_MIME,
@@ -77,6 +82,9 @@ export {
   SkillResourceSchema,
 } from './protocol/schemas.js';
 export { CatalogError, SkillNotFoundError, SkillProtocolError, StorageError } from './errors.js';
+export { SkillSearchError, type SkillSearchErrorReason } from './search/errors.js';
+export { SEARCH_LIMITS } from './search/limits.js';
+export { searchEntries, type SearchEntriesOptions } from './search/search.js';
 export { parseFrontmatter } from './skillmd/parse.js';
 export {
   MAX_FRONTMATTER_ALIASES,
