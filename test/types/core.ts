@@ -28,6 +28,7 @@ import {
 } from '@skillmount/core';
 import { bodyNotJson, contextFields, type HttpRefusal, INVALID_CONTEXT, setClientAddress } from '@skillmount/core/adapter';
 import { fsStorage } from '@skillmount/storage-fs';
+import type { SkillSearchResult, SkillsClient } from '@skillmount/core/client';
 import type { IncomingMessage } from 'node:http';
 
 // tenantCatalogs: `storage` or `load`, never both; `key` always.
@@ -157,6 +158,22 @@ const surfaces: Pick<SkillsEndpointOptions, 'tools' | 'prompts'> = { tools: true
 // @ts-expect-error tools is a boolean
 const badTools: AttachOptions = { tools: 'read_skill' };
 export { badTools, surfaces };
+
+// search: a boolean on attach and createSkillsEndpoint; SkillSource.search optional; the service and the client search.
+attachSkills(someServer, someSource, { search: true });
+createSkillsEndpoint({ source: someSource, search: true });
+// @ts-expect-error search on attach is a boolean (the index's settings are the catalog's option)
+attachSkills(someServer, someSource, { search: { text: true } });
+const searching: SkillSource = {
+  ...someSource,
+  search: (_query, options) => ({ skills: [], ...(options.cursor ? {} : { nextCursor: 'next' }) }),
+};
+const found: Promise<{ skills: SkillEntry[]; nextCursor?: string }> = createSkillsEndpoint({ source: searching }).service.search('pdf', { limit: 5 });
+declare const hostClient: SkillsClient;
+const hostFound: Promise<SkillSearchResult> = hostClient.search('pdf forms', { limit: 5, cursor: 'next' });
+// @ts-expect-error search() takes a query string
+void hostClient.search({ query: 'pdf' });
+export { found, hostFound };
 
 // instructions: 'auto', a boolean, or the budget and intro; nothing else.
 const instructionValues: InstructionsOption[] = ['auto', true, false, {}, { maxBytes: 1024 }, { intro: 'Our skills.' }];

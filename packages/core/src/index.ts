@@ -35,6 +35,7 @@ export type {
   SkillVisibility,
   InstructionsOption,
   SkillsService,
+  SearchSkillsResult,
   SkillsCallExtra,
   SkillsResultEnvelope,
   ListSkillsResult,
@@ -61,6 +62,7 @@ export {
   METHOD_DIRECTORY_READ,
   METHOD_SKILLS_GET,
   METHOD_SKILLS_LIST,
+  SEARCH_TOOL_NAME,
   SKILL_DIGEST_PATTERN,
   SKILLS_EXTENSION_ID,
 } from './protocol/constants.js';

@@ -162,6 +162,14 @@ export interface SkillSource<C extends SkillContext = SkillContext> {
    * with the `visible` option of `attach` or an adapter when both are given.
    */
   visible?(entry: SkillEntry, ctx: C): boolean | Promise<boolean>;
+  /**
+   * The skills that match `query`, best first, one page (`limit`, `cursor`): what the `search_skills`
+   * tool and `SkillsService.search` answer. `options.visible` says which skills the request may
+   * see (the `visible` rules); rank only those, so a page and its cursor tell nothing of the others.
+   * Throw a `SkillProtocolError` with code -32602 for a query or cursor it refuses. Without it, the
+   * skills service ranks the source's listed skills itself, as `searchEntries` does.
+   */
+  search?(query: string, options: SkillSearchOptions, ctx: C): SkillSearchPage | Promise<SkillSearchPage>;
   /** Servers that want `notifications/resources/list_changed` subscribe here. */
   /**
    * `ctx` is the context of the request that connected the server (its session's opening
@@ -239,6 +247,17 @@ export interface SkillsService {
   readDirectory(uri: string, cursor?: string, extra?: SkillsCallExtra): Promise<ReadDirectoryResult>;
   /** The SKILL.md entries `resources/list` adds. */
   listResources(extra?: SkillsCallExtra): Promise<SkillResourceListing[]>;
+  /**
+   * The skills the request may see that match `query`, best first, one page at a time: what the
+   * `search_skills` tool answers. A query or cursor that is refused rejects with -32602.
+   */
+  search(query: string, options?: { limit?: number; cursor?: string }, extra?: SkillsCallExtra): Promise<SearchSkillsResult>;
+}
+
+/** A page of `SkillsService.search`: the matching skills' entries, best first. */
+export interface SearchSkillsResult extends SkillsResultEnvelope {
+  skills: SkillEntry[];
+  nextCursor?: string;
 }
 
 // ---------------------------------------------------------------------------
