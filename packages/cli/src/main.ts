@@ -84,13 +84,16 @@ publish options:
   --table <name>        PostgreSQL: the table, created when missing (default skillmount_files)
   --concurrency <n>     requests in flight (default 8)
 
-ls, get and search options:
+ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
-  --json                ls and search: print the result as JSON
-  --limit <n>           search: results to print (default 10, at most 50)
-  --well-known          ls and get: read a site's /.well-known/agent-skills/index.json instead of an MCP
+  --well-known          read a site's /.well-known/agent-skills/index.json instead of an MCP
                         endpoint (as \`npx skills add <site>\` does); every artifact's digest is checked
   A name that several skills share is refused by get, with the path and URI of each: give one of those.
+
+search options:
+  --limit <n>           results to print (default 10, at most 50)
+  --json                print { skills: [{ uri, name, description }], ranked, nextCursor? } as JSON
+  --header "Name: value"  as for ls and get
 
 Run "skillmount <command> --help" for this text.`;
 
