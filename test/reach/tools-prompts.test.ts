@@ -118,6 +118,11 @@ for (const kind of ADAPTERS) {
         const { client, close } = await connectClient(app.url);
         const pro = await connectClient(app.url, { 'x-plan': 'pro' });
         try {
+          // With storage, the adapter's catalog keeps the index the tool answers from.
+          assert.deepEqual(
+            app.skills.catalog!.search('refund').skills.map((e) => e.uri),
+            ['skill://acme/billing/refunds/SKILL.md'],
+          );
           const search = (c: typeof client, args: Record<string, unknown>) => c.callTool({ name: 'search_skills', arguments: args as never });
           const refund = await search(client, { query: 'refund' });
           assert.equal(refund.isError, undefined);
