@@ -14,10 +14,10 @@ export const SEARCH_LIMITS = Object.freeze({
   /** Results a query can page through in all: a cursor never reaches past them. */
   maxResults: 250,
   /** Dictionary words one query word may stand for (prefix and typo matches), the best kept. */
-  maxExpansions: 16,
-  /** Shortest word that also matches as a prefix of longer words. */
+  maxExpansions: 8,
+  /** Shortest last word of a query that also matches as a prefix of longer words. */
   minPrefixLength: 3,
-  /** Shortest word that also matches words one edit away. */
+  /** Shortest word that also matches words one edit away (when no visible skill holds it as it is). */
   minFuzzyLength: 4,
   /** Shortest word that also matches words two edits away. */
   minFuzzy2Length: 8,

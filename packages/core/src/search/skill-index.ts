@@ -6,11 +6,29 @@ import { skillFields, FIELD_COUNT } from './fields.js';
 import { bm25Idf, FIELD_B, FIELD_WEIGHTS, K1, MATCH_WEIGHTS } from './ranking.js';
 import type { SkillSearchCandidate } from './types.js';
 
-/** The skills that hold one word: their slots, and per skill how often each field holds it (`FIELD_COUNT` numbers each). */
+/**
+ * The skills that hold one word: pairs of a skill's slot and how often each field holds the word
+ * (packed, see `pack`), and how many of them hold it in their frontmatter (name, description,
+ * version): only such words are matched by prefix and typo.
+ */
 interface Postings {
-  slots: number[];
-  counts: number[];
+  pairs: number[];
+  frontmatter: number;
 }
+
+/** Bits per field count (name, description, version, body) in a packed posting: 28 in all, so it stays a small integer. */
+const BITS = [4, 8, 4, 12] as const;
+const SHIFTS = [0, 4, 12, 16] as const;
+const MASKS = BITS.map((b) => 2 ** b - 1);
+
+/** A word's counts per field in one small integer, each capped at its field's width (a word repeated that often gains nothing more). */
+function pack(counts: readonly number[]): number {
+  let packed = 0;
+  for (let f = 0; f < FIELD_COUNT; f++) packed += Math.min(counts[f]!, MASKS[f]!) * 2 ** SHIFTS[f]!;
+  return packed;
+}
+
+const inFrontmatter = (packed: number) => (packed & 0xffff) !== 0;
 
 /** One indexed skill: its entry, its field lengths in words, and its distinct words (to take it out again). */
 interface Doc {
@@ -41,7 +59,10 @@ export class SkillIndex {
   readonly #docs: (Doc | undefined)[] = [];
   readonly #free: number[] = [];
   readonly #slots = new Map<string, number>();
-  readonly #words = new SearchableMap<Postings>();
+  /** Every word, for exact matches. */
+  readonly #words = new Map<string, Postings>();
+  /** Words some skill holds in its frontmatter, as a radix tree for prefix and typo matches. */
+  readonly #dictionary = new SearchableMap<Postings>();
   readonly #lengthSums = new Array<number>(FIELD_COUNT).fill(0);
   #count = 0;
   /** Scratch space for one search at a time (searches are synchronous), grown with the slots. */
@@ -78,11 +99,12 @@ export class SkillIndex {
     for (const [word, perField] of counts) {
       let postings = this.#words.get(word);
       if (!postings) {
-        postings = { slots: [], counts: [] };
+        postings = { pairs: [], frontmatter: 0 };
         this.#words.set(word, postings);
       }
-      postings.slots.push(slot);
-      for (const n of perField) postings.counts.push(n);
+      const packed = pack(perField);
+      postings.pairs.push(slot, packed);
+      if (inFrontmatter(packed) && postings.frontmatter++ === 0) this.#dictionary.set(word, postings);
     }
     this.#docs[slot] = { entry, lengths, words: [...counts.keys()] };
     this.#slots.set(entry.uri, slot);
@@ -97,14 +119,15 @@ export class SkillIndex {
     const doc = this.#docs[slot]!;
     for (const word of doc.words) {
       const postings = this.#words.get(word)!;
-      const at = postings.slots.indexOf(slot);
-      const last = postings.slots.length - 1;
-      // Swap with the last posting: the order of postings never reaches a result.
-      postings.slots[at] = postings.slots[last]!;
-      postings.slots.pop();
-      for (let f = 0; f < FIELD_COUNT; f++) postings.counts[at * FIELD_COUNT + f] = postings.counts[last * FIELD_COUNT + f]!;
-      postings.counts.length = last * FIELD_COUNT;
-      if (last === 0) this.#words.delete(word);
+      const pairs = postings.pairs;
+      let at = 0;
+      while (pairs[at] !== slot) at += 2;
+      if (inFrontmatter(pairs[at + 1]!) && --postings.frontmatter === 0) this.#dictionary.delete(word);
+      // Swap with the last pair: the order of postings never reaches a result.
+      pairs[at] = pairs[pairs.length - 2]!;
+      pairs[at + 1] = pairs[pairs.length - 1]!;
+      pairs.length -= 2;
+      if (pairs.length === 0) this.#words.delete(word);
     }
     for (let f = 0; f < FIELD_COUNT; f++) this.#lengthSums[f]! -= doc.lengths[f]!;
     this.#docs[slot] = undefined;
@@ -146,17 +169,19 @@ export class SkillIndex {
     const best = this.#best;
     const matched: number[] = [];
     const termMatched: number[] = [];
-    for (const term of terms) {
-      for (const { postings, weight, df } of this.#expand(term, shown)) {
+    for (let t = 0; t < terms.length; t++) {
+      // The last word may be one still being typed: it alone also matches longer words it begins.
+      for (const { postings, weight, df } of this.#expand(terms[t]!, shown, t === terms.length - 1)) {
         const idf = bm25Idf(n, df);
-        const { slots, counts } = postings;
-        for (let i = 0; i < slots.length; i++) {
-          const slot = slots[i]!;
+        const pairs = postings.pairs;
+        for (let i = 0; i < pairs.length; i += 2) {
+          const slot = pairs[i]!;
           if (shown && shown[slot] === 0) continue;
+          const packed = pairs[i + 1]!;
           const lengths = docs[slot]!.lengths;
           let tf = 0;
           for (let f = 0; f < FIELD_COUNT; f++) {
-            const count = counts[i * FIELD_COUNT + f]!;
+            const count = (packed >>> SHIFTS[f]!) & MASKS[f]!;
             if (count > 0) tf += (FIELD_WEIGHTS[f]! * count) / (1 - FIELD_B[f]! + (FIELD_B[f]! * lengths[f]!) / averages[f]!);
           }
           const score = (weight * idf * tf * (K1 + 1)) / (tf + K1);
@@ -181,40 +206,59 @@ export class SkillIndex {
   }
 
   /**
-   * The dictionary words `term` stands for: itself, longer words it begins, words a typo away;
+   * The dictionary words `term` stands for: itself, longer words it begins (when it is the
+   * query's last word), words a typo away (when no visible skill holds it);
    * only words some visible skill holds (so a hidden skill's words take no place), the
    * `maxExpansions` best by match weight, then document frequency, then the word.
    */
-  #expand(term: string, shown: Uint8Array | undefined): Expansion[] {
+  #expand(term: string, shown: Uint8Array | undefined, last: boolean): Expansion[] {
     const { minPrefixLength, minFuzzyLength, minFuzzy2Length, maxExpansions } = SEARCH_LIMITS;
+    const expansions: Expansion[] = [];
+    const exact = this.#words.get(term);
+    const exactDf = !exact ? 0 : shown ? visibleCounts(exact, shown).df : exact.pairs.length / 2;
+    if (exact && exactDf > 0) expansions.push({ word: term, postings: exact, weight: MATCH_WEIGHTS.exact, df: exactDf });
     const weights = new Map<string, { postings: Postings; weight: number }>();
     const offer = (word: string, postings: Postings, weight: number) => {
       const held = weights.get(word);
       if (!held || held.weight < weight) weights.set(word, { postings, weight });
     };
-    const exact = this.#words.get(term);
-    if (exact) offer(term, exact, MATCH_WEIGHTS.exact);
-    if (term.length >= minPrefixLength)
-      for (const [word, postings] of this.#words.atPrefix(term)) if (word !== term) offer(word, postings, MATCH_WEIGHTS.prefix);
-    if (term.length >= minFuzzyLength) {
+    if (last && term.length >= minPrefixLength) {
+      for (const [word, postings] of this.#dictionary.atPrefix(term)) if (word !== term) offer(word, postings, MATCH_WEIGHTS.prefix);
+    }
+    // Typos are looked for only for words no visible skill holds: a word the skills use is taken as meant.
+    if (term.length >= minFuzzyLength && exactDf === 0) {
       const distance = term.length >= minFuzzy2Length ? 2 : 1;
-      for (const [word, [postings, edits]] of this.#words.fuzzyGet(term, distance)) {
+      for (const [word, [postings, edits]] of this.#dictionary.fuzzyGet(term, distance)) {
         if (edits > 0) offer(word, postings, edits === 1 ? MATCH_WEIGHTS.oneEdit : MATCH_WEIGHTS.twoEdits);
       }
     }
-    const expansions: Expansion[] = [];
+    const others: Expansion[] = [];
     for (const [word, { postings, weight }] of weights) {
-      let df = postings.slots.length;
-      if (shown) {
-        df = 0;
-        for (const slot of postings.slots) df += shown[slot]!;
-      }
-      if (df > 0) expansions.push({ word, postings, weight, df });
+      // A word matched by prefix or typo must be in the frontmatter of a skill the request sees:
+      // the dictionary of a catalog holding only those skills.
+      const { df, frontmatter } = shown ? visibleCounts(postings, shown) : { df: postings.pairs.length / 2, frontmatter: postings.frontmatter };
+      if (frontmatter > 0) others.push({ word, postings, weight, df });
     }
-    expansions.sort((a, b) => b.weight - a.weight || b.df - a.df || compare(a.word, b.word));
-    if (expansions.length > maxExpansions) expansions.length = maxExpansions;
+    others.sort((a, b) => b.weight - a.weight || b.df - a.df || compare(a.word, b.word));
+    for (const e of others) {
+      if (expansions.length >= maxExpansions) break;
+      expansions.push(e);
+    }
     return expansions;
   }
+}
+
+/** How many visible skills hold a word, and how many of them in their frontmatter. */
+function visibleCounts(postings: Postings, shown: Uint8Array): { df: number; frontmatter: number } {
+  const pairs = postings.pairs;
+  let df = 0;
+  let frontmatter = 0;
+  for (let i = 0; i < pairs.length; i += 2) {
+    if (shown[pairs[i]!] === 0) continue;
+    df++;
+    if (inFrontmatter(pairs[i + 1]!)) frontmatter++;
+  }
+  return { df, frontmatter };
 }
 
 /** The `depth` best slots by score, then URI: a bounded heap, so a word every skill holds costs no full sort. */
