@@ -31,6 +31,7 @@ const LAYERS = [
   { name: 'protocol', holds: ['protocol/'], what: 'the extension on the wire: constants, schemas, capability' },
   { name: 'errors-and-uris', holds: ['errors.ts', 'uri/'], what: 'protocol errors and skill URIs' },
   { name: 'entry', holds: ['entry/'], what: 'building and validating one skill entry' },
+  { name: 'search', holds: ['search/'], what: 'the search index and its ranking, shared by the catalog and the host-side client' },
   {
     name: 'host-and-serving-basics',
     holds: ['client/', 'context/', 'routing/', 'sdk/', 'storage/', 'telemetry/', 'warnings/'],
@@ -68,7 +69,7 @@ const layerRules = LAYERS.slice(0, -1).map((layer, at) => {
 const EVERY_LAYER = LAYERS.flatMap((layer) => layerPath(layer.holds));
 
 /** The folders and root files that both the host side and the serving side use. */
-const SHARED = ['bytes/', 'text/', 'uri/', 'skillmd/', 'protocol/', 'entry/', 'storage-kit/', 'errors.ts', 'types.ts', 'brand.ts', 'option-error.ts', 'option-checks.ts', 'version.ts'];
+const SHARED = ['bytes/', 'text/', 'uri/', 'skillmd/', 'protocol/', 'entry/', 'search/', 'storage-kit/', 'errors.ts', 'types.ts', 'brand.ts', 'option-error.ts', 'option-checks.ts', 'version.ts'];
 
 // Web frameworks and their plugins, as resolved paths (or as written, when a package is not installed):
 // express, express-*, @types/express…, fastify, fastify-plugin, @fastify/*, koa, hono, h3, …

@@ -104,6 +104,7 @@ test('in headless Chromium, the built client verifies every file that skillmount
     assert.deepEqual(report.frontmatterChecked.sort(), report.skills.sort(), 'each SKILL.md had its frontmatter checked');
     assert.equal(typeof report.tampered, 'object', `a changed digest was refused: ${JSON.stringify(report.tampered)}`);
     assert.equal((report.tampered as { reason: string }).reason, 'digest');
+    assert.deepEqual(report.searched, { ranked: 'client', uris: ['skill://pdf-processing/SKILL.md'] }, 'search() ranks the listing in the page');
     assert.match((report.tampered as { message: string }).message, /has digest sha256:[0-9a-f]{64} but the skill entry lists sha256:0{64}/);
   } finally {
     await context.close();

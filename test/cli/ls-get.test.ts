@@ -97,6 +97,27 @@ test('get refuses a hostile SKILL.md, naming the limit it broke, and prints none
   }
 });
 
+test('search: a server without search_skills is ranked here; a table, --json, --limit, and usage errors', async () => {
+  const table = await cli('search', ours.url, 'pdf forms');
+  assert.equal(table.code, 0, table.stderr);
+  const lines = table.stdout.toString('utf8').trim().split('\n');
+  assert.match(lines[0]!, /^NAME\s+URI\s+DESCRIPTION$/);
+  assert.match(lines[1]!, /^pdf-processing\s+skill:\/\/pdf-processing\/SKILL\.md\s+Extract text/);
+  assert.match(table.stderr, /matched, ranked here \(the server has no search_skills tool\)/);
+  const json = await cli('search', ours.url, 'git refund pdf', '--json', '--limit', '1');
+  assert.equal(json.code, 0, json.stderr);
+  const found = JSON.parse(json.stdout.toString('utf8'));
+  assert.equal(found.ranked, 'client');
+  assert.equal(found.skills.length, 1);
+  assert.equal(typeof found.nextCursor, 'string');
+  assert.deepEqual(Object.keys(found.skills[0]).sort(), ['description', 'name', 'uri']);
+  for (const args of [['--limit', '0'], ['--limit', '51'], []]) {
+    const bad = await cli('search', ours.url, ...(args.length === 0 ? [' '] : ['pdf', ...args]));
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, args.length === 0 ? /the query is empty/ : /--limit must be/);
+  }
+});
+
 test('get of an unknown skill, and a bad URL', async () => {
   const missing = await cli('get', ours.url, 'skill://nope/SKILL.md');
   assert.equal(missing.code, 1);

@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -71,6 +71,24 @@ test('serve: a changed folder is reloaded and connected clients are told', async
   const read = await client.readResource({ uri: 'skill://git-workflow/references/commit-messages.md' });
   assert.equal((read.contents[0] as { text: string }).text, '# Commit messages\n\nChanged.\n');
   await close();
+});
+
+test("serve --search: skillmount search is answered by the server's search_skills tool", async () => {
+  const s = await serve([EXAMPLES, '--search', '--stateless']);
+  try {
+    const found = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [BIN, 'search', s.url, 'commit messages', '--json'], (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    assert.equal(found.code, 0, found.stderr);
+    const result = JSON.parse(found.stdout);
+    assert.equal(result.ranked, 'server');
+    assert.equal(result.skills[0].uri, 'skill://git-workflow/SKILL.md');
+  } finally {
+    s.child.kill('SIGTERM');
+    await once(s.child, 'exit');
+  }
 });
 
 test('serve --prefix and --stateless', async () => {

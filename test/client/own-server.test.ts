@@ -1,7 +1,8 @@
 /**
  * The skills client against our own server (createSkillsEndpoint + SkillCatalog over examples/skills
  * and a folder of awkward names), over real HTTP: the shared client suite, and what only our server
- * answers: paging and cache fields, lengths in characters, a client entry point free of server code.
+ * answers: paging and cache fields, search through its search_skills tool, lengths in characters, a
+ * client entry point free of server code.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -15,8 +16,11 @@ import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogOptions } from '@skillmount/core';
 import { SkillsClient, type SkillEntry, type SkillResource } from '@skillmount/core/client';
 import { waitFor } from '../support/wait.js';
+import { SkillCatalog } from '@skillmount/core';
+import { fsStorage } from '@skillmount/storage-fs';
+import { EXAMPLES } from '../support/skills-suite.js';
 import { GIT, REFUNDS, skillsClientSuite } from '../support/skills-client-suite.js';
-import { connectV1, serveOurFolder, type Served } from './support/servers.js';
+import { connectV1, serveOurFolder, serveOurs, type Served } from './support/servers.js';
 
 skillsClientSuite('our server', serveOurFolder, {
   more(context) {
@@ -66,6 +70,33 @@ skillsClientSuite('our server', serveOurFolder, {
       }
     });
   },
+});
+
+test("search() uses our server's search_skills tool when it lists one: the index's order, each entry got and verifiable", async () => {
+  const catalog = await SkillCatalog.load(fsStorage(EXAMPLES), { search: true, onWarning: () => {} });
+  const served = await serveOurs(catalog, { search: true });
+  const client = await connectV1(served.url);
+  try {
+    const skills = new SkillsClient(client);
+    const found = await skills.search('pdf forms');
+    assert.equal(found.ranked, 'server');
+    assert.deepEqual(found.skills, JSON.parse(JSON.stringify(catalog.search('pdf forms').skills)));
+    assert.equal((await skills.read(found.skills[0]!)).verified, true);
+    const before = served.methods.length;
+    const paged = await skills.search('git refund pdf', { limit: 1 });
+    const next = await skills.search('git refund pdf', { limit: 1, cursor: paged.nextCursor! });
+    assert.deepEqual(next.skills, JSON.parse(JSON.stringify(catalog.search('git refund pdf', { limit: 1, cursor: paged.nextCursor! }).skills)));
+    // The tool was looked for once: later searches are one tools/call and a skills/get per match.
+    assert.deepEqual(served.methods.slice(before), ['tools/call', 'skills/get', 'tools/call', 'skills/get']);
+    await assert.rejects(skills.search('pdf', { cursor: 'not-a-cursor' }), (error: Error) => {
+      assert.equal(error.name, 'SkillResultError');
+      assert.match(error.message, /search_skills refused the search: .*cursor/);
+      return true;
+    });
+  } finally {
+    await client.close();
+    await served.close();
+  }
 });
 
 describe('SkillsClient against our server: lengths in characters (code points), the same rules as the catalog', () => {
@@ -219,6 +250,7 @@ test('the client entry point loads no server code and no Node.js built-in', () =
   const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
   for (const spec of external) {
     assert.ok(!builtins.has(spec) && !spec.startsWith('node:'), `client.js imports the Node.js built-in ${spec}`);
-    assert.ok(['yaml', 'zod'].includes(spec), `client.js imports ${spec}`);
+    // minisearch: the ranking of search() for a server without search_skills, plain JavaScript for any runtime.
+    assert.ok(['yaml', 'zod', 'minisearch'].includes(spec.replace(/^minisearch\/.*/, 'minisearch')), `client.js imports ${spec}`);
   }
 });

@@ -1,5 +1,6 @@
 /**
- * Another surface over the same skills: an endpoint's `service` called as plain functions, and an
+ * Another surface over the same skills: an endpoint's `service` called as plain functions (its
+ * search too, without the tool), and an
  * app tool (`read_skill`) that is nothing but such a call. For the same request context each gives
  * exactly what the MCP methods give on both eras, with the same visibility, the same cancellation
  * and the same response budget. Real sockets, the SDK's own client.
@@ -102,6 +103,13 @@ test('the service as plain calls gives what skills/list, skills/get, resources/r
           const modernAnswer = wire.message.error ? { code: wire.message.error.code } : { result: withoutMeta(wire.message.result) };
           assert.deepEqual(fake, modernAnswer, `${user}: ${method} on 2026-07-28`);
         }
+        // search: the request's visible skills only, as the search_skills tool would rank them.
+        const found = await plain(() => service.search('skill'));
+        assert.deepEqual(
+          found.skills.map((e) => e.uri),
+          user === 'admin' ? ['skill://open/SKILL.md', 'skill://secret/SKILL.md'] : ['skill://open/SKILL.md'],
+        );
+        assert.equal(found.resultType, 'complete');
         const resources = (await plain(() => service.listResources())).map((r) => r.uri);
         const listed = (await call('resources/list')).resources.map((r: { uri: string }) => r.uri);
         assert.deepEqual(resources, listed);
@@ -113,6 +121,12 @@ test('the service as plain calls gives what skills/list, skills/get, resources/r
     // Arguments are checked as the MCP methods check their params, and other URIs are not the service's.
     await assert.rejects(served.endpoint.service.get(42 as unknown as string), { code: -32602 });
     await assert.rejects(served.endpoint.service.read('https://example.com/x'), { code: -32602 });
+    await assert.rejects(served.endpoint.service.search('   '), { code: -32602 });
+    await assert.rejects(served.endpoint.service.search('open', { cursor: 'made-up' }), (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /cursor/);
+      return true;
+    });
   } finally {
     await served.close();
   }

@@ -5,6 +5,9 @@
  * eras, and every valid request about `beta` (list pages and their cursors, get, read, directory
  * read, resources/list) must get the very same answer from both: the same status, content type
  * and JSON-RPC messages. Real sockets, both adapters.
+ *
+ * And `search_skills`: for random visibility rules, every page of every search (its skills, in
+ * order, and whether more follow) is the page a catalog without the hidden skills gives, on both eras.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +15,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import type { SkillContext, SkillEntry } from '@skillmount/core';
+import { memoryStorage, SkillCatalog, type SkillContext, type SkillEntry } from '@skillmount/core';
+import { mulberry32 } from '../differential/mulberry32.js';
 import { fsStorage } from '@skillmount/storage-fs';
 import { hostileCases, modernHostileCases, type HostileCase } from './cases.js';
 import { makeHostileTree } from './fixture.js';
@@ -127,6 +131,90 @@ for (const framework of FRAMEWORKS) {
       await plain.close();
       tree.remove();
       rmSync(without, { recursive: true, force: true });
+    }
+  });
+}
+
+/** Skills whose descriptions share words, so a query matches several and the hidden ones sit among the shown. */
+const WORDS = ['invoice', 'refund', 'payment', 'report', 'deploy', 'review', 'commit', 'release'];
+function searchTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const random = mulberry32(2640);
+  for (let i = 0; i < 14; i++) {
+    const name = `skill-${String(i).padStart(2, '0')}`;
+    const words = Array.from({ length: 3 }, () => random.pick(WORDS)).join(' ');
+    const folder = i % 3 === 0 ? `team/${name}` : name;
+    files[`${folder}/SKILL.md`] = `---\nname: ${name}\ndescription: Handles ${words} work.\n---\nBody.\n`;
+  }
+  return files;
+}
+
+/**
+ * Every page of one search, followed by its cursors: each page's skill URIs, and whether a cursor
+ * came (its text names the index it came from, one per catalog, so two catalogs' differ).
+ */
+async function searchPages(page: (cursor: string | undefined) => Promise<{ skills: { uri: string }[]; nextCursor?: string }>) {
+  const pages: { uris: string[]; more: boolean }[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 30; i++) {
+    const answer = await page(cursor);
+    pages.push({ uris: answer.skills.map((s) => s.uri), more: answer.nextCursor !== undefined });
+    cursor = answer.nextCursor;
+    if (cursor === undefined) return pages;
+  }
+  throw new Error('the search never ended');
+}
+
+for (const framework of FRAMEWORKS) {
+  test(`${framework}: search_skills under random visibility rules pages as a catalog without the hidden skills, on both eras`, async () => {
+    const files = searchTree();
+    const names = Object.keys(files).map((file) => file.split('/').at(-2)!);
+    // The rule hides the skills a request names in x-hide: each request its own random rule; with x-async, a promise.
+    const visible = (entry: SkillEntry, ctx: SkillContext) => {
+      const shown = !String(ctx.hide).split(',').includes(entry.frontmatter.name);
+      return ctx.async ? Promise.resolve(shown) : shown;
+    };
+    const headerOf = (req: unknown, name: string) => ((req as { raw?: IncomingMessage }).raw ?? (req as IncomingMessage)).headers[name];
+    const served = await serve(framework, {
+      storage: memoryStorage(files),
+      search: true,
+      context: (req: unknown) => ({ hide: headerOf(req, 'x-hide') ?? '', async: headerOf(req, 'x-async') === '1' }),
+      visible,
+      onWarning: () => undefined,
+    });
+    const random = mulberry32(2026);
+    let searched = 0;
+    try {
+      for (let round = 0; round < 8; round++) {
+        const hidden = names.filter(() => random.chance(0.4));
+        const without = Object.fromEntries(Object.entries(files).filter(([file]) => !hidden.includes(file.split('/').at(-2)!)));
+        const reference = await SkillCatalog.load(memoryStorage(without), { search: true });
+        for (const query of [random.pick(WORDS), `${random.pick(WORDS)} ${random.pick(WORDS)}`]) {
+          const limit = 1 + random.int(4);
+          const expected = await searchPages(async (cursor) => (reference as any).search(query, { limit, ...(cursor ? { cursor } : {}) }));
+          for (const modern of [false, true]) {
+            const got = await searchPages(async (cursor) => {
+              const r = await send(served.url, {
+                ...request('tools/call', { name: 'search_skills', arguments: { query, limit, ...(cursor ? { cursor } : {}) } }, modern),
+                headers: {
+                  ...request('tools/call', {}, modern).headers,
+                  ...(modern ? { 'mcp-name': 'search_skills' } : {}),
+                  'x-hide': hidden.join(','),
+                  'x-async': String(round % 2),
+                },
+              });
+              const message = r.kind === 'response' ? (jsonRpcMessages(r)?.[0] as { result?: { structuredContent?: any; isError?: boolean } }) : undefined;
+              assert.ok(message?.result?.structuredContent, `a search result: ${JSON.stringify(message ?? r).slice(0, 300)}`);
+              return message.result.structuredContent;
+            });
+            assert.deepEqual(got, expected, `${modern ? '2026-07-28' : '2025-11-25'}: "${query}" (limit ${limit}) hiding ${hidden.join(', ')}`);
+            searched++;
+          }
+        }
+      }
+      assert.equal(searched, 32);
+    } finally {
+      await served.close();
     }
   });
 }

@@ -86,7 +86,7 @@ test('its values are the root entry’s own, in both module systems, and a catal
   const check = `const names = Object.keys(catalog); const differ = names.filter((n) => catalog[n] !== core[n]);
     catalog.SkillCatalog.load(catalog.memoryStorage({ 'demo/SKILL.md': '---\\nname: demo\\ndescription: A demo.\\n---\\nbody' }))
       .then((c) => console.log(JSON.stringify({ exports: names.length, differ, uri: c.entries[0].uri, isCore: c instanceof core.SkillCatalog })));`;
-  const expected = { exports: 10, differ: [], uri: 'skill://demo/SKILL.md', isCore: true };
+  const expected = { exports: 12, differ: [], uri: 'skill://demo/SKILL.md', isCore: true };
   const cjs = node(['--input-type=commonjs', '-e', `const catalog = require('@skillmount/core/catalog'); const core = require('@skillmount/core'); ${check}`]);
   assert.deepEqual(JSON.parse(cjs), expected);
   const esm = node([

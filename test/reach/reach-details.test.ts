@@ -1,8 +1,9 @@
 /**
- * The read tool and the prompts beyond the common path: prompt list changes on reload (a
+ * The read and search tools and the prompts beyond the common path: prompt list changes on reload (a
  * 2025-11-25 session, and subscriptions/listen on 2026-07-28), a low-level Server whose own tools
  * and prompts handlers are joined, an app that owns resources/read (the tool reads through it),
- * binary files, skills that share a name, and prompts/list paged by the catalog's cursor.
+ * binary files, skills that share a name, and prompts/list paged by the catalog's cursor; search_skills
+ * over an app that owns skills/list and over custom sources, with and without a search of their own.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -16,7 +17,7 @@ import {
   ReadResourceRequestSchema,
   ListResourcesRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { attach, createSkillsEndpoint, memoryStorage, SkillCatalog, type SkillEntry } from '@skillmount/core';
+import { attach, createSkillsEndpoint, memoryStorage, SkillCatalog, type SkillEntry, type SkillSource, type SkillWarning } from '@skillmount/core';
 import { listenHttp } from '../support/apps.js';
 import { connectClient, WITH_SKILLS_EXTENSION } from '../support/client.js';
 import { listen } from '../modern/support.js';
@@ -27,11 +28,12 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const skillMd = (name: string, description = `The ${name} skill.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 const textOf = (result: any) => (result.content as { text: string }[]).map((c) => c.text);
 
-async function serve(catalog: SkillCatalog, options: { server?: () => Server; sessions?: boolean; visible?: (entry: SkillEntry) => boolean } = {}) {
+async function serve(catalog: SkillSource, options: { server?: () => Server; sessions?: boolean; visible?: (entry: SkillEntry) => boolean } = {}) {
   const endpoint = createSkillsEndpoint({
     source: catalog,
     tools: true,
     prompts: true,
+    search: true,
     sessions: options.sessions ?? true,
     ...(options.server ? { server: options.server } : {}),
     ...(options.visible ? { attach: { visible: options.visible } } : {}),
@@ -115,9 +117,12 @@ describe('a low-level Server with its own tools and prompts', () => {
     try {
       assert.deepEqual(
         (await client.listTools()).tools.map((t) => t.name),
-        ['ping', 'read_skill'],
+        ['ping', 'read_skill', 'search_skills'],
       );
       assert.deepEqual(textOf(await client.callTool({ name: 'ping' })), ['pong ping']);
+      const found = await client.callTool({ name: 'search_skills', arguments: { query: 'alpha' } });
+      assert.deepEqual(found.structuredContent, { skills: [{ name: 'alpha', description: 'The alpha skill.', uri: 'skill://alpha/SKILL.md' }] });
+      assert.equal((await client.callTool({ name: 'search_skills', arguments: { query: 42 } })).isError, true);
       assert.deepEqual(textOf(await client.callTool({ name: 'read_skill', arguments: { name: 'alpha' } }))[0], skillMd('alpha'));
       assert.deepEqual(
         (await client.listPrompts()).prompts.map((p) => p.name),
@@ -217,6 +222,64 @@ describe("an app that owns resources/read (attach { resources: 'manual' })", () 
       await close();
       await app.close();
     }
+  });
+});
+
+describe('search_skills beyond a catalog', () => {
+  const uris = (result: any) => (result.structuredContent as { skills: { uri: string }[] }).skills.map((s) => s.uri);
+
+  test('an app that owns skills/list: the search ranks what its handler lists, so its gate holds', async () => {
+    const catalog = await SkillCatalog.load(memoryStorage({ 'open/SKILL.md': skillMd('open'), 'gated/SKILL.md': skillMd('gated') }), { search: true });
+    const server = () => {
+      const mcp = new McpServer({ name: 'owner', version: '1.0.0' });
+      attach(mcp, catalog, { search: true });
+      // The app's own skills/list, set after attach: it leaves out the gated skill.
+      const table = (mcp.server as unknown as { _requestHandlers: Map<string, (r: unknown, e: unknown) => Promise<any>> })._requestHandlers;
+      const attached = table.get('skills/list')!;
+      table.set('skills/list', async (request, extra) => {
+        const page = await attached(request, extra);
+        return { ...page, skills: page.skills.filter((entry: SkillEntry) => entry.frontmatter.name !== 'gated') };
+      });
+      return mcp.server;
+    };
+    const app = await serve(catalog, { server, sessions: false });
+    const { client, close } = await connectClient(app.url);
+    try {
+      assert.deepEqual(uris(await client.callTool({ name: 'search_skills', arguments: { query: 'open skill' } })), ['skill://open/SKILL.md']);
+      assert.deepEqual(uris(await client.callTool({ name: 'search_skills', arguments: { query: 'gated' } })), []);
+    } finally {
+      await close();
+      await app.close();
+    }
+  });
+
+  test('a custom source: its own search, checked and seen through visible(); without one, its listing ranked', async () => {
+    const catalog = await SkillCatalog.load(memoryStorage({ 'open/SKILL.md': skillMd('open'), 'hidden/SKILL.md': skillMd('hidden') }), { search: true });
+    const warnings: SkillWarning[] = [];
+    const plain: SkillSource = {
+      list: (p) => catalog.list(p),
+      get: (uri) => catalog.get(uri),
+      read: (uri) => catalog.read(uri),
+      warn: (w) => void warnings.push(w),
+    };
+    const invalid = { uri: 'skill://bad/SKILL.md', frontmatter: { name: 'other', description: 'x' }, resources: [] };
+    // A search that ignores visible and sends an invalid entry besides.
+    const own: SkillSource = { ...plain, search: async () => ({ skills: [...catalog.entries, invalid as never] }) };
+    const visible = (entry: SkillEntry) => entry.frontmatter.name !== 'hidden';
+    for (const source of [plain, own]) {
+      const app = await serve(source, { sessions: false, visible });
+      const { client, close } = await connectClient(app.url);
+      try {
+        assert.deepEqual(uris(await client.callTool({ name: 'search_skills', arguments: { query: 'skill' } })), ['skill://open/SKILL.md']);
+      } finally {
+        await close();
+        await app.close();
+      }
+    }
+    assert.deepEqual(
+      warnings.map((w) => [w.code, w.uri]),
+      [['invalid-entry', 'skill://bad/SKILL.md']],
+    );
   });
 });
 

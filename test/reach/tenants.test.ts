@@ -1,6 +1,6 @@
 /**
- * The read tool and the prompts on per-tenant catalogs with a visible() rule: each tenant sees its
- * own skills as prompts and reads only its own files, a skill hidden from a user answers as a
+ * The read and search tools and the prompts on per-tenant catalogs with a visible() rule: each
+ * tenant sees its own skills as prompts, finds them in its own search index and reads only its own files, a skill hidden from a user answers as a
  * missing one, and another tenant's skill likewise, behind both adapters and on both eras.
  */
 import assert from 'node:assert/strict';
@@ -20,6 +20,8 @@ interface Surfaces {
   prompts(): Promise<string[]>;
   prompt(name: string): Promise<{ text?: string; error?: string }>;
   read(args: Record<string, string>): Promise<{ text: string; isError: boolean }>;
+  /** search_skills: the URIs found, best first. */
+  search(query: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ async function legacy(url: string, headers: Record<string, string>): Promise<Sur
       const r = (await client.callTool({ name: 'read_skill', arguments: args })) as any;
       return { text: r.content[0].text, isError: r.isError === true };
     },
+    search: async (query) => ((await client.callTool({ name: 'search_skills', arguments: { query } })).structuredContent as any).skills.map((s: any) => s.uri),
     close,
   };
 }
@@ -54,17 +57,31 @@ async function modern(url: string, headers: Record<string, string>): Promise<Sur
       const r = (await client.callTool({ name: 'read_skill', arguments: args })) as any;
       return { text: r.content[0].text, isError: r.isError === true };
     },
+    search: async (query) => ((await client.callTool({ name: 'search_skills', arguments: { query } })).structuredContent as any).skills.map((s: any) => s.uri),
     close: () => client.close(),
   };
 }
 
 for (const kind of ADAPTERS) {
-  describe(`${kind}: tools and prompts per tenant, with visible()`, () => {
+  describe(`${kind}: tools, search and prompts per tenant, with visible()`, () => {
     let app: StartedAdapter;
     before(async () => {
-      const source = tenantCatalogs({ key: (ctx) => ctx.tenant as string | undefined, storage: (key) => memoryStorage(TREES[key as 'a' | 'b'] ?? {}) });
+      const source = tenantCatalogs({
+        key: (ctx) => ctx.tenant as string | undefined,
+        storage: (key) => memoryStorage(TREES[key as 'a' | 'b'] ?? {}),
+        catalog: { search: true },
+      });
       const context = (req: { headers: Record<string, unknown> }) => ({ tenant: req.headers['x-tenant'], user: req.headers['x-user'] });
-      app = await startAdapter(kind, { source, context, visible: adminsOnly as never, tools: true, prompts: true, sessions: true, onWarning: () => undefined });
+      app = await startAdapter(kind, {
+        source,
+        context,
+        visible: adminsOnly as never,
+        tools: true,
+        prompts: true,
+        search: true,
+        sessions: true,
+        onWarning: () => undefined,
+      });
     });
     after(() => app?.close());
 
@@ -93,6 +110,12 @@ for (const kind of ADAPTERS) {
             const byName = await client.read({ name: 'beta-secrets' });
             assert.equal(byName.text, (await client.read({ name: 'no-such-skill' })).text.replace('no-such-skill', 'beta-secrets'));
           }
+          // search_skills: each tenant's own index, and the rule within it.
+          assert.deepEqual(await aAdmin.search('notes'), ['skill://alpha-notes/SKILL.md']);
+          assert.deepEqual(await aAdmin.search('secrets'), []);
+          assert.deepEqual(await bAnn.search('secrets'), []);
+          assert.deepEqual(await bAdmin.search('secrets'), ['skill://beta-secrets/SKILL.md']);
+          assert.deepEqual(await bAnn.search('notes'), []);
           assert.deepEqual(await bAdmin.read({ uri: SECRET }), { text: 'the secret of B\n', isError: false });
           assert.deepEqual(await aAdmin.read({ uri: 'skill://greet/a-phrases.md' }), { text: 'Hello from A\n', isError: false });
           assert.equal((await aAdmin.read({ uri: 'skill://greet/b-phrases.md' })).isError, true);

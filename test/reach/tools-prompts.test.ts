@@ -1,6 +1,6 @@
 /**
- * The opt-in surfaces for hosts without the Skills extension: the read_skill tool and skills as
- * prompts, behind both adapters, over real HTTP, with the SDK v1 client (2025-11-25, sessions) and
+ * The opt-in surfaces for hosts without the Skills extension: the read_skill and search_skills
+ * tools and skills as prompts, behind both adapters, over real HTTP, with the SDK v1 client (2025-11-25, sessions) and
  * the SDK v2 client pinned to 2026-07-28. A visible() rule keyed on a request header hides one
  * skill: it answers every surface exactly as a skill that does not exist.
  */
@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { memoryStorage } from '@skillmount/core';
+import { memoryStorage, SkillCatalog } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import * as z from 'zod';
 import { ADAPTERS, PACKAGE, startAdapter, type StartedAdapter } from '../adapters/support.js';
@@ -39,7 +39,7 @@ function appServer(): McpServer {
 const textOf = (result: any) => (result.content as { text: string }[]).map((c) => c.text);
 
 for (const kind of ADAPTERS) {
-  describe(`${kind}: read_skill and skills as prompts`, () => {
+  describe(`${kind}: read_skill, search_skills and skills as prompts`, () => {
     let app: StartedAdapter;
     before(async () => {
       app = await startAdapter(kind, {
@@ -49,22 +49,27 @@ for (const kind of ADAPTERS) {
         visible: visible as never,
         tools: true,
         prompts: true,
+        search: true,
       });
     });
     after(() => app?.close());
 
     describe('2025-11-25 (SDK v1 client, a session)', () => {
-      test("tools/list shows read_skill next to the app's tool, with its input shape", async () => {
+      test("tools/list shows read_skill and search_skills next to the app's tool, with their input shapes", async () => {
         const { client, close } = await connectClient(app.url);
         try {
           const { tools } = await client.listTools();
           assert.deepEqual(
             tools.map((t) => t.name),
-            ['add', 'read_skill'],
+            ['add', 'read_skill', 'search_skills'],
           );
           const tool = tools.find((t) => t.name === 'read_skill')!;
           assert.match(tool.description!, /resources\/list/);
           assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), ['name', 'uri']);
+          const search = tools.find((t) => t.name === 'search_skills')!;
+          assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['cursor', 'limit', 'query']);
+          assert.deepEqual(search.inputSchema.required, ['query']);
+          assert.deepEqual(Object.keys(search.outputSchema?.properties ?? {}).sort(), ['nextCursor', 'skills']);
           assert.deepEqual(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }).then((r) => r.content), [{ type: 'text', text: '5' }]);
         } finally {
           await close();
@@ -106,6 +111,80 @@ for (const kind of ADAPTERS) {
         } finally {
           await close();
           await pro.close();
+        }
+      });
+
+      test('search_skills: matches best first, as name, description and URI; hidden as missing; pages by cursor', async () => {
+        const { client, close } = await connectClient(app.url);
+        const pro = await connectClient(app.url, { 'x-plan': 'pro' });
+        try {
+          // With storage, the adapter's catalog keeps the index the tool answers from.
+          assert.deepEqual(
+            app.skills.catalog!.search('refund').skills.map((e) => e.uri),
+            ['skill://acme/billing/refunds/SKILL.md'],
+          );
+          const search = (c: typeof client, args: Record<string, unknown>) => c.callTool({ name: 'search_skills', arguments: args as never });
+          const refund = await search(client, { query: 'refund' });
+          assert.equal(refund.isError, undefined);
+          assert.deepEqual(refund.structuredContent, {
+            skills: [
+              {
+                name: 'refunds',
+                description: onDisk('acme/billing/refunds/SKILL.md').match(/description: (.*)/)![1],
+                uri: 'skill://acme/billing/refunds/SKILL.md',
+              },
+            ],
+          });
+          assert.match(
+            textOf(refund)[0]!,
+            /^Skills matching "refund", best first:\n- refunds: Process customer refund .*<skill:\/\/acme\/billing\/refunds\/SKILL\.md>\n/,
+          );
+          // Hidden: no trace of it, as if it did not exist; a request that may see it finds it.
+          const hidden = await search(client, { query: 'PDF forms' });
+          assert.deepEqual(hidden.structuredContent, { skills: [] });
+          assert.match(textOf(hidden)[0]!, /^No skill matches "PDF forms"/);
+          const shown = await search(pro.client, { query: 'PDF forms' });
+          assert.deepEqual(
+            (shown.structuredContent as any).skills.map((s: any) => s.uri),
+            [`skill://${HIDDEN}/SKILL.md`],
+          );
+          // One result a page: the pages, followed by their cursors, hold the same skills as one long page.
+          const all = (await search(pro.client, { query: 'git pdf refund', limit: 50 })).structuredContent as any;
+          assert.equal(all.skills.length, 3);
+          const paged: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = (await search(pro.client, { query: 'git pdf refund', limit: 1, ...(cursor ? { cursor } : {}) })).structuredContent as any;
+            paged.push(...page.skills.map((s: any) => s.uri));
+            cursor = page.nextCursor;
+          } while (cursor !== undefined && paged.length < 10);
+          assert.deepEqual(
+            paged,
+            all.skills.map((s: any) => s.uri),
+          );
+        } finally {
+          await close();
+          await pro.close();
+        }
+      });
+
+      test('search_skills: a bad query, limit or cursor is a tool error that says what was wrong', async () => {
+        const { client, close } = await connectClient(app.url);
+        try {
+          const cases: [Record<string, unknown>, RegExp][] = [
+            [{}, /query/],
+            [{ query: 'x'.repeat(501) }, /query/],
+            [{ query: 'refund', limit: 0 }, /limit/],
+            [{ query: 'refund', limit: 51 }, /limit/],
+            [{ query: 'refund', cursor: 'not-a-cursor' }, /cursor/],
+          ];
+          for (const [args, names] of cases) {
+            const result = await client.callTool({ name: 'search_skills', arguments: args as never });
+            assert.equal(result.isError, true, JSON.stringify(args));
+            assert.match(textOf(result)[0]!, names);
+          }
+        } finally {
+          await close();
         }
       });
 
@@ -179,7 +258,7 @@ for (const kind of ADAPTERS) {
           const { tools } = await client.listTools();
           assert.deepEqual(
             tools.map((t) => t.name),
-            ['add', 'read_skill'],
+            ['add', 'read_skill', 'search_skills'],
           );
           const byUri = await client.callTool({ name: 'read_skill', arguments: { uri: 'skill://acme/billing/refunds/templates/approved.md' } });
           assert.deepEqual(textOf(byUri), [onDisk('acme/billing/refunds/templates/approved.md')]);
@@ -191,6 +270,24 @@ for (const kind of ADAPTERS) {
           assert.equal(textOf(hidden)[0], textOf(missing)[0]!.replace('no-such-skill', HIDDEN));
         } finally {
           await client.close();
+        }
+      });
+
+      test('search_skills per request: hidden as missing, a bad cursor a tool error', async () => {
+        const client = await connect();
+        const pro = await connect({ 'x-plan': 'pro' });
+        try {
+          const uris = async (c: V2Client, query: string) =>
+            ((await c.callTool({ name: 'search_skills', arguments: { query } })).structuredContent as any).skills.map((s: any) => s.uri);
+          assert.deepEqual(await uris(client, 'commit messages'), ['skill://git-workflow/SKILL.md']);
+          assert.deepEqual(await uris(client, 'PDF forms'), []);
+          assert.deepEqual(await uris(pro, 'PDF forms'), [`skill://${HIDDEN}/SKILL.md`]);
+          const bad = await client.callTool({ name: 'search_skills', arguments: { query: 'git', cursor: 'not-a-cursor' } });
+          assert.equal(bad.isError, true);
+          assert.match(textOf(bad)[0]!, /cursor/);
+        } finally {
+          await client.close();
+          await pro.close();
         }
       });
 
@@ -257,10 +354,32 @@ for (const kind of ADAPTERS) {
       });
     });
 
-    test('tools and prompts must be booleans', async () => {
+    test('an app server that already has a search_skills tool is refused at start, naming the tool and the option', async () => {
+      const clashing = () => {
+        const mcp = appServer();
+        mcp.registerTool('search_skills', { description: "the app's own" }, async () => ({ content: [] }));
+        return mcp;
+      };
+      await assert.rejects(startAdapter(kind, { storage: fsStorage(EXAMPLES), server: clashing, search: true }), (error: Error & { code?: string }) => {
+        assert.equal(error.name, 'OptionError');
+        assert.equal(error.code, 'conflicting-options');
+        assert.match(error.message, /option "search" adds a tool named "search_skills", and this server already has a tool by that name/);
+        return true;
+      });
+    });
+
+    test('tools and prompts must be booleans; search too, beside a ready catalog', async () => {
       await assert.rejects(startAdapter(kind, { storage: fsStorage(EXAMPLES), tools: 'yes' as never }), {
         message: `${PACKAGE[kind]}: option "tools" must be true or false, got "yes"`,
       });
+      const catalog = await SkillCatalog.load(memoryStorage({ 'alpha/SKILL.md': '---\nname: alpha\ndescription: Alpha.\n---\n' }));
+      await assert.rejects(startAdapter(kind, { catalog, search: 'yes' as never }), {
+        message: `${PACKAGE[kind]}: option "search" must be true, false or { text: true }, got "yes"`,
+      });
+      await assert.rejects(
+        startAdapter(kind, { catalog, search: { text: true } }),
+        /option "search" as an object shapes the index .* applies only with storage/,
+      );
     });
   });
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SkillVerificationError, SkillsClient, checkLimits, type SkillEntry } from '@skillmount/core/client';
+import { searchEntries } from '@skillmount/core';
 import { diskBytes } from '../client/support/disk.js';
 import { connectV1, trickySkillsFolder } from '../client/support/servers.js';
 import { EXAMPLES, exampleFiles } from './skills-suite.js';
@@ -192,6 +193,22 @@ export function skillsClientSuite(server: string, serve: ServeFolder, options: {
         assert.equal(checkLimits(entry), undefined);
         assert.equal(context.skills.checkLimits(entry), undefined);
       }
+    });
+
+    test('search() with no search_skills tool ranks the whole listing here, as searchEntries does, and pages by its cursor', async () => {
+      const { skills, listed } = context;
+      const found = await skills.search('pdf forms');
+      assert.equal(found.ranked, 'client');
+      assert.deepEqual(found.skills, searchEntries(listed, 'pdf forms').skills);
+      assert.equal(found.skills[0]!.uri, 'skill://pdf-processing/SKILL.md');
+      // Entries the client can read and verify.
+      assert.equal((await skills.read(found.skills[0]!)).verified, true);
+      const first = await skills.search('git refund pdf', { limit: 1 });
+      assert.equal(first.skills.length, 1);
+      const second = await skills.search('git refund pdf', { limit: 1, cursor: first.nextCursor! });
+      assert.deepEqual(second.skills, searchEntries(listed, 'git refund pdf', { limit: 1, cursor: first.nextCursor! }).skills);
+      await assert.rejects(skills.search('   '), TypeError);
+      await assert.rejects(skills.search('pdf', { limit: 51 }), /limit must be a whole number from 1 to 50/);
     });
 
     options.more?.(() => context);

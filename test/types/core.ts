@@ -5,6 +5,14 @@ import { SkillsClient, type SkillFile } from '@skillmount/core/client';
 import {
   type AttachOptions,
   attach as attachSkills,
+  type CatalogOptions,
+  type SkillCatalog,
+  type SkillSearchCandidate,
+  type SkillSearchError,
+  type SkillSearchOptions,
+  type SkillSearchPage,
+  type SkillSearchRerank,
+  searchEntries,
   createSkillsEndpoint,
   type InstructionsOption,
   OptionError,
@@ -24,6 +32,7 @@ import {
 } from '@skillmount/core';
 import { bodyNotJson, contextFields, type HttpRefusal, INVALID_CONTEXT, setClientAddress } from '@skillmount/core/adapter';
 import { fsStorage } from '@skillmount/storage-fs';
+import type { SkillSearchResult, SkillsClient } from '@skillmount/core/client';
 import type { IncomingMessage } from 'node:http';
 
 // tenantCatalogs: `storage` or `load`, never both; `key` always.
@@ -154,6 +163,22 @@ const surfaces: Pick<SkillsEndpointOptions, 'tools' | 'prompts'> = { tools: true
 const badTools: AttachOptions = { tools: 'read_skill' };
 export { badTools, surfaces };
 
+// search: a boolean on attach and createSkillsEndpoint; SkillSource.search optional; the service and the client search.
+attachSkills(someServer, someSource, { search: true });
+createSkillsEndpoint({ source: someSource, search: true });
+// @ts-expect-error search on attach is a boolean (the index's settings are the catalog's option)
+attachSkills(someServer, someSource, { search: { text: true } });
+const searching: SkillSource = {
+  ...someSource,
+  search: (_query, options) => ({ skills: [], ...(options.cursor ? {} : { nextCursor: 'next' }) }),
+};
+const found: Promise<{ skills: SkillEntry[]; nextCursor?: string }> = createSkillsEndpoint({ source: searching }).service.search('pdf', { limit: 5 });
+declare const hostClient: SkillsClient;
+const hostFound: Promise<SkillSearchResult> = hostClient.search('pdf forms', { limit: 5, cursor: 'next' });
+// @ts-expect-error search() takes a query string
+void hostClient.search({ query: 'pdf' });
+export { found, hostFound };
+
 // instructions: 'auto', a boolean, or the budget and intro; nothing else.
 const instructionValues: InstructionsOption[] = ['auto', true, false, {}, { maxBytes: 1024 }, { intro: 'Our skills.' }];
 createSkillsEndpoint({ source: someSource, instructions: instructionValues[0] });
@@ -191,3 +216,17 @@ new SkillsClient(hostClient, { refresh: false });
 declare const readFile: SkillFile;
 const newerEntry: SkillEntry | undefined = readFile.skill;
 void newerEntry;
+// Search: the catalog option, the method, the hook and the browser-safe function.
+declare const searched: SkillCatalog;
+const searchOption: CatalogOptions['search'] = { text: true, rerank: (candidates) => [...candidates].reverse() };
+void searchOption;
+const page: SkillSearchPage = searched.search('pdf tables', { limit: 5, visible: (entry: SkillEntry) => entry.uri !== '' });
+const rerank: SkillSearchRerank = (candidates: readonly SkillSearchCandidate[]) => candidates.map((c) => ({ entry: c.entry, score: c.score * 2 }));
+searchEntries(page.skills, 'pdf', { cursor: page.nextCursor ?? '', rerank } satisfies SkillSearchOptions & { rerank: SkillSearchRerank });
+const searchReason: SkillSearchError['reason'] = 'cursor';
+void searchReason;
+// @ts-expect-error the query is a string
+searched.search(42);
+// @ts-expect-error the index option is boolean or an object
+const badSearchOption: CatalogOptions['search'] = 'yes';
+void badSearchOption;

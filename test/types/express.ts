@@ -29,6 +29,8 @@ skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreams: 256, maxLis
 // @ts-expect-error the per-client listen share is a number
 skillsMiddleware({ storage: fsStorage('./skills'), maxListenStreamsPerClient: '8' });
 skillsMiddleware({ storage: fsStorage('./skills'), tools: true, prompts: true });
+skillsMiddleware({ storage: fsStorage('./skills'), search: true });
+skillsMiddleware({ storage: fsStorage('./skills'), search: { text: true } });
 // @ts-expect-error tools is a boolean
 skillsMiddleware({ storage: fsStorage('./skills'), tools: 'read_skill' });
 // @ts-expect-error ready is read-only

@@ -14,6 +14,7 @@ const options = { storage, sessions: true } satisfies SkillsPluginOptions;
 await app.register(skillsPlugin, options);
 await app.register(skillsPlugin, { storage, maxListenStreams: 256, maxListenStreamsPerClient: 8, listenLifetimeMs: 600_000 });
 await app.register(skillsPlugin, { storage, tools: true, prompts: false });
+await app.register(skillsPlugin, { storage, search: true });
 
 // @ts-expect-error an option that does not exist is refused
 await app.register(skillsPlugin, { storage, stroage: storage });

@@ -26,6 +26,7 @@ export const FLAGS = {
     cors: { type: 'string', multiple: true },
     tools: { type: 'boolean' },
     prompts: { type: 'boolean' },
+    search: { type: 'boolean' },
     'well-known': { type: 'boolean' },
     health: { type: 'string', multiple: true },
     'log-format': { type: 'string' },
@@ -41,4 +42,5 @@ export const FLAGS = {
   },
   ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
   get: { header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
+  search: { json: { type: 'boolean' }, header: { type: 'string', multiple: true }, limit: { type: 'string' } },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>;

@@ -13,6 +13,9 @@ Usage:
   skillmount get <url> <skill> [file]       print one verified file of a skill (default SKILL.md);
                                             <skill> is a name (git-workflow), a skill path
                                             (acme/billing/invoice-rules) or a URI (skill://…/SKILL.md)
+  skillmount search <url> <query> [--json] [--limit N]
+                                            the skills a server serves that match a query, best
+                                            first (its search_skills tool, else ranked here)
   skillmount --version                      print the version
 
 Locations:
@@ -53,6 +56,7 @@ serve options:
   --max-tenants <n>     with --tenant-header: tenants' catalogs kept in memory (default 50)
   --tools               add the read_skill tool, for hosts that show tools but not resources
   --prompts             serve each skill as an MCP prompt, for hosts with prompt slash commands
+  --search              add the search_skills tool (an index of names and descriptions per catalog)
   --well-known          publish /.well-known/agent-skills/index.json for \`npx skills add <url>\`
                         (one-file skills as SKILL.md, others as .zip; as public as the endpoint)
   --health <path>       readiness at <path> (200 ready or degraded, 503 stopping) and liveness at
@@ -85,6 +89,11 @@ ls and get options:
   --well-known          read a site's /.well-known/agent-skills/index.json instead of an MCP
                         endpoint (as \`npx skills add <site>\` does); every artifact's digest is checked
   A name that several skills share is refused by get, with the path and URI of each: give one of those.
+
+search options:
+  --limit <n>           results to print (default 10, at most 50)
+  --json                print { skills: [{ uri, name, description }], ranked, nextCursor? } as JSON
+  --header "Name: value"  as for ls and get
 
 Run "skillmount <command> --help" for this text.`;
 
@@ -120,6 +129,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     if (command === 'check') return await (await import('./commands/check.js')).check(rest);
     if (command === 'ls') return await (await import('./commands/ls.js')).ls(rest);
     if (command === 'get') return await (await import('./commands/get.js')).get(rest);
+    if (command === 'search') return await (await import('./commands/search.js')).search(rest);
     if (command === 'publish') return await (await import('./commands/publish.js')).publish(rest);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {

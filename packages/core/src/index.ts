@@ -35,6 +35,7 @@ export type {
   SkillVisibility,
   InstructionsOption,
   SkillsService,
+  SearchSkillsResult,
   SkillsCallExtra,
   SkillsResultEnvelope,
   ListSkillsResult,
@@ -48,6 +49,11 @@ export type {
   SkillClientInfo,
   SkillReadEvent,
   SkillReadHooks,
+  SkillSearchCandidate,
+  SkillSearchOptions,
+  SkillSearchPage,
+  SkillSearchRerank,
+  SkillSearchSettings,
 } from './types.js';
 export {
   DIRECTORY_MIME,
@@ -56,6 +62,7 @@ export {
   METHOD_DIRECTORY_READ,
   METHOD_SKILLS_GET,
   METHOD_SKILLS_LIST,
+  SEARCH_TOOL_NAME,
   SKILL_DIGEST_PATTERN,
   SKILLS_EXTENSION_ID,
 } from './protocol/constants.js';
@@ -77,6 +84,9 @@ export {
   SkillResourceSchema,
 } from './protocol/schemas.js';
 export { CatalogError, SkillNotFoundError, SkillProtocolError, StorageError } from './errors.js';
+export { SkillSearchError, type SkillSearchErrorReason } from './search/errors.js';
+export { SEARCH_LIMITS } from './search/limits.js';
+export { searchEntries, type SearchEntriesOptions } from './search/search.js';
 export { parseFrontmatter } from './skillmd/parse.js';
 export {
   MAX_FRONTMATTER_ALIASES,

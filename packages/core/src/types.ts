@@ -162,6 +162,14 @@ export interface SkillSource<C extends SkillContext = SkillContext> {
    * with the `visible` option of `attach` or an adapter when both are given.
    */
   visible?(entry: SkillEntry, ctx: C): boolean | Promise<boolean>;
+  /**
+   * The skills that match `query`, best first, one page (`limit`, `cursor`): what the `search_skills`
+   * tool and `SkillsService.search` answer. `options.visible` says which skills the request may
+   * see (the `visible` rules); rank only those, so a page and its cursor tell nothing of the others.
+   * Throw a `SkillProtocolError` with code -32602 for a query or cursor it refuses. Without it, the
+   * skills service ranks the source's listed skills itself, as `searchEntries` does.
+   */
+  search?(query: string, options: SkillSearchOptions, ctx: C): SkillSearchPage | Promise<SkillSearchPage>;
   /** Servers that want `notifications/resources/list_changed` subscribe here. */
   /**
    * `ctx` is the context of the request that connected the server (its session's opening
@@ -239,6 +247,17 @@ export interface SkillsService {
   readDirectory(uri: string, cursor?: string, extra?: SkillsCallExtra): Promise<ReadDirectoryResult>;
   /** The SKILL.md entries `resources/list` adds. */
   listResources(extra?: SkillsCallExtra): Promise<SkillResourceListing[]>;
+  /**
+   * The skills the request may see that match `query`, best first, one page at a time: what the
+   * `search_skills` tool answers. A query or cursor that is refused rejects with -32602.
+   */
+  search(query: string, options?: { limit?: number; cursor?: string }, extra?: SkillsCallExtra): Promise<SearchSkillsResult>;
+}
+
+/** A page of `SkillsService.search`: the matching skills' entries, best first. */
+export interface SearchSkillsResult extends SkillsResultEnvelope {
+  skills: SkillEntry[];
+  nextCursor?: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -389,6 +408,55 @@ export interface SkillLimits {
   bytes: number;
 }
 
+// --- Search ------------------------------------------------------------------
+
+/** What a search asks for besides its query. */
+export interface SkillSearchOptions {
+  /** Results on the page: 1 to 50, default 10. */
+  limit?: number;
+  /** A `nextCursor` from an earlier page of the same query, passed back exactly as received. */
+  cursor?: string;
+  /**
+   * The request's visibility rule: a skill it refuses is searched as if the catalog did not hold
+   * it (ranking statistics included), so results never tell that it exists.
+   */
+  visible?: (entry: SkillEntry) => boolean;
+}
+
+/** One page of results, best first (scores are not given: they would change with skills the caller cannot see). */
+export interface SkillSearchPage {
+  skills: SkillEntry[];
+  /** Present when more results follow: pass it back as `cursor` with the same query. */
+  nextCursor?: string;
+}
+
+/** A skill the lexical ranking found, with its score (higher is better), as a rerank hook receives it. */
+export interface SkillSearchCandidate {
+  entry: SkillEntry;
+  score: number;
+}
+
+/**
+ * An app's own ranker, combined with the lexical one: it receives the lexical best
+ * (`SEARCH_LIMITS.rerankDepth` at most, best first, visible skills only) and returns them in the
+ * order to serve, each with a new score (higher first; ties by URI). Candidates it leaves out are
+ * dropped; candidates it adds are ignored. It must be synchronous and depend only on the query
+ * and each candidate (an embedding's similarity, a popularity count), never on the rest of the
+ * catalog, so a request's results stay those of a catalog holding only what it may see.
+ */
+export type SkillSearchRerank = (candidates: readonly SkillSearchCandidate[], query: string) => readonly SkillSearchCandidate[];
+
+/** The catalog's `search` option as an object. */
+export interface SkillSearchSettings {
+  /**
+   * Index each SKILL.md's body too (its first 16 KiB of text), not only the frontmatter. Costs one
+   * storage read per new or changed SKILL.md at load and reload, and the memory of its words.
+   */
+  text?: boolean;
+  /** Reorder the lexical results with an app's own ranker: see {@link SkillSearchRerank}. */
+  rerank?: SkillSearchRerank;
+}
+
 export interface CatalogOptions {
   /**
    * Where skill paths are placed: `skill://` (default) serves `skill://<skill>/SKILL.md`; a base
@@ -440,6 +508,13 @@ export interface CatalogOptions {
    * at least `cacheHint.ttlMs` when set; 0 keeps nothing.
    */
   retainMs?: number;
+  /**
+   * Keep a search index beside the catalog, for `catalog.search(query)`: built at load,
+   * updated on reload for the skills that changed. `true` indexes each skill's name, description
+   * and `metadata.version` (nothing read beyond what a load reads); `{ text: true }` adds each
+   * SKILL.md's body. Off by default: no index, no memory.
+   */
+  search?: boolean | SkillSearchSettings;
 }
 
 export interface ReloadReport {

@@ -246,7 +246,7 @@ function contextNotAppliedOnce(warn: (warning: SkillWarning) => void): () => voi
   };
 }
 
-/** What `attach` takes of the router's options: the one warning sink, `strict`, `visible`, `tools` and `prompts`. */
+/** What `attach` takes of the router's options: the one warning sink, `strict`, `visible`, `tools`, `prompts` and `search`. */
 function attachOptionsOf(checked: CheckedAdapterOptions<Request>, warn: (warning: SkillWarning) => void): AttachOptions {
   return {
     onWarning: warn,
@@ -256,5 +256,6 @@ function attachOptionsOf(checked: CheckedAdapterOptions<Request>, warn: (warning
     ...(checked.instructions !== undefined ? { instructions: checked.instructions } : {}),
     ...(checked.tools ? { tools: true } : {}),
     ...(checked.prompts ? { prompts: true } : {}),
+    ...(checked.search ? { search: true } : {}),
   };
 }

@@ -59,6 +59,7 @@ const skills: FastifyPluginAsync<SkillsPluginOptions> = async (app, rawOptions) 
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     ...(options.tools ? { tools: true } : {}),
     ...(options.prompts ? { prompts: true } : {}),
+    ...(options.search ? { search: true } : {}),
   };
   try {
     // A tool name the app's server already uses fails the registration, not a request.

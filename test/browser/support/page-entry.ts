@@ -1,7 +1,8 @@
 /**
  * What the browser page runs: the built `@skillmount/core/client` over the SDK's own client and
  * Streamable HTTP transport, bundled for the browser. It lists every skill, reads and verifies
- * every listed file, and checks that a changed digest is refused, all with browser APIs only.
+ * every listed file, checks that a changed digest is refused, and searches (ranked in the page: the
+ * server has no search_skills tool), all with browser APIs only.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,6 +16,7 @@ export interface PageReport {
   files: { uri: string; verified: boolean; size: number; digest: string; text: boolean }[];
   frontmatterChecked: string[];
   tampered: { reason: string; message: string } | string;
+  searched: { ranked: string; uris: string[] };
 }
 
 // The page's own globals: the program is type-checked with Node's types, not the DOM's.
@@ -41,6 +43,7 @@ async function verifyAll(endpoint: string): Promise<PageReport> {
       files: [],
       frontmatterChecked: [],
       tampered: 'not tried',
+      searched: { ranked: 'not tried', uris: [] },
     };
     for (const entry of entries) {
       for (const resource of entry.resources as { uri: string }[]) {
@@ -69,6 +72,8 @@ async function verifyAll(endpoint: string): Promise<PageReport> {
     } catch (error) {
       report.tampered = error instanceof SkillVerificationError ? { reason: error.reason, message: error.message } : String(error);
     }
+    const found = await skills.search('pdf forms');
+    report.searched = { ranked: found.ranked, uris: found.skills.map((e) => e.uri) };
     return report;
   } finally {
     await client.close();

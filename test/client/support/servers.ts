@@ -30,10 +30,10 @@ export async function readJsonBody(req: http.IncomingMessage, methods: string[])
   return body;
 }
 
-/** Our endpoint (stateless) over a source, on node:http. */
-export async function serveOurs(source: SkillSource): Promise<Served> {
+/** Our endpoint (stateless) over a source, on node:http; `search` adds the search_skills tool. */
+export async function serveOurs(source: SkillSource, options: { search?: boolean } = {}): Promise<Served> {
   const methods: string[] = [];
-  const endpoint = createSkillsEndpoint({ source });
+  const endpoint = createSkillsEndpoint({ source, ...options });
   const web = await listenHttp(async (req, res) => {
     const body = req.method === 'POST' ? await readJsonBody(req, methods) : undefined;
     await endpoint.handle(req, res, body).catch(() => undefined);

@@ -1,6 +1,6 @@
 /**
  * Proof that a server started with `EVERY_SURFACE` has each surface on, so a peer's unchanged
- * verdict on it says something: the instructions name the skills, `read_skill` and one prompt per
+ * verdict on it says something: the instructions name the skills, `read_skill`, `search_skills` and one prompt per
  * skill are listed, the installer's index answers and a CORS preflight from the allowed origin is granted.
  */
 import assert from 'node:assert/strict';
@@ -13,10 +13,9 @@ export async function assertEverySurfaceOn(url: string, skills: number): Promise
   try {
     const named = client.getInstructions()?.match(/skill:\/\/\S+\/SKILL\.md/g) ?? [];
     assert.equal(new Set(named).size, skills, `the instructions name every skill:\n${client.getInstructions()}`);
-    assert.ok(
-      (await client.listTools()).tools.some((tool) => tool.name === 'read_skill'),
-      'read_skill is listed',
-    );
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    assert.ok(tools.includes('read_skill'), 'read_skill is listed');
+    assert.ok(tools.includes('search_skills'), 'search_skills is listed');
     assert.equal((await client.listPrompts()).prompts.length, skills, 'one prompt per skill');
   } finally {
     await client.close();

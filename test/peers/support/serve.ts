@@ -18,7 +18,7 @@ const START_TIMEOUT_MS = 20_000;
  * Every surface for hosts without the Skills extension switched on: the peers must see the same
  * Skills extension through them (instructions forced on even for clients that declare it).
  */
-export const EVERY_SURFACE = ['--tools', '--prompts', '--well-known', '--cors', 'http://localhost:5173', '--instructions', 'always'];
+export const EVERY_SURFACE = ['--tools', '--search', '--prompts', '--well-known', '--cors', 'http://localhost:5173', '--instructions', 'always'];
 
 export interface ServeOptions {
   framework?: 'fastify' | 'express';

@@ -41,16 +41,15 @@ export async function serve(argv: string[]): Promise<undefined> {
   }
   const maxTenants = integerOption(values['max-tenants'], 'max-tenants', 50, 1);
   if (values['max-tenants'] !== undefined && tenantHeader === undefined) throw new UsageError('--max-tenants applies with --tenant-header only');
-  const allowedHosts = hostList(values['allowed-hosts']);
   const http: HttpSettings = {
     onWarning: warn,
     requestTimeout: integerOption(values['request-timeout'], 'request-timeout', 30_000, 1),
-    allowedHosts,
+    allowedHosts: hostList(values['allowed-hosts']),
     wellKnown: values['well-known'] === true,
   };
   http.cors = corsOrigins(values.cors as string[] | undefined);
   const health = healthPaths(values.health as string[] | undefined, path);
-  const reach: Reach = { tools: values.tools === true, prompts: values.prompts === true, instructions: instructionsFlag(values.instructions) };
+  const reach = reachFlags(values);
 
   const state = new Health(Math.max(STORAGE_WINDOW_MS, 3 * (pollIntervalMs ?? 30_000)));
   const opened = await openStorage(parseLocation(location), {
@@ -72,6 +71,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     strict: values.strict === true,
     onWarning: warn,
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+    ...(reach.search ? { search: true } : {}), // an index per catalog: one per tenant
   };
   let served: Served;
   try {
@@ -129,7 +129,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     polledMs: watch && opened.kind === 's3' ? (pollIntervalMs ?? 30_000) : undefined,
     served,
     tenantHeader,
-    allowedHosts,
+    allowedHosts: http.allowedHosts,
     wellKnown: http.wellKnown,
     health,
     label: opened.label,
@@ -285,12 +285,23 @@ interface HttpSettings {
   health?: { paths: HealthPaths; state: Health } | undefined;
 }
 
-/** The surfaces for hosts without the Skills extension: `--tools`, `--prompts`, `--instructions`. */
+/** The surfaces for hosts without the Skills extension: `--tools`, `--prompts`, `--search`, `--instructions`. */
 interface Reach {
   tools: boolean;
   prompts: boolean;
+  search: boolean;
   /** Whether the server's instructions name the skills. */
   instructions: 'auto' | boolean;
+}
+
+/** `--tools`, `--prompts`, `--search` and `--instructions`, read. */
+function reachFlags(values: { tools?: boolean; prompts?: boolean; search?: boolean; instructions?: string }): Reach {
+  return {
+    tools: values.tools === true,
+    prompts: values.prompts === true,
+    search: values.search === true,
+    instructions: instructionsFlag(values.instructions),
+  };
 }
 
 /** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */

@@ -71,6 +71,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     if (options.sessions !== true) fail('conflicting-options', name, 'applies only with sessions: true');
   }
   checkListenOptions(options, fail);
+  checkSearchOption(options, origin, fail);
   checkInstructionsOption(options.instructions, fail);
   const watch = options.watch === true;
   if (watch) checkWatchable(origin, fail);
@@ -94,6 +95,7 @@ export function checkAdapterOptions<Request>(options: SkillsAdapterOptions<Reque
     watch,
     tools: options.tools === true,
     prompts: options.prompts === true,
+    search: options.search !== undefined && options.search !== false,
     wellKnown: options.wellKnown === true,
     onWarning: options.onWarning,
     reads: checkReadHooks(options, packageName),
@@ -164,7 +166,7 @@ function checkOrigin<Request>(options: SkillsAdapterOptions<Request>, fail: Opti
 function checkCatalogOptions(options: CatalogOptions, packageName: string): CatalogOptions {
   normalizeCatalogOptions(options, packageName);
   const catalogOptions: CatalogOptions = {};
-  for (const name of [...STORAGE_ONLY_OPTIONS, 'onWarning'] as const) {
+  for (const name of [...STORAGE_ONLY_OPTIONS, 'onWarning', 'search'] as const) {
     if (options[name] !== undefined) (catalogOptions as Record<string, unknown>)[name] = options[name];
   }
   return catalogOptions;
@@ -182,6 +184,22 @@ function checkListenOptions<Request>(options: SkillsAdapterOptions<Request>, fai
   if (lifetime !== undefined && lifetime > MAX_TIMER_MS) {
     fail('invalid-value', 'listenLifetimeMs', `must be at most ${MAX_TIMER_MS} (about 24 days), got ${lifetime}`);
   }
+}
+
+/**
+ * `search`: true or false with any origin (the tool); `{ text }` shapes the index the adapter's own
+ * catalog keeps, so it needs `storage` (the catalog options checked it there).
+ */
+function checkSearchOption<Request>(options: SkillsAdapterOptions<Request>, origin: SkillsOrigin, fail: OptionFail): void {
+  const search: unknown = options.search;
+  if (search === undefined || typeof search === 'boolean' || origin.kind === 'storage') return;
+  if (typeof search !== 'object' || search === null) fail('invalid-type', 'search', `must be true, false or { text: true }, got ${describeValue(search)}`);
+  fail(
+    'conflicting-options',
+    'search',
+    `as an object shapes the index of a catalog the adapter loads, so it applies only with storage; pass it to SkillCatalog.load(storage, { search }) ` +
+      'and give search: true here',
+  );
 }
 
 function checkWatchable(origin: SkillsOrigin, fail: OptionFail): void {

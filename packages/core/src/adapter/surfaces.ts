@@ -1,5 +1,5 @@
 /**
- * At start-up, the checks `tools` and `prompts` make of the app's server (a tool of its own named
+ * At start-up, the checks `tools`, `prompts` and `search` make of the app's server (a tool of its own named
  * `read_skill`, say) run on one server from its factory, so a clash fails the start, not a request.
  */
 import { attach, type AttachOptions } from '../server/attach.js';
@@ -20,14 +20,14 @@ import type { AnyMcpServer } from './types.js';
  * await checkServerSurfaces(server, catalog, { tools: true }); // fails at start-up if the app has its own read_skill tool
  * ```
  * @throws What {@link attach} throws for the factory's server (the promise rejects), such as an
- * {@link @skillmount/core!OptionError | OptionError} (`conflicting-options`) when the app's server already has a `read_skill` tool.
+ * {@link @skillmount/core!OptionError | OptionError} (`conflicting-options`) when the app's server already has a `read_skill` or `search_skills` tool.
  */
 export async function checkServerSurfaces(
   factory: (() => AnyMcpServer | Promise<AnyMcpServer>) | undefined,
   source: SkillSource,
   options: AttachOptions,
 ): Promise<void> {
-  if (!factory || (options.tools !== true && options.prompts !== true)) return;
+  if (!factory || (options.tools !== true && options.prompts !== true && options.search !== true)) return;
   const server = await factory();
   try {
     attach(server, source, options);

@@ -151,6 +151,15 @@ export interface SkillsAdapterOptions<Request> extends CatalogOptions, SkillRead
    */
   prompts?: boolean;
   /**
+   * Add the `search_skills` tool beside the app's tools: the skills a request may see that match
+   * a query, best first, as name, description and SKILL.md URI, through the same `visible` rules.
+   * With `storage`, the catalog keeps a search index too (the catalog option `search`); a `catalog`
+   * loaded without one, or a custom `source` without `search`, is ranked from its listed skills.
+   * `{ text: true }` (with `storage`) also indexes each SKILL.md's text. A server of the app that
+   * already has a tool named `search_skills` is refused. Default `false`.
+   */
+  search?: CatalogOptions['search'];
+  /**
    * Longest time, in milliseconds, a request body the adapter reads may take to arrive. A body
    * still incomplete then gets 408 with a JSON-RPC error body and its connection is closed.
    * Default 30000.
@@ -182,6 +191,8 @@ export interface CheckedAdapterOptions<Request> {
   tools: boolean;
   /** The skills are served as prompts on every server. */
   prompts: boolean;
+  /** The `search_skills` tool is added to every server. */
+  search: boolean;
   /** Serve `/.well-known/agent-skills/`. */
   wellKnown: boolean;
   /** Set only when the app passed one, so core's defaults (the catalog's own `onWarning`) still apply otherwise. */

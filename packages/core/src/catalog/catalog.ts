@@ -25,6 +25,8 @@ import type {
   SkillFileContent,
   SkillFiles,
   SkillResourceListing,
+  SkillSearchOptions,
+  SkillSearchPage,
   SkillSource,
   SkillWarning,
 } from '../types.js';
@@ -41,6 +43,9 @@ import { DIRECTORY_MIME } from '../protocol/constants.js';
 import { diffEntries } from './diff.js';
 import { storageCalls } from './storage-calls.js';
 import { brand, isBranded } from '../brand.js';
+import { buildSearch, skillBodies, updateSearch, type CatalogSearch } from './search.js';
+import { SkillSearchError } from '../search/errors.js';
+import { searchIndex } from '../search/search.js';
 
 /** Catalogs built by this copy of core: their entries were validated here, so handlers may trust them (a brand alone proves no such thing). */
 const builtHere = new WeakSet<object>();
@@ -109,8 +114,10 @@ export class SkillCatalog implements SkillSource {
   /** Earlier generations' bytes, after a reload; undefined when `retainMs` or the cache is 0. */
   readonly #retained: RetainedBytes | undefined;
   #sweep: ReturnType<typeof setTimeout> | undefined;
+  /** The search index, when the `search` option is on. */
+  readonly #search: CatalogSearch | undefined;
 
-  private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot) {
+  private constructor(files: SkillFiles, options: NormalizedCatalogOptions, snapshot: CatalogSnapshot, search: CatalogSearch | undefined) {
     this.#files = files;
     this.#timed = storageCalls(files, options.timeoutMs);
     this.#options = options;
@@ -119,6 +126,7 @@ export class SkillCatalog implements SkillSource {
     const cacheBytes = options.cacheBytes ?? (files.inMemory === true ? 0 : DEFAULT_CACHE_BYTES);
     this.#cache = cacheBytes > 0 ? new BytesCache(cacheBytes) : undefined;
     this.#retained = cacheBytes > 0 && options.retainMs > 0 ? new RetainedBytes(options.retainMs, Math.floor(cacheBytes / RETAINED_SHARE)) : undefined;
+    this.#search = search;
     builtHere.add(this);
   }
 
@@ -156,12 +164,15 @@ export class SkillCatalog implements SkillSource {
       throw new TypeError('skillmount: SkillCatalog.load(files) needs a storage with list(dir) and read(path), e.g. fsStorage("./skills")');
     }
     const normalized = normalizeCatalogOptions(options);
-    const build = () => buildSnapshot(storageCalls(files, normalized.timeoutMs), buildOptions(normalized));
+    const timed = storageCalls(files, normalized.timeoutMs);
+    const build = () => buildSnapshot(timed, buildOptions(normalized));
     const snapshot = await (catalogChannel.hasSubscribers
       ? traceBuild('load', build, (built) => ({ skills: built.entries.length, bodiesRead: built.bodiesRead }))
       : build());
+    const { search } = normalized;
+    const bodies = search?.text ? await skillBodies(timed, snapshot, undefined, normalized.concurrency) : undefined;
     snapshot.warnings.forEach(normalized.onWarning);
-    return new SkillCatalog(files, normalized, snapshot);
+    return new SkillCatalog(files, normalized, snapshot, search && buildSearch(search, snapshot, bodies));
   }
 
   /** Every served skill's entry, sorted by URI and frozen. */
@@ -229,8 +240,15 @@ export class SkillCatalog implements SkillSource {
     const reload = async () => {
       const next = await buildSnapshot(this.#timed, buildOptions(this.#options), this.#snapshot);
       const report = diffEntries(this.#snapshot.entries, next.entries);
+      const search = this.#search;
+      const bodies =
+        search?.text && report.listChanged
+          ? await skillBodies(this.#timed, next, new Set([...report.added, ...report.changed]), this.#options.concurrency)
+          : undefined;
       const previous = this.#snapshot;
+      // Swapped together, with no await between: no search sees an index of another snapshot.
       this.#snapshot = next;
+      if (search) updateSearch(search, report, next, bodies);
       if (this.#retained) this.#retain(previous, next, this.#retained);
       next.warnings.forEach(this.#options.onWarning);
       if (report.listChanged) for (const listener of [...this.#listeners]) listener();
@@ -348,6 +366,31 @@ export class SkillCatalog implements SkillSource {
     // Bytes the cache verified against this digest when they entered it: served without hashing again.
     const mimeType = mimeTypeFor(record.path.slice(record.path.lastIndexOf('/') + 1));
     return { uri: record.resource.uri, bytes, mimeType, published: { size: bytes.byteLength, digest } };
+  }
+
+  /**
+   * The skills that best fit `query` (a few words, as a person types them), best first: ranked
+   * by name, description and `metadata.version` (and SKILL.md body with `search: { text: true }`),
+   * matching prefixes and typos. With `options.visible`, the results are exactly those of a
+   * catalog without the skills it refuses. Needs the `search` option; reads nothing from storage.
+   *
+   * @example
+   * ```ts
+   * import { SkillCatalog, memoryStorage } from '@skillmount/core';
+   *
+   * const catalog = await SkillCatalog.load(
+   *   memoryStorage({ 'pdf/SKILL.md': '---\nname: pdf\ndescription: Extract text and tables from PDF files\n---\n' }),
+   *   { search: true },
+   * );
+   * const { skills, nextCursor } = catalog.search('pdf tables', { limit: 5, visible: (entry) => !entry.uri.includes('/internal/') });
+   * ```
+   * @throws {@link SkillSearchError} when the catalog was loaded without `search` (`-32603`), or the
+   * query, limit or cursor is bad (`-32602`; the message says what was wrong and the limit).
+   * @throws TypeError when `options` or `options.visible` has the wrong type.
+   */
+  search(query: string, options?: SkillSearchOptions): SkillSearchPage {
+    if (!this.#search) throw new SkillSearchError('off', 'Search is off for this skills catalog: load it with the option { search: true }');
+    return searchIndex(this.#search, query, options);
   }
 
   // --- SkillSource --------------------------------------------------------

@@ -24,10 +24,17 @@ export type {
   SkillResource,
   SkillWarning,
   SkillWarningCode,
+  SkillSearchOptions,
+  SkillSearchPage,
+  SkillSearchSettings,
+  SkillSearchRerank,
+  SkillSearchCandidate,
 } from '../types.js';
 export { SkillCatalog } from './catalog.js';
 export { memoryStorage, type MemoryStorage } from '../storage/memory.js';
 export { CatalogError, SkillNotFoundError, StorageError } from '../errors.js';
+export { SkillSearchError, type SkillSearchErrorReason } from '../search/errors.js';
+export { SEARCH_LIMITS } from '../search/limits.js';
 export { OptionError, type OptionErrorCode } from '../option-error.js';
 export { consoleWarning } from '../warnings/console.js';
 export { sha256Digest } from '../bytes/digest.js';

@@ -2,9 +2,10 @@ import { DEFAULT_CACHE_HINT, DEFAULT_PAGE_SIZE, MAX_BYTES_PER_SKILL, MAX_FILES_P
 import { isHiddenName } from '../storage-kit/skill-folders.js';
 import { segmentProblem } from '../uri/segment.js';
 import { consoleWarning } from '../warnings/console.js';
-import type { CacheHint, CatalogOptions, SkillLimits, SkillWarning } from '../types.js';
+import type { CacheHint, CatalogOptions, SkillLimits, SkillSearchRerank, SkillWarning } from '../types.js';
 import { isPositiveInteger, numberProblem, optionFail, type OptionFail } from '../option-checks.js';
 import { DEFAULT_BASE_URI, parseBaseUri, type BaseUri } from '../uri/base.js';
+import type { SearchSettings } from './search.js';
 
 export interface NormalizedCatalogOptions {
   base: BaseUri;
@@ -20,6 +21,8 @@ export interface NormalizedCatalogOptions {
   cacheBytes: number | undefined;
   /** How long an earlier generation's bytes stay readable after a reload, in milliseconds; 0: not at all. */
   retainMs: number;
+  /** Undefined: search is off. */
+  search: SearchSettings | undefined;
 }
 
 /** The default `cacheBytes`: verified bytes kept in memory so hot reads skip storage. */
@@ -93,7 +96,19 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}, packageNam
     timeoutMs,
     cacheBytes,
     retainMs,
+    search: checkSearch(options.search, fail),
   };
+}
+
+function checkSearch(search: CatalogOptions['search'], fail: OptionFail): SearchSettings | undefined {
+  if (search === undefined || search === false) return undefined;
+  if (search === true) return { text: false, rerank: undefined };
+  if (!isObject(search)) fail('invalid-type', 'search', `must be true, false or an object { text?, rerank? }, got ${String(search)}`);
+  if (search.text !== undefined && typeof search.text !== 'boolean') fail('invalid-type', 'search.text', `must be true or false, got ${String(search.text)}`);
+  if (search.rerank !== undefined && typeof search.rerank !== 'function') {
+    fail('invalid-type', 'search.rerank', 'must be a function (candidates, query) => candidates');
+  }
+  return { text: search.text === true, rerank: search.rerank as SkillSearchRerank | undefined };
 }
 
 function checkCacheHint(hint: Partial<CacheHint> | undefined, fail: OptionFail): CacheHint {

@@ -22,11 +22,18 @@ export type {
   SkillLimits,
   SkillListing,
   SkillLookup,
+  SkillSearchResult,
   SkillResource,
   SkillsClientOptions,
   SkillVerificationReason,
 } from './types.js';
-export { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, SKILL_DIGEST_PATTERN, SKILLS_EXTENSION_ID } from '../protocol/constants.js';
+export {
+  MAX_BYTES_PER_SKILL,
+  MAX_FILES_PER_SKILL,
+  SEARCH_TOOL_NAME,
+  SKILL_DIGEST_PATTERN,
+  SKILLS_EXTENSION_ID,
+} from '../protocol/constants.js';
 export { SKILL_LIMITS } from '../protocol/limits.js';
 export {
   serverSupportsSkills,

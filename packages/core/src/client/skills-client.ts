@@ -10,6 +10,9 @@ import {
   METHOD_SKILLS_LIST,
   SKILLS_EXTENSION_ID,
 } from '../protocol/constants.js';
+import { SEARCH_LIMITS } from '../search/limits.js';
+import { searchEntries } from '../search/search.js';
+import { callSearchTool, checkSearchArguments, offersSearchTool } from './search.js';
 import { GetSkillEnvelopeSchema, ListSkillsEnvelopeSchema, ReadDirectoryResultSchema, ReadResourceEnvelopeSchema } from '../protocol/schemas.js';
 import { canonicalUri } from '../uri/canonical.js';
 import { checkCacheFields, mergeCacheFields } from './cache.js';
@@ -35,6 +38,7 @@ import type {
   SkillListing,
   SkillLookup,
   SkillResource,
+  SkillSearchResult,
   SkillsClientOptions,
 } from './types.js';
 import { checkListedFile, checkSkillMd, checkSkillMdSize, contentBytes, skillMdText, type ContentItem, type FrontmatterParser } from './verify.js';
@@ -85,6 +89,8 @@ export class SkillsClient {
   readonly #protocolVersion: string | undefined;
   readonly #dynamicReads = new DynamicReadTally();
   readonly #refresh: boolean;
+  /** Whether the server lists `search_skills`: asked on the first search. */
+  #offersSearch: Promise<boolean> | undefined;
 
   constructor(client: Client, options: SkillsClientOptions = {}) {
     if (!client || typeof client.request !== 'function' || typeof client.readResource !== 'function' || typeof client.getServerCapabilities !== 'function') {
@@ -175,6 +181,43 @@ export class SkillsClient {
     const next = pages.at(-1)?.nextCursor;
     if (params.cursor !== undefined && next !== undefined) listing.nextCursor = next;
     return listing;
+  }
+
+  /**
+   * The skills that match `query`, best first, as entries to read and verify: from the server's
+   * `search_skills` tool when it lists one (each match's entry then fetched with `get()`, so it is
+   * checked as any entry is), else ranked here over `list()` with `searchEntries`, the ranking the
+   * server's index uses over the same fields. `limit` (1 to 50, default 10) and `cursor` (a
+   * `nextCursor` from an earlier search for the same query) page them. Whether the server has the
+   * tool is asked once (`tools/list`) and remembered.
+   *
+   * @throws TypeError when `query` is not a string of 1 to 256 characters (`SEARCH_LIMITS`), or `limit` or `cursor` is
+   * invalid (before any request), or, ranked here, the cursor is not one this ranking gave.
+   * @throws {@link SkillResultError} when the server's tool refuses the search (its message says why)
+   * or answers without the matches, or as `list()` and `get()` throw.
+   * @throws {@link SkillsUnsupportedError} as `list()` and `get()` throw it.
+   */
+  async search(query: string, params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<SkillSearchResult> {
+    checkSearchArguments(query, params);
+    const limit = params.limit ?? SEARCH_LIMITS.defaultLimit;
+    const cursor = params.cursor !== undefined ? { cursor: params.cursor } : {};
+    this.#offersSearch ??= offersSearchTool(this.#client, options).catch((error) => {
+      this.#offersSearch = undefined;
+      throw error;
+    });
+    if (await this.#offersSearch) {
+      const found = await callSearchTool(this.#client, query, { limit, ...cursor }, options);
+      const skills = await Promise.all(found.uris.map(async (uri) => (await this.get(uri, options)).skill));
+      return { skills, ...(found.nextCursor !== undefined ? { nextCursor: found.nextCursor } : {}), ranked: 'server' };
+    }
+    const listing = await this.list({}, options);
+    let page: { skills: SkillEntry[]; nextCursor?: string };
+    try {
+      page = searchEntries(listing.skills, query, { limit, ...cursor });
+    } catch (error) {
+      throw new TypeError(`search(): ${(error as Error).message}`, { cause: error });
+    }
+    return { skills: page.skills, ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}), ranked: 'client' };
   }
 
   /**

@@ -67,6 +67,19 @@ export interface SkillLookup extends CacheFields {
   skill: SkillEntry;
 }
 
+/** What `search()` found: entries to read and verify, best first. */
+export interface SkillSearchResult {
+  /** The matching skills' entries, best first (from `skills/get` when the server ranked them). */
+  skills: SkillEntry[];
+  /** Where the next page starts: pass it as `cursor` with the same query. */
+  nextCursor?: string;
+  /**
+   * Who ranked them: `'server'`, its `search_skills` tool; `'client'`, this client, over the whole
+   * listing (at most `maxPages` pages), for a server without the tool.
+   */
+  ranked: 'server' | 'client';
+}
+
 /** One verified (or, for a `"dynamic"` skill, frontmatter-checked) file of a skill. */
 export interface SkillFile {
   /** The URI that was requested: the entry's own spelling for a listed file. */

@@ -90,6 +90,8 @@ export interface SkillsEndpointOptions extends RequestGuardOptions {
   tools?: boolean;
   /** Serve each visible skill as an MCP prompt on every server (see `AttachOptions.prompts`). Default `false`. */
   prompts?: boolean;
+  /** Add the `search_skills` tool to every server (see `AttachOptions.search`). Default `false`. */
+  search?: boolean;
   /**
    * Publish the skills each request may see at `/.well-known/agent-skills/index.json`, for the
    * `skills` installer (`npx skills add <site>`): `handleWellKnown` (and `handle`) answer GET and
@@ -292,10 +294,15 @@ export function createSkillsEndpoint(options: SkillsEndpointOptions): SkillsEndp
   };
 }
 
-/** `attach` as the endpoint's servers get it: with `tools` and `prompts`, checked. */
+/** `attach` as the endpoint's servers get it: with `tools`, `prompts` and `search`, checked. */
 function withSurfaces(options: SkillsEndpointOptions): AttachOptions {
   const surfaces = surfaceOptions(options, options.packageName);
-  return { ...options.attach, ...(surfaces.tools ? { tools: true } : {}), ...(surfaces.prompts ? { prompts: true } : {}) };
+  return {
+    ...options.attach,
+    ...(surfaces.tools ? { tools: true } : {}),
+    ...(surfaces.prompts ? { prompts: true } : {}),
+    ...(surfaces.search ? { search: true } : {}),
+  };
 }
 
 /**

@@ -44,3 +44,6 @@ export const INTERNAL_ERROR = JsonRpcErrorCode.InternalError;
 
 /** The protocol revision on which `ttlMs` and `cacheScope` are required. */
 export const CACHEABLE_PROTOCOL_VERSION = '2026-07-28';
+
+/** The tool that searches the skills a request may see (the `search` option); its bounds are `SEARCH_LIMITS`. */
+export const SEARCH_TOOL_NAME = 'search_skills';

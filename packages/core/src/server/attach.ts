@@ -33,7 +33,8 @@ import { warningSink } from '../warnings/sink.js';
 import { optionFail } from '../option-checks.js';
 import { checkInstructionsOption } from './instructions-option.js';
 import { nameSkillsAtInitialize } from './instructions-initialize.js';
-import { installReadTool } from './read-tool.js';
+import { installReadTool, type ReadToolDeps } from './read-tool.js';
+import { installSearchTool, type SearchToolDeps } from './search-tool.js';
 import { installSkillPrompts } from './skill-prompts.js';
 import type { AppRead } from './skill-read.js';
 
@@ -87,6 +88,14 @@ export interface AttachOptions extends SkillReadHooks {
    * name wins). Costs a host one prompt listing per skill. Default `false`.
    */
   prompts?: boolean;
+  /**
+   * Add the `search_skills` tool: the skills the request may see that match a query, best first
+   * (name, description and SKILL.md URI; `limit` and `cursor` page them), through the same
+   * `visible` rules as `skills/list`. A `SkillCatalog` loaded with its `search` option answers from
+   * its index; any other source from its own `search`, else from its listed skills. A server that
+   * already has a tool named `search_skills` is refused. Default `false`.
+   */
+  search?: boolean;
 }
 
 /** What `attach` returns: the skills' resource handlers, for apps that compose them by hand. */
@@ -136,8 +145,8 @@ const SKILL_METHODS = [METHOD_SKILLS_LIST, METHOD_SKILLS_GET, METHOD_DIRECTORY_R
  * attach(server, catalog); // before server.connect()
  * ```
  * @throws TypeError when `source` is not a skill source or `server` is not an SDK v1 `McpServer` or `Server`.
- * @throws {@link OptionError} when an option is invalid, or (`conflicting-options`) when `tools` would add a
- * `read_skill` tool the server already has.
+ * @throws {@link OptionError} when an option is invalid, or (`conflicting-options`) when `tools` or `search` would add a
+ * `read_skill` or `search_skills` tool the server already has.
  * @throws Error when the server is already connected, already serves another source, already answers a
  * skills method, or (a `Server` in `'auto'` mode) already answers `resources/list` or `resources/read`.
  */
@@ -208,7 +217,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
   };
   const surfaceDeps = { handlers, appRead, contextOf, warn };
   // Before anything else changes: a tool name the app already uses is refused here.
-  const removeTool = surfaces.tools ? installReadTool(server, isMcp, low, surfaceDeps) : undefined;
+  const removeTool = installTools(server, isMcp, low, surfaces, surfaceDeps);
 
   if (isMcp) {
     // First, because it is the step McpServer may refuse (a template already named "skills"),
@@ -222,7 +231,7 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
         async (uri, _variables, extra) => (await handlers.read(uri.href, contextOf(extra, 'resources/read'), 'resources/read', extra._meta)) as never,
       );
     } catch (error) {
-      removeTool?.();
+      removeTool();
       throw new Error(
         `skillmount: attach(server, source) could not add the skill:// resource template "skills" to this McpServer: ${(error as Error).message}. ` +
           'Rename an app resource template named "skills", and register resources through McpServer rather than setRequestHandler.',
@@ -273,6 +282,38 @@ export function attachSkills(server: AnyServer, source: SkillSource, options: At
 }
 
 /**
+ * Add the tools `surfaces` asks for (`read_skill`, `search_skills`) to `server`; returns how to take
+ * them back. A name the app already uses is refused before the other tool stays behind.
+ */
+function installTools(
+  server: AnyServer,
+  isMcp: boolean,
+  low: Server,
+  surfaces: { tools: boolean; search: boolean },
+  deps: Omit<SearchToolDeps, 'appList'> & ReadToolDeps,
+): () => void {
+  const removeReadTool = surfaces.tools ? installReadTool(server as McpServer | Server, isMcp, low, deps) : undefined;
+  let removeSearchTool: (() => void) | undefined;
+  if (surfaces.search) {
+    // The app's own skills/list, when it answers that method itself: the search ranks what it lists.
+    const appList = () => {
+      const own = installedHandler(low, METHOD_SKILLS_LIST);
+      return own && !answersAsAttached(low, METHOD_SKILLS_LIST) ? own : undefined;
+    };
+    try {
+      removeSearchTool = installSearchTool(server as McpServer | Server, isMcp, low, { ...deps, appList });
+    } catch (error) {
+      removeReadTool?.();
+      throw error;
+    }
+  }
+  return () => {
+    removeReadTool?.();
+    removeSearchTool?.();
+  };
+}
+
+/**
  * The options of `attach` that the skills service takes (`strict`, `visible`, `instructions`),
  * checked; `instructions` given apart (an endpoint's own option) takes the place of `options.instructions`.
  */
@@ -289,14 +330,17 @@ export function serviceOptions(options: AttachOptions, instructions = options.in
   return { strict: options.strict, visible: options.visible, instructions: checkInstructionsOption(instructions, fail), reads: checkReadHooks(options) };
 }
 
-/** The surfaces attach adds besides the skills methods (`tools`, `prompts`), checked. */
-export function surfaceOptions(options: Pick<AttachOptions, 'tools' | 'prompts'>, packageName?: string): { tools: boolean; prompts: boolean } {
-  for (const name of ['tools', 'prompts'] as const) {
+/** The surfaces attach adds besides the skills methods (`tools`, `prompts`, `search`), checked. */
+export function surfaceOptions(
+  options: Pick<AttachOptions, 'tools' | 'prompts' | 'search'>,
+  packageName?: string,
+): { tools: boolean; prompts: boolean; search: boolean } {
+  for (const name of ['tools', 'prompts', 'search'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean') {
       throw new OptionError('invalid-type', name, `must be true or false, got ${typeof options[name]}`, packageName);
     }
   }
-  return { tools: options.tools === true, prompts: options.prompts === true };
+  return { tools: options.tools === true, prompts: options.prompts === true, search: options.search === true };
 }
 
 /** The context of a skills request; `missing` hears of one that runs outside `runWithSkillContext`. */

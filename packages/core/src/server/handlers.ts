@@ -9,6 +9,8 @@ import { entryProblems } from '../entry/validate.js';
 import { DEFAULT_CACHE_HINT, METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '../protocol/constants.js';
 
 const METHOD_DISCOVER = 'server/discover';
+/** What a search is named by, in the response budget's refusals and the source checks' warnings. */
+const SEARCH_SUBJECT = 'search_skills';
 import { canonicalUri } from '../uri/canonical.js';
 import { DEFAULT_BASE_URI, isUnderBase, parseBaseUri, type BaseUri } from '../uri/base.js';
 import { fileOfAnswer, kindOf, pageProblem, sortPageEntries, type DroppedEntry } from './source-answers.js';
@@ -33,9 +35,12 @@ import type {
   SkillWarningCode,
   SkillReadHooks,
   SkillReadVia,
+  SearchSkillsResult,
 } from '../types.js';
 import { ReadEvents } from './read-events.js';
 import { namedDigest } from './read-digest.js';
+import { MAX_SEARCH_PAGES, searchSource, type SearchAsk } from './source-search.js';
+import { searchRefusal } from './search-refusal.js';
 import { skillMdName } from '../uri/skill-md-name.js';
 import { requestChannel, type SkillRequestMessage } from '../telemetry/channels.js';
 import { requestMessage } from '../telemetry/request-message.js';
@@ -278,6 +283,50 @@ export class SkillHandlers {
       }
       return shown;
     };
+  }
+
+  /**
+   * The skills the request may see that match `ask.query`, best first, one page: the answering
+   * source's search (a catalog's index, one per tenant), asked with the visibility rules so a
+   * hidden skill is neither ranked nor counted, and a page and its cursor are those of a catalog
+   * without it. A source that cannot search has its visible skills ranked here. A query, limit or
+   * cursor the search refuses is -32602, with what was wrong.
+   */
+  search(ask: SearchAsk, ctx: SkillContext): Promise<SearchSkillsResult> {
+    return this.#answer(ctx, SEARCH_SUBJECT, async (answering) => {
+      const visibility = this.#visibility;
+      const shown = visibility ? (entry: SkillEntry) => visibility.allows(entry, ctx) : undefined;
+      let found: { page: unknown; checked: boolean };
+      try {
+        const catalog = answering.trusted ? (answering.source as SkillCatalog) : undefined;
+        found = await searchSource(answering.source, ask, ctx, shown, () => this.#visibleListed(ctx), catalog);
+      } catch (error) {
+        throw searchRefusal(error);
+      }
+      if (!found.checked) this.#checkPage({ ...answering, trusted: false }, found.page, SEARCH_SUBJECT, 'skills');
+      const { skills, nextCursor } = found.page as { skills: SkillEntry[]; nextCursor?: string };
+      const next = nextCursor !== undefined ? { nextCursor } : {};
+      if (found.checked) return { ...this.#envelopeOf(answering.source, ctx), skills, ...next };
+      // A custom source's own search is checked as its pages are, and its results seen through the rules again.
+      const { kept, dropped } = sortPageEntries(skills);
+      this.#tellDropped(dropped);
+      const shownSkills: SkillEntry[] = [];
+      for (const entry of kept) if (!visibility || (await visibility.allows(entry, ctx))) shownSkills.push(entry);
+      return { ...this.#envelopeOf(answering.source, ctx), skills: shownSkills, ...next };
+    });
+  }
+
+  /** Every skill the request may see, in list order, up to MAX_SEARCH_PAGES pages: for a source that cannot search. */
+  async #visibleListed(ctx: SkillContext): Promise<SkillEntry[]> {
+    const skills: SkillEntry[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
+      const answer = await this.list(cursor, ctx);
+      skills.push(...answer.skills);
+      cursor = answer.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return skills;
   }
 
   /** Report the entries left off a custom source's page, or under `strict` fail the page. */

@@ -9,6 +9,7 @@ import { METHOD_DIRECTORY_READ, METHOD_SKILLS_GET, METHOD_SKILLS_LIST } from '..
 import type { SkillsService } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
 import { optionalCursor, requiredUri } from './params.js';
+import { searchAsk } from './search-tool.js';
 
 export function publicService(handlers: SkillHandlers): SkillsService {
   return Object.freeze({
@@ -25,5 +26,6 @@ export function publicService(handlers: SkillHandlers): SkillsService {
       return handlers.readDirectory(checked, optionalCursor({ cursor }, METHOD_DIRECTORY_READ), contextFromExtra(extra));
     },
     listResources: async (extra) => handlers.listResources(contextFromExtra(extra)),
+    search: async (query, options = {}, extra) => handlers.search(searchAsk(query, options), contextFromExtra(extra)),
   } satisfies SkillsService);
 }
