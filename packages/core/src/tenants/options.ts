@@ -49,7 +49,13 @@ export function normalizeTenantOptions(options: TenantCatalogsOptions): Normaliz
     if (error instanceof OptionError) fail(error.code, `catalog.${error.option}`, error.detail);
     throw error;
   }
-  const emptyCatalog: CatalogOptions = { baseUri: catalog.baseUri, cacheHint: catalog.cacheHint, pageSize: catalog.pageSize, onWarning };
+  const emptyCatalog: CatalogOptions = {
+    baseUri: catalog.baseUri,
+    cacheHint: catalog.cacheHint,
+    pageSize: catalog.pageSize,
+    search: catalog.search,
+    onWarning,
+  };
 
   if (hasLoad) {
     if (typeof options.load !== 'function') fail('invalid-type', 'load', 'must be a function key => Promise<SkillSource>');
