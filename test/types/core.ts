@@ -6,7 +6,6 @@ import {
   type AttachOptions,
   attach as attachSkills,
   type CatalogOptions,
-  type SkillCatalog,
   type SkillSearchCandidate,
   type SkillSearchError,
   type SkillSearchOptions,
@@ -32,7 +31,7 @@ import {
 } from '@skillmount/core';
 import { bodyNotJson, contextFields, type HttpRefusal, INVALID_CONTEXT, setClientAddress } from '@skillmount/core/adapter';
 import { fsStorage } from '@skillmount/storage-fs';
-import type { SkillSearchResult, SkillsClient } from '@skillmount/core/client';
+import type { SkillSearchResult } from '@skillmount/core/client';
 import type { IncomingMessage } from 'node:http';
 
 // tenantCatalogs: `storage` or `load`, never both; `key` always.
@@ -211,8 +210,8 @@ void newCodes;
 void SkillCatalog.load(fsStorage('./skills'), { retainMs: 0 });
 // @ts-expect-error retainMs is a number of milliseconds
 void SkillCatalog.load(fsStorage('./skills'), { retainMs: '1m' });
-declare const hostClient: Client;
-new SkillsClient(hostClient, { refresh: false });
+declare const mcpClient: Client;
+new SkillsClient(mcpClient, { refresh: false });
 declare const readFile: SkillFile;
 const newerEntry: SkillEntry | undefined = readFile.skill;
 void newerEntry;
