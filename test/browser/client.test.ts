@@ -105,7 +105,11 @@ test('in headless Chromium, the built client verifies every file that skillmount
     assert.equal(typeof report.tampered, 'object', `a changed digest was refused: ${JSON.stringify(report.tampered)}`);
     assert.equal((report.tampered as { reason: string }).reason, 'digest');
     assert.deepEqual(report.searched, { ranked: 'client', uris: ['skill://pdf-processing/SKILL.md'] }, 'search() ranks the listing in the page');
-    assert.match((report.tampered as { message: string }).message, /has digest sha256:[0-9a-f]{64} but the skill entry lists sha256:0{64}/);
+    assert.match((report.tampered as { message: string }).message, /no longer serves the bytes the skill entry lists/);
+    // By default the client asks for the entry again and reads against it, which the result carries.
+    const refreshed = report.refreshed as { skill: string; expected: string; verified: boolean };
+    assert.equal(typeof report.refreshed, 'object', `the read under the changed entry was retried: ${JSON.stringify(report.refreshed)}`);
+    assert.deepEqual(refreshed, { skill: refreshed.expected, expected: refreshed.expected, verified: true });
   } finally {
     await context.close();
   }

@@ -1,8 +1,9 @@
 /**
  * What the browser page runs: the built `@skillmount/core/client` over the SDK's own client and
  * Streamable HTTP transport, bundled for the browser. It lists every skill, reads and verifies
- * every listed file, checks that a changed digest is refused, and searches (ranked in the page: the
- * server has no search_skills tool), all with browser APIs only.
+ * every listed file, checks that a changed digest is refused (and, by default, that the entry is
+ * asked for again and the read verified against it), and searches (ranked in the page: the server
+ * has no search_skills tool), all with browser APIs only.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,6 +17,8 @@ export interface PageReport {
   files: { uri: string; verified: boolean; size: number; digest: string; text: boolean }[];
   frontmatterChecked: string[];
   tampered: { reason: string; message: string } | string;
+  /** The same read by a client that asks for the entry again: the entry it read against, and whether the file verified. */
+  refreshed: { skill: string | undefined; expected: string; verified: boolean } | string;
   searched: { ranked: string; uris: string[] };
 }
 
@@ -43,6 +46,7 @@ async function verifyAll(endpoint: string): Promise<PageReport> {
       files: [],
       frontmatterChecked: [],
       tampered: 'not tried',
+      refreshed: 'not tried',
       searched: { ranked: 'not tried', uris: [] },
     };
     for (const entry of entries) {
@@ -67,10 +71,16 @@ async function verifyAll(endpoint: string): Promise<PageReport> {
     };
     if (!SKILL_DIGEST_PATTERN.test(`sha256:${'0'.repeat(64)}`)) throw new Error('the digest pattern refused a digest');
     try {
-      await skills.read(lie, listed.uri);
+      await new SkillsClient(client, { refresh: false }).read(lie, listed.uri);
       report.tampered = 'read succeeded';
     } catch (error) {
       report.tampered = error instanceof SkillVerificationError ? { reason: error.reason, message: error.message } : String(error);
+    }
+    try {
+      const file = await skills.read(lie, listed.uri);
+      report.refreshed = { skill: file.skill?.uri, expected: first.uri, verified: file.verified };
+    } catch (error) {
+      report.refreshed = String(error);
     }
     const found = await skills.search('pdf forms');
     report.searched = { ranked: found.ranked, uris: found.skills.map((e) => e.uri) };
