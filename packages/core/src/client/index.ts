@@ -5,6 +5,7 @@
  * @module @skillmount/core/client
  */
 export { SkillsClient } from './skills-client.js';
+export { type SkillDigestFile, skillDigest, skillDigestManifest } from '../trust/skill-digest.js';
 export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
 export { checkLimits } from './limits.js';
 export { OptionError, type OptionErrorCode } from '../option-error.js';
