@@ -113,7 +113,8 @@ function parse(text: string): Parsed | string {
  * const result = await verifySkill({ path: 'pdf', files: [] }, { trustedKeys: [] });
  * result.state; // 'unsigned'
  * ```
- * @throws Nothing for hostile input (every refusal is a result); a TypeError when the runtime lacks WebCrypto.
+ * @throws {TypeError} Never for a hostile signature (every refusal is a result); only when a path of the
+ *   caller's own file list cannot name a file of a skill (as `skillDigest`), or the runtime lacks WebCrypto.
  */
 export async function verifySkill(skill: SkillToSign, options: { trustedKeys: readonly TrustedKey[] }): Promise<SkillSignatureResult> {
   const file = skill.files.find((f) => f.path === SIGNATURE_FILE);
