@@ -24,6 +24,7 @@ const CORE_ENTRY_POINTS = anyOf(Object.entries(ENTRY_POINTS).flatMap(([name, fil
  */
 const LAYERS = [
   { name: 'helpers', holds: ['text/', 'bytes/'], what: 'strings, bytes and digests; imports nothing of core' },
+  { name: 'trust', holds: ['trust/'], what: 'the skill digest, signing and verifying (standard JavaScript and WebCrypto: browsers import it)' },
   { name: 'basics', holds: ['brand.ts', 'version.ts', 'option-error.ts', 'option-checks.ts'], what: 'class brands, the version, option errors' },
   { name: 'storage-kit', holds: ['storage-kit/'], what: 'the SkillFiles interface and the kit storages share (@skillmount/core/storage-kit)' },
   { name: 'types', holds: ['types.ts'], what: 'the public types' },
@@ -69,7 +70,7 @@ const layerRules = LAYERS.slice(0, -1).map((layer, at) => {
 const EVERY_LAYER = LAYERS.flatMap((layer) => layerPath(layer.holds));
 
 /** The folders and root files that both the host side and the serving side use. */
-const SHARED = ['bytes/', 'text/', 'uri/', 'skillmd/', 'protocol/', 'entry/', 'search/', 'storage-kit/', 'errors.ts', 'types.ts', 'brand.ts', 'option-error.ts', 'option-checks.ts', 'version.ts'];
+const SHARED = ['bytes/', 'text/', 'trust/', 'uri/', 'skillmd/', 'protocol/', 'entry/', 'search/', 'storage-kit/', 'errors.ts', 'types.ts', 'brand.ts', 'option-error.ts', 'option-checks.ts', 'version.ts'];
 
 // Web frameworks and their plugins, as resolved paths (or as written, when a package is not installed):
 // express, express-*, @types/express…, fastify, fastify-plugin, @fastify/*, koa, hono, h3, …

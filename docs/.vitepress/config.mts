@@ -68,6 +68,7 @@ export default defineConfig({
           { text: 'Writing a source or a storage', link: '/reference/sources' },
           { text: 'Errors and warnings', link: '/reference/errors' },
           { text: 'Client', link: '/reference/client' },
+          { text: 'Trust: digests and signatures', link: '/reference/trust' },
           { text: '@skillmount/fastify', link: '/reference/fastify' },
           { text: '@skillmount/express', link: '/reference/express' },
           { text: '@skillmount/storage-fs', link: '/reference/storage-fs' },

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EXAMPLES } from '../support/skills-suite.js';
@@ -197,4 +197,47 @@ test('--help', () => {
   const r = cli('--help');
   assert.equal(r.status, 0);
   assert.match(r.stdout, /skillmount serve <folder>/);
+});
+
+test('keygen, sign and check --trust: a signed tree verifies, a changed file or another key fails it', async (t) => {
+  const root = await mkdtemp(path.join(tmpdir(), 'skillmount-sign-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const skills = path.join(root, 'skills');
+  await mkdir(path.join(skills, 'team/pdf/scripts'), { recursive: true });
+  await writeFile(path.join(skills, 'team/pdf/SKILL.md'), '---\nname: pdf\ndescription: PDFs.\n---\n');
+  await writeFile(path.join(skills, 'team/pdf/scripts/run.sh'), '#!/bin/sh\n');
+
+  const made = cli('keygen', path.join(root, 'keys'));
+  assert.equal(made.status, 0, made.stdout + made.stderr);
+  const privateKey = await readFile(path.join(root, 'keys/skillmount-signing.key'), 'utf8');
+  assert.equal((await stat(path.join(root, 'keys/skillmount-signing.key'))).mode & 0o777, 0o600);
+  assert.ok(!(made.stdout + made.stderr).includes(privateKey.split('\n')[1]!), 'the private key is never printed');
+  const again = cli('keygen', path.join(root, 'keys'));
+  assert.equal(again.status, 1);
+  assert.match(again.stderr, /already exists; keygen never overwrites/);
+  assert.equal(await readFile(path.join(root, 'keys/skillmount-signing.key'), 'utf8'), privateKey);
+
+  const signed = cli('sign', skills, '--key', path.join(root, 'keys/skillmount-signing.key'));
+  assert.equal(signed.status, 0, signed.stdout + signed.stderr);
+  assert.match(signed.stdout, /signed team\/pdf \(2 files\)/);
+  assert.ok(!signed.stdout.includes(privateKey.split('\n')[1]!));
+
+  const pub = path.join(root, 'keys/skillmount-signing.pub');
+  const ok = cli('check', skills, '--trust', pub);
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /signed team\/pdf: by skillmount-signing\.pub/);
+
+  cli('keygen', path.join(root, 'other'));
+  const other = cli('check', skills, '--trust', path.join(root, 'other/skillmount-signing.pub'));
+  assert.equal(other.status, 1);
+  assert.match(other.stdout, /team\/pdf: .*\[untrusted-key\]/);
+
+  await writeFile(path.join(skills, 'team/pdf/scripts/run.sh'), '#!/bin/sh\nrm -rf ~\n');
+  const changed = cli('check', skills, '--trust', pub, '--json');
+  assert.equal(changed.status, 1);
+  const json = JSON.parse(changed.stdout) as { signatures: { skill: string; state: string; code: string; path: string }[] };
+  assert.deepEqual(
+    json.signatures.map(({ skill, state, code, path }) => ({ skill, state, code, path })),
+    [{ skill: 'team/pdf', state: 'invalid', code: 'changed-file', path: 'scripts/run.sh' }],
+  );
 });

@@ -1,7 +1,15 @@
 // Type tests for @skillmount/core's public types: checked by tsc (see types.test.ts), never run.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SkillsClient, type SkillFile } from '@skillmount/core/client';
+import {
+  type SignatureInvalidCode,
+  type SkillSignatureResult,
+  type SkillSigner,
+  SkillsClient,
+  type SkillFile,
+  skillDigest,
+  verifySkill,
+} from '@skillmount/core/client';
 import {
   type AttachOptions,
   attach as attachSkills,
@@ -229,3 +237,21 @@ searched.search(42);
 // @ts-expect-error the index option is boolean or an object
 const badSearchOption: CatalogOptions['search'] = 'yes';
 void badSearchOption;
+
+// Signing: a signer is a public key and a function of bytes (a KMS or an HSM fits); a result is one of four states.
+const kms: SkillSigner = { publicKey: '-----BEGIN PUBLIC KEY-----…', sign: async (payload: Uint8Array) => payload };
+void kms;
+const digestOfSkill: Promise<string> = skillDigest([{ path: 'SKILL.md', digest: 'sha256:…' }]);
+void digestOfSkill;
+async function stateOf(): Promise<string> {
+  const result: SkillSignatureResult = await verifySkill({ path: 'pdf', files: [] }, { trustedKeys: [{ name: 'a.pub', publicKey: '' }] });
+  if (result.state === 'verified') return result.signer.name;
+  if (result.state === 'invalid') {
+    const code: SignatureInvalidCode = result.code;
+    return code;
+  }
+  // @ts-expect-error an unsigned result has no signer
+  if (result.state === 'unsigned') return result.signer;
+  return result.state;
+}
+void stateOf;

@@ -31,7 +31,14 @@ export const FLAGS = {
     health: { type: 'string', multiple: true },
     'log-format': { type: 'string' },
   },
-  check: { prefix: { type: 'string' }, json: { type: 'boolean' }, table: { type: 'string' }, strict: { type: 'boolean' } },
+  check: {
+    prefix: { type: 'string' },
+    json: { type: 'boolean' },
+    table: { type: 'string' },
+    strict: { type: 'boolean' },
+    trust: { type: 'string', multiple: true },
+  },
+  sign: { key: { type: 'string' } },
   publish: {
     delete: { type: 'boolean' },
     'dry-run': { type: 'boolean' },

@@ -9,6 +9,9 @@ Usage:
   skillmount check <location> [options]     report every problem in a skills tree
   skillmount publish <folder> <location> [options]
                                             upload a skills folder to S3 or PostgreSQL
+  skillmount keygen <dir>                   write a signing key pair: <dir>/skillmount-signing.key
+                                            (private, mode 0600) and <dir>/skillmount-signing.pub
+  skillmount sign <folder> --key <file>     sign every skill under a folder (writes skill.oms.sig)
   skillmount ls <url> [--json]              list the skills an MCP server serves
   skillmount get <url> <skill> [file]       print one verified file of a skill (default SKILL.md);
                                             <skill> is a name (git-workflow), a skill path
@@ -75,6 +78,14 @@ check options:
   reserved-metadata. Warnings ("warning: …"): hidden-characters, a SKILL.md line holding characters
   a reader cannot see (its line and code points), served as published. Lengths are counted in
   characters (Unicode code points).
+  --trust <file>        a public key (skillmount-signing.pub) whose signatures to trust; repeatable.
+                        Every skill.oms.sig found is verified: an invalid one fails the check (codes:
+                        malformed-bundle, copied-signature, file-added, file-removed, changed-file,
+                        changed-frontmatter, algorithm-mismatch, bad-signature, key-hint-mismatch),
+                        and with --trust, one signed by a key not given (untrusted-key)
+
+sign options:
+  --key <file>          the private key to sign with (skillmount-signing.key from keygen); required
 
 publish options:
   --delete              remove stored files that are no longer in the folder
@@ -130,6 +141,8 @@ export async function main(argv: string[]): Promise<number | undefined> {
     if (command === 'ls') return await (await import('./commands/ls.js')).ls(rest);
     if (command === 'get') return await (await import('./commands/get.js')).get(rest);
     if (command === 'search') return await (await import('./commands/search.js')).search(rest);
+    if (command === 'keygen') return await (await import('./commands/keygen.js')).keygen(rest);
+    if (command === 'sign') return await (await import('./commands/sign.js')).sign(rest);
     if (command === 'publish') return await (await import('./commands/publish.js')).publish(rest);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {

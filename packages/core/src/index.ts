@@ -98,6 +98,22 @@ export {
 export { isValidSkillName } from './skillmd/rules.js';
 export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
 export { sha256Digest } from './bytes/digest.js';
+export {
+  generateSigningKey,
+  keyFileSigner,
+  keyHint,
+  SIGNATURE_FILE,
+  type SignatureInvalidCode,
+  type SkillDigestFile,
+  type SkillSignatureResult,
+  type SkillSigner,
+  type SkillToSign,
+  signSkill,
+  skillDigest,
+  skillDigestManifest,
+  type TrustedKey,
+  verifySkill,
+} from './trust/index.js';
 export { escapeControls } from './text/escape.js';
 export { visibleLine } from './text/visible.js';
 export { skillVersion } from './text/skill-version.js';

@@ -3,6 +3,7 @@ import { FLAGS } from '../flags.js';
 import { openStorage, parseLocation } from '../location.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
+import { checkSignatures, signatureLine, trustedKeys } from '../signatures.js';
 import { formatBytes, plural, warningText } from '../terminal/words.js';
 import { sortFindings, warningLines } from '../terminal/findings.js';
 
@@ -15,6 +16,7 @@ export async function check(argv: string[]): Promise<number> {
   const { values, location } = parseCommand(argv, FLAGS.check, 'location');
   const opened = await openStorage(parseLocation(location), values.table !== undefined ? { table: values.table } : {});
   const found: SkillWarning[] = [];
+  const keys = await trustedKeys((values.trust as string[] | undefined) ?? []);
   try {
     let catalog: SkillCatalog;
     try {
@@ -26,7 +28,15 @@ export async function check(argv: string[]): Promise<number> {
     } catch (error) {
       throw error instanceof CatalogError ? error : opened.explain(error);
     }
-    catalog.close();
+    let signatures;
+    try {
+      const prefixSegments = values.prefix ? values.prefix.split('/').filter(Boolean).length : 0;
+      signatures = await checkSignatures(catalog, prefixSegments, keys);
+    } finally {
+      catalog.close();
+    }
+    // An invalid signature fails the check; an untrusted one only when keys were given to trust.
+    const badSignatures = signatures.filter((f) => f.result.state === 'invalid' || (f.result.state === 'untrusted-key' && keys.length > 0));
     const { problems, warnings } = sortFindings(found);
     // A skill over the per-skill limits is served (hosts may refuse it), but it is not valid: its warning says why.
     const overLimit = new Set(problems.filter((p) => p.code === 'limit' && p.uri !== undefined).map((p) => p.uri));
@@ -39,15 +49,16 @@ export async function check(argv: string[]): Promise<number> {
       }));
     const strict = values.strict === true;
     if (values.json) {
-      sayJson({ location: opened.label, skills, problems, warnings });
+      sayJson({ location: opened.label, skills, problems, warnings, signatures: signatures.map((f) => ({ skill: f.skill, uri: f.uri, ...f.result })) });
     } else {
       for (const p of problems) say(warningText(p, opened.label));
       for (const line of warningLines(warnings, opened.label)) say(line);
       for (const s of skills) say(`ok ${field(s.uri)} (${plural(s.files, 'file')}, ${formatBytes(s.bytes)})`);
+      for (const f of signatures) say(signatureLine(f));
       const warned = warnings.length > 0 ? `, ${plural(warnings.length, 'warning')}${strict ? ' (--strict: they fail the check)' : ''}` : '';
       say(`${plural(skills.length, 'skill')} valid, ${plural(problems.length, 'problem')}${warned} in ${opened.label}`);
     }
-    return problems.length > 0 || (strict && warnings.length > 0) ? 1 : 0;
+    return problems.length > 0 || badSignatures.length > 0 || (strict && warnings.length > 0) ? 1 : 0;
   } catch (error) {
     if (error instanceof CatalogError) {
       complain(error.message);

@@ -5,6 +5,22 @@
  * @module @skillmount/core/client
  */
 export { SkillsClient } from './skills-client.js';
+export {
+  generateSigningKey,
+  keyFileSigner,
+  keyHint,
+  SIGNATURE_FILE,
+  type SignatureInvalidCode,
+  type SkillDigestFile,
+  type SkillSignatureResult,
+  type SkillSigner,
+  type SkillToSign,
+  signSkill,
+  skillDigest,
+  skillDigestManifest,
+  type TrustedKey,
+  verifySkill,
+} from '../trust/index.js';
 export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
 export { checkLimits } from './limits.js';
 export { OptionError, type OptionErrorCode } from '../option-error.js';

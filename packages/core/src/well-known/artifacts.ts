@@ -1,14 +1,14 @@
 /**
  * One tenant's archives, so an index or a download does not read and zip a skill's files each
- * time. Keyed by the skill's files (paths, sizes, digests): the same files give the same bytes,
+ * time. Keyed by the skill digest (trust/skill-digest.ts, over paths and digests): the same files give the same bytes,
  * so an entry stays right across reloads, and a reload that changes a file changes the key.
  * Digests are remembered for at least every skill one index lists, least recently used out, so
  * an index asked again needs no archive built; bytes are kept in the memory all tenants share
  * (`KeptArchives`). An archive whose bytes were dropped is built again when downloaded, from
  * files checked against their digests.
  */
-import { createHash } from 'node:crypto';
 import { sha256Digest } from '../bytes/digest.js';
+import { skillDigestManifest } from '../trust/skill-digest.js';
 import { type ArchiveFile, zipArchive } from './archive.js';
 import type { KeptArchives } from './kept-archives.js';
 import { MAX_LISTED } from './rules.js';
@@ -128,9 +128,7 @@ export class ArtifactStore {
   }
 }
 
-/** What the archive's bytes depend on, and nothing else. */
+/** What the archive's bytes depend on, and nothing else: the skill digest (its files' paths and digests). */
 function keyOf(candidate: Candidate): string {
-  const hash = createHash('sha256');
-  for (const file of candidate.files) hash.update(`${file.path}\u0000${file.size}\u0000${file.digest}\n`);
-  return hash.digest('hex');
+  return sha256Digest(skillDigestManifest(candidate.files));
 }

@@ -1,0 +1,45 @@
+/** What a skill signature covers: every file of the skill but the signature itself, and the skill's path. */
+import { sha256DigestWeb } from '../bytes/web-digest.js';
+import { SIGNATURE_FILE, type Resource } from './oms.js';
+import { skillDigest } from './skill-digest.js';
+
+/** A skill as signing and verifying see it: its path (`pdf`, `team/pdf`) and its files with their bytes. */
+export interface SkillToSign {
+  /** The skill's path from the root of the skills folder, `/`-separated: part of what is signed. */
+  path: string;
+  /** Every file of the skill's folder, relative paths; a file named `skill.oms.sig` is left out. */
+  files: readonly { path: string; bytes: Uint8Array }[];
+}
+
+const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
+
+/** The digest of SKILL.md's frontmatter block (from the first `---` line through the closing one), or of nothing when there is none. */
+export async function frontmatterDigest(skillMd: Uint8Array | undefined): Promise<string> {
+  const text = skillMd ? new TextDecoder().decode(skillMd) : '';
+  return sha256DigestWeb(new TextEncoder().encode(FRONTMATTER.exec(text)?.[0] ?? ''));
+}
+
+export interface Subjects {
+  resources: Resource[];
+  skillDigest: string;
+  frontmatterDigest: string;
+}
+
+const byBytes = (a: string, b: string): number => {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+};
+
+/** The resources (sorted by the UTF-8 bytes of their names), the skill digest and the frontmatter digest of the skill's files. */
+export async function subjectsOf(skill: SkillToSign): Promise<Subjects> {
+  const files = skill.files.filter((file) => file.path !== SIGNATURE_FILE);
+  const digested = await Promise.all(files.map(async (file) => ({ path: file.path, digest: await sha256DigestWeb(file.bytes) })));
+  digested.sort((a, b) => byBytes(a.path, b.path));
+  return {
+    resources: digested.map((file) => ({ name: file.path, algorithm: 'sha256', digest: file.digest.slice(7) })),
+    skillDigest: await skillDigest(digested),
+    frontmatterDigest: await frontmatterDigest(files.find((file) => file.path === 'SKILL.md')?.bytes),
+  };
+}

