@@ -51,15 +51,16 @@ export function searchRender(src: string, env: { relativePath: string; frontmatt
 }
 
 /**
- * The index leaves out the words nearly every section has ("the", "of", "is"…): a quarter of the
- * index, and no use to find anything; a query's other words still match. Also `lt`, `gt`, `amp`,
+ * The index leaves out the words nearly every section has ("the", "of", "is", "when", "not"…): a
+ * third of the index, and no use to find anything; a query's other words still match. The `=` of
+ * the code in tables is no word either. Also `lt`, `gt`, `amp`,
  * `quot` and `39`, the leftovers of `&lt;` and the like in the indexed text. VitePress runs this on
  * the query too, in the browser, where it is rebuilt from its source text: it may use nothing
  * from outside its own body.
  */
 export function processTerm(term: string): string | null {
   const word = term.toLowerCase();
-  return /^(?:a|an|and|are|as|at|be|but|by|for|from|has|have|if|in|into|is|it|its|of|on|or|s|so|than|that|the|then|there|these|they|this|to|was|were|which|with|lt|gt|amp|quot|39)$/.test(
+  return /^(?:a|about|after|all|also|an|and|any|are|as|at|be|been|before|being|both|but|by|can|do|does|each|every|for|from|has|have|here|how|if|in|into|is|it|its|just|may|must|never|no|not|nothing|of|on|once|one|only|or|other|our|out|own|per|re|s|same|so|than|that|the|their|them|then|there|these|they|this|those|to|up|us|was|we|were|what|when|where|which|will|with|without|you|your|=|lt|gt|amp|quot|39)$/.test(
     word,
   )
     ? null

@@ -7,13 +7,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import * as z from 'zod';
-import { type SkillProtocolError, internalError, invalidParams } from '../errors.js';
-import { OptionError } from '../option-error.js';
+import type { SkillProtocolError } from '../errors.js';
 import { INVALID_PARAMS } from '../protocol/constants.js';
-import { LooseCallToolRequestSchema, LooseListToolsRequestSchema } from '../protocol/schemas.js';
 import { clientSafe } from '../sdk/internal-errors.js';
-import { wrapInstalledHandler, type RawHandler } from '../sdk/seams.js';
-import { appHandler } from './app-handler.js';
+import { installTool } from './skill-tool.js';
 import type { ExtraLike } from '../context/store.js';
 import { visibleLine } from '../text/visible.js';
 import type { SkillContext, SkillEntry, SkillWarning } from '../types.js';
@@ -52,65 +49,15 @@ export function readToolDescription(base: string): string {
 
 /** Add `read_skill` to `server`; refused (an OptionError naming the tool) when the app already has a tool by that name. */
 export function installReadTool(server: McpServer | Server, isMcp: boolean, low: Server, deps: ReadToolDeps): (() => void) | undefined {
-  const call = (args: unknown, extra: ExtraLike | undefined) => callReadTool(args, extra, deps);
-  if (isMcp) {
-    let registered: { remove(): void } | undefined;
-    try {
-      registered = (server as McpServer).registerTool(
-        READ_TOOL_NAME,
-        {
-          title: 'Read a skill',
-          description: readToolDescription(deps.handlers.base.uri),
-          inputSchema: inputShape,
-          annotations: { readOnlyHint: true, openWorldHint: false },
-        },
-        (args, extra) => call(args, extra) as never,
-      );
-    } catch (error) {
-      if (/already registered/.test((error as Error).message)) throw taken();
-      throw error;
-    }
-    // How attach takes the tool back when a later step of its refuses the server.
-    return () => registered?.remove();
-  }
-  const definition = {
+  return installTool(server, isMcp, low, {
     name: READ_TOOL_NAME,
     title: 'Read a skill',
     description: readToolDescription(deps.handlers.base.uri),
-    inputSchema: z.toJSONSchema(inputObject, { io: 'input' }) as Record<string, unknown>,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  };
-  const appList = appHandler(low, 'tools/list');
-  const appCall = appHandler(low, 'tools/call');
-  if (!appList) low.registerCapabilities({ tools: {} });
-  const list: RawHandler = async (request, extra) => {
-    const params = (request.params ?? {}) as { cursor?: unknown };
-    const theirs = appList ? ((await appList(request, extra)) as { tools?: { name?: unknown }[] }) : { tools: [] };
-    // The app's later pages are its own; read_skill goes on the first.
-    if (params.cursor !== undefined) return theirs;
-    if (theirs.tools?.some((tool) => tool.name === READ_TOOL_NAME)) {
-      deps.warn({ code: 'tool-name-taken', message: taken().message });
-      throw internalError(`The server has two tools named ${READ_TOOL_NAME}; its operator must rename one`);
-    }
-    return { ...theirs, tools: [...(theirs.tools ?? []), definition] };
-  };
-  const callTool: RawHandler = async (request, extra) => {
-    const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
-    if (params.name === READ_TOOL_NAME) return call(params.arguments, extra as ExtraLike);
-    if (appCall) return appCall(request, extra);
-    throw invalidParams(`Tool ${String(params.name).slice(0, 100)} not found`);
-  };
-  if (!(appList && wrapInstalledHandler(low, 'tools/list', () => list))) low.setRequestHandler(LooseListToolsRequestSchema, list as never);
-  if (!(appCall && wrapInstalledHandler(low, 'tools/call', () => callTool))) low.setRequestHandler(LooseCallToolRequestSchema, callTool as never);
-  return undefined;
-}
-
-function taken(): OptionError {
-  return new OptionError(
-    'conflicting-options',
-    'tools',
-    `adds a tool named "${READ_TOOL_NAME}", and this server already has a tool by that name; rename the app's tool, or leave tools off`,
-  );
+    inputShape,
+    option: 'tools',
+    call: (args, extra) => callReadTool(args, extra, deps),
+    warn: deps.warn,
+  });
 }
 
 /** The tool's answer: the file as text, or an `isError` result that says what to do (the same for a hidden skill as for a missing one). */

@@ -8,15 +8,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import * as z from 'zod';
-import { type SkillProtocolError, internalError, invalidParams } from '../errors.js';
-import { OptionError } from '../option-error.js';
+import { type SkillProtocolError, invalidParams } from '../errors.js';
 import { INVALID_PARAMS, METHOD_SKILLS_LIST, SEARCH_TOOL_NAME } from '../protocol/constants.js';
-import { LooseCallToolRequestSchema, LooseListToolsRequestSchema } from '../protocol/schemas.js';
 import { clientSafe } from '../sdk/internal-errors.js';
-import { wrapInstalledHandler, type RawHandler } from '../sdk/seams.js';
+import type { RawHandler } from '../sdk/seams.js';
 import { SEARCH_LIMITS } from '../search/limits.js';
 import { searchEntries } from '../search/search.js';
-import { appHandler } from './app-handler.js';
+import { installTool } from './skill-tool.js';
 import type { ExtraLike } from '../context/store.js';
 import { visibleLine } from '../text/visible.js';
 import { entryProblems } from '../entry/validate.js';
@@ -89,62 +87,16 @@ export function searchAsk(query: unknown, options: unknown): SearchAsk {
 
 /** Add `search_skills` to `server`; refused (an OptionError naming the tool) when the app already has a tool by that name. */
 export function installSearchTool(server: McpServer | Server, isMcp: boolean, low: Server, deps: SearchToolDeps): (() => void) | undefined {
-  const call = (args: unknown, extra: ExtraLike | undefined) => callSearchTool(args, extra, deps);
-  const description = searchToolDescription(deps.handlers.base.uri);
-  const annotations = { readOnlyHint: true, openWorldHint: false };
-  if (isMcp) {
-    let registered: { remove(): void } | undefined;
-    try {
-      registered = (server as McpServer).registerTool(
-        SEARCH_TOOL_NAME,
-        { title: 'Search skills', description, inputSchema: inputShape, outputSchema: outputShape, annotations },
-        (args, extra) => call(args, extra) as never,
-      );
-    } catch (error) {
-      if (/already registered/.test((error as Error).message)) throw taken();
-      throw error;
-    }
-    return () => registered?.remove();
-  }
-  const definition = {
+  return installTool(server, isMcp, low, {
     name: SEARCH_TOOL_NAME,
     title: 'Search skills',
-    description,
-    inputSchema: z.toJSONSchema(inputObject, { io: 'input' }) as Record<string, unknown>,
-    outputSchema: z.toJSONSchema(z.object(outputShape), { io: 'output' }) as Record<string, unknown>,
-    annotations,
-  };
-  const appList = appHandler(low, 'tools/list');
-  const appCall = appHandler(low, 'tools/call');
-  if (!appList) low.registerCapabilities({ tools: {} });
-  const list: RawHandler = async (request, extra) => {
-    const params = (request.params ?? {}) as { cursor?: unknown };
-    const theirs = appList ? ((await appList(request, extra)) as { tools?: { name?: unknown }[] }) : { tools: [] };
-    // The app's later pages are its own; search_skills goes on the first.
-    if (params.cursor !== undefined) return theirs;
-    if (theirs.tools?.some((tool) => tool.name === SEARCH_TOOL_NAME)) {
-      deps.warn({ code: 'tool-name-taken', message: taken().message });
-      throw internalError(`The server has two tools named ${SEARCH_TOOL_NAME}; its operator must rename one`);
-    }
-    return { ...theirs, tools: [...(theirs.tools ?? []), definition] };
-  };
-  const callTool: RawHandler = async (request, extra) => {
-    const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
-    if (params.name === SEARCH_TOOL_NAME) return call(params.arguments, extra as ExtraLike);
-    if (appCall) return appCall(request, extra);
-    throw invalidParams(`Tool ${String(params.name).slice(0, 100)} not found`);
-  };
-  if (!(appList && wrapInstalledHandler(low, 'tools/list', () => list))) low.setRequestHandler(LooseListToolsRequestSchema, list as never);
-  if (!(appCall && wrapInstalledHandler(low, 'tools/call', () => callTool))) low.setRequestHandler(LooseCallToolRequestSchema, callTool as never);
-  return undefined;
-}
-
-function taken(): OptionError {
-  return new OptionError(
-    'conflicting-options',
-    'search',
-    `adds a tool named "${SEARCH_TOOL_NAME}", and this server already has a tool by that name; rename the app's tool, or leave search off`,
-  );
+    description: searchToolDescription(deps.handlers.base.uri),
+    inputShape,
+    outputShape,
+    option: 'search',
+    call: (args, extra) => callSearchTool(args, extra, deps),
+    warn: deps.warn,
+  });
 }
 
 /** The tool's answer: the matches, or an `isError` result that says what was wrong with the arguments. */
