@@ -39,6 +39,7 @@ import type {
 } from '../types.js';
 import { ReadEvents } from './read-events.js';
 import { namedDigest } from './read-digest.js';
+import { allListed } from './listed-pages.js';
 import { MAX_SEARCH_PAGES, searchSource, type SearchAsk } from './source-search.js';
 import { searchRefusal } from './search-refusal.js';
 import { skillMdName } from '../uri/skill-md-name.js';
@@ -317,16 +318,8 @@ export class SkillHandlers {
   }
 
   /** Every skill the request may see, in list order, up to MAX_SEARCH_PAGES pages: for a source that cannot search. */
-  async #visibleListed(ctx: SkillContext): Promise<SkillEntry[]> {
-    const skills: SkillEntry[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
-      const answer = await this.list(cursor, ctx);
-      skills.push(...answer.skills);
-      cursor = answer.nextCursor;
-      if (cursor === undefined) break;
-    }
-    return skills;
+  #visibleListed(ctx: SkillContext): Promise<SkillEntry[]> {
+    return allListed((cursor) => this.list(cursor, ctx), MAX_SEARCH_PAGES);
   }
 
   /** Report the entries left off a custom source's page, or under `strict` fail the page. */

@@ -22,6 +22,7 @@ import type { SkillContext, SkillEntry, SkillWarning } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
 import { isPlainUri, skillLine } from './instructions.js';
 import { MAX_SEARCH_PAGES, type SearchAsk } from './source-search.js';
+import { allListed } from './listed-pages.js';
 import { searchRefusal } from './search-refusal.js';
 
 /** Longest cursor, in characters: the index's cursors are far shorter. */
@@ -125,17 +126,16 @@ function withoutUndefined(args: unknown): unknown {
 
 /** The app answers skills/list itself: rank what its handler lists (its pages walked, bounded), as a source that cannot search. */
 async function searchAppList(own: RawHandler, ask: SearchAsk, extra: ExtraLike | undefined) {
-  const skills: SkillEntry[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
+  const skills = await allListed(async (cursor) => {
     const listed = (await own({ method: METHOD_SKILLS_LIST, params: cursor === undefined ? {} : { cursor } }, extra)) as {
       skills?: unknown;
       nextCursor?: unknown;
     };
-    for (const entry of Array.isArray(listed?.skills) ? listed.skills : []) if (entryProblems(entry).length === 0) skills.push(entry as SkillEntry);
-    cursor = typeof listed?.nextCursor === 'string' ? listed.nextCursor : undefined;
-    if (cursor === undefined) break;
-  }
+    return {
+      skills: (Array.isArray(listed?.skills) ? listed.skills : []).filter((entry): entry is SkillEntry => entryProblems(entry).length === 0),
+      nextCursor: typeof listed?.nextCursor === 'string' ? listed.nextCursor : undefined,
+    };
+  }, MAX_SEARCH_PAGES);
   try {
     return searchEntries(skills, ask.query, { limit: ask.limit ?? DEFAULT_SEARCH_LIMIT, ...(ask.cursor !== undefined ? { cursor: ask.cursor } : {}) });
   } catch (error) {

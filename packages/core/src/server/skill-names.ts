@@ -8,6 +8,7 @@ import { parseUri } from '../uri/canonical.js';
 import type { BaseUri } from '../uri/base.js';
 import type { SkillContext, SkillEntry } from '../types.js';
 import type { SkillHandlers } from './handlers.js';
+import { allListed } from './listed-pages.js';
 
 /**
  * `skills/list` pages walked for one answer (`prompts/list`, and a name looked up in a source with
@@ -17,15 +18,7 @@ export const MAX_NAMING_PAGES = 1000;
 
 /** Every skill the request may see, in list order, through the skills service (so `visible()` and the budget apply). */
 export async function visibleSkills(handlers: SkillHandlers, ctx: SkillContext): Promise<SkillEntry[]> {
-  const skills: SkillEntry[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_NAMING_PAGES; page++) {
-    const answer = await handlers.list(cursor, ctx);
-    skills.push(...answer.skills);
-    cursor = answer.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return skills;
+  return allListed((cursor) => handlers.list(cursor, ctx), MAX_NAMING_PAGES);
 }
 
 /** The skill's path below the base URI (`acme/billing/refunds`), from its SKILL.md URI. */
