@@ -1,7 +1,8 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
-import { bundleFromJSON } from '@sigstore/bundle';
+import { bundleFromJSON, bundleToJSON } from '@sigstore/bundle';
+import { DSSEBundleBuilder } from '@sigstore/sign';
 import { toSignedEntity, Verifier } from '@sigstore/verify';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -151,5 +152,55 @@ describe('skill signatures (OMS bundle, skill.oms.sig)', () => {
     // Without SKILL.md's bytes a changed frontmatter cannot be told from a changed body.
     const frontmatter = replace(all, 'SKILL.md', text(SKILL_MD.replace('Fill PDF forms.', 'Fill any form.')));
     assert.equal(invalidCode(await verifySkillListing(listing(frontmatter, false), { trustedKeys: trusted })), 'changed-file');
+  });
+});
+
+describe("the OMS format, against its reference implementation and Sigstore's signer", () => {
+  // The in-toto statement the OMS reference implementation publishes as test data for a folder
+  // signed file by file (its "sample_model_folder" payload), as it is: its subject digest is the
+  // reference's root digest over those resources.
+  const reference = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures/oms-reference-statement.json'), 'utf8'));
+
+  /** Every key of `expected` (recursively, objects only) is in `actual` with a value of the same JSON type. */
+  const sameShape = (expected: unknown, actual: unknown, at: string): void => {
+    const kind = (v: unknown) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
+    assert.equal(kind(actual), kind(expected), `${at}: ${kind(actual)}, the reference has ${kind(expected)}`);
+    if (Array.isArray(expected)) sameShape(expected[0], (actual as unknown[])[0], `${at}[0]`);
+    else if (kind(expected) === 'object') {
+      for (const [key, value] of Object.entries(expected as object)) sameShape(value, (actual as Record<string, unknown>)[key], `${at}.${key}`);
+    }
+  };
+
+  test("our statement has the reference statement's shape and constants", async () => {
+    const { privateKey } = await generateSigningKey();
+    const files = [{ path: 'SKILL.md', bytes: new TextEncoder().encode('---\nname: pdf\ndescription: PDFs.\n---\n') }];
+    const bundle = JSON.parse(await signSkill({ path: 'pdf', files }, await keyFileSigner(privateKey)));
+    const ours = JSON.parse(Buffer.from(bundle.dsseEnvelope.payload, 'base64').toString('utf8'));
+    sameShape(reference, ours, 'statement');
+    assert.equal(ours._type, reference._type);
+    assert.equal(ours.predicateType, reference.predicateType);
+    assert.equal(ours.predicate.serialization.method, reference.predicate.serialization.method);
+    assert.equal(ours.predicate.serialization.hash_type, reference.predicate.serialization.hash_type);
+  });
+
+  test("a bundle Sigstore's own signer made over the reference statement verifies; a changed file is still refused", async () => {
+    const { privateKey, publicKey } = await generateSigningKey();
+    const hint = await keyHint(publicKey);
+    const signer = {
+      sign: async (data: Buffer) => ({ signature: cryptoSign('sha256', data, privateKey), key: { $case: 'publicKey' as const, publicKey, hint } }),
+    };
+    const built = await new DSSEBundleBuilder({ signer, witnesses: [] }).create({
+      data: Buffer.from(JSON.stringify(reference)),
+      type: 'application/vnd.in-toto+json',
+    });
+    const signature = new TextEncoder().encode(JSON.stringify(bundleToJSON(built)));
+    const files = reference.predicate.resources.map((r: { name: string; digest: string }) => ({ path: r.name, digest: `sha256:${r.digest}` }));
+    const trustedKeys = [{ name: 'ours.pub', publicKey }];
+    const result = await verifySkillListing({ path: 'sample_model', files, signature }, { trustedKeys });
+    // Verified means our root digest over the reference's resources is the reference's subject digest.
+    assert.equal(result.state, 'verified', JSON.stringify(result));
+    const changed = files.map((f: { path: string; digest: string }) => (f.path === 'f0' ? { path: f.path, digest: `sha256:${'0'.repeat(64)}` } : f));
+    const refused = await verifySkillListing({ path: 'sample_model', files: changed, signature }, { trustedKeys });
+    assert.equal(refused.state === 'invalid' && refused.code, 'changed-file');
   });
 });
