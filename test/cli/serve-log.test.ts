@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connectClient } from '../support/client.js';
 import { within } from '../support/wait.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
@@ -20,7 +21,18 @@ after(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-type Line = { time: string; level: string; event: string; msg: string; code?: string; path?: string; skills?: number; changed?: number };
+type Line = {
+  time: string;
+  level: string;
+  event: string;
+  msg: string;
+  code?: string;
+  tenant?: string;
+  path?: string;
+  url?: string;
+  skills?: number;
+  changed?: number;
+};
 
 /** The child's stdout as parsed JSON lines, with a wait for the next one that matches. */
 function jsonLines(child: ChildProcess) {
@@ -105,6 +117,45 @@ test('serve --log-format json: start, reloads, stop and warnings as JSON lines; 
     lines.filter(misnamed).every((l) => l.level === 'warn' && l.path === 'misnamed/SKILL.md'),
     JSON.stringify(lines.filter(misnamed)),
   );
+});
+
+test("serve --tenant-header: a tenant's unchanged warning is printed once, with its tenant, not on every reload of that tenant", async (t) => {
+  const root = await mkdtemp(path.join(tmpdir(), 'skillmount-log-tenants-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  for (const dir of ['acme/good', 'acme/misnamed']) await mkdir(path.join(root, dir), { recursive: true });
+  await writeFile(path.join(root, 'acme/good/SKILL.md'), skillMd('good'));
+  await writeFile(path.join(root, 'acme/misnamed/SKILL.md'), skillMd('other'));
+  const args = [BIN, 'serve', root, '--port', '0', '--tenant-header', 'X-Tenant', '--log-format', 'json'];
+  const serve = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(serve);
+  t.after(() => serve.kill('SIGKILL'));
+  const { lines, next } = jsonLines(serve);
+  const misnamed = (line: Line) => line.event === 'warning' && line.code === 'name-mismatch';
+  const serving = await next(0, (l) => l.event === 'serving', 'no serving line');
+
+  // The tenant loads on its first request, and its watch reloads it on each edit.
+  const acme = await connectClient(lines[serving]!.url!, { 'x-tenant': 'acme' });
+  t.after(() => acme.close());
+  let at = await next(serving, (l) => misnamed(l) && l.tenant === 'acme', "the tenant's invalid skill was not told");
+  const served = async (text: string) => {
+    for (;;) {
+      // Between the write and the reload the old entry's read is refused (the bytes changed): not yet.
+      const read = await acme.client.readResource({ uri: 'skill://good/SKILL.md' }).catch(() => undefined);
+      if ((read?.contents[0] as { text: string } | undefined)?.text.includes(text)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  for (let edit = 1; edit <= 3; edit++) {
+    await writeFile(path.join(root, 'acme/good/SKILL.md'), skillMd('good', `edit ${edit}\n`));
+    await within(served(`edit ${edit}`), 30_000, `edit ${edit} was not served`);
+  }
+  assert.equal(lines.filter(misnamed).length, 1, `an unchanged warning is printed once:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`);
+
+  // A changed problem is told again, with its tenant.
+  await writeFile(path.join(root, 'acme/misnamed/SKILL.md'), skillMd('another'));
+  at = await next(at + 1, (l) => misnamed(l) && l.msg.includes('another'), 'the changed warning was not told');
+  assert.equal(lines[at]!.tenant, 'acme');
+  assert.match(lines[at]!.msg, /^tenant acme: /);
 });
 
 test('serve --log-format refuses a format it does not know', async () => {

@@ -49,6 +49,27 @@ describe('reload(): change report', () => {
     assert.deepEqual(await catalog.reload(), { added: [], removed: [], changed: ['skill://b/SKILL.md'], listChanged: true });
   });
 
+  test('a reload marks the warnings its previous load told too as repeated; a changed or returning one is news', async () => {
+    const told: { message: string; repeated?: true }[] = [];
+    const storage = memoryStorage({ ...tree(), 'bad/SKILL.md': skillMd('other') });
+    const catalog = await SkillCatalog.load(storage, { onWarning: (w) => told.push(w) });
+    const names = () => told.splice(0).map((w) => `${w.repeated ? 'repeated' : 'new'} ${w.message.includes('"other"') ? 'other' : 'another'}`);
+    assert.deepEqual(names(), ['new other']);
+    storage.write('a/SKILL.md', skillMd('a', 'Edited.'));
+    await catalog.reload();
+    assert.deepEqual(names(), ['repeated other']);
+    assert.equal(catalog.warnings[0]!.repeated, undefined, 'the catalog keeps its warnings unmarked');
+    storage.write('bad/SKILL.md', skillMd('another'));
+    await catalog.reload();
+    assert.deepEqual(names(), ['new another']);
+    storage.write('bad/SKILL.md', skillMd('bad'));
+    await catalog.reload();
+    assert.deepEqual(names(), []);
+    storage.write('bad/SKILL.md', skillMd('another'));
+    await catalog.reload();
+    assert.deepEqual(names(), ['new another']);
+  });
+
   test('an unchanged reload reports nothing and, with change tokens, reads no file bodies', async () => {
     const storage = memoryStorage(tree());
     const catalog = await SkillCatalog.load(storage);

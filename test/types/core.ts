@@ -158,6 +158,12 @@ const unknownCode: SkillWarningCode = 'invalid-entrie';
 const madeUp: SkillWarning = { code: 'made-up', message: 'x' };
 void asText;
 void knownCode;
+// A reload's unchanged warning is marked, and a tenant catalog's names its tenant.
+const repeatedWarning: SkillWarning = { code: 'frontmatter', message: 'x', repeated: true, tenant: 'acme' };
+// @ts-expect-error repeated is true or absent
+const notRepeated: SkillWarning = { code: 'frontmatter', message: 'x', repeated: false };
+void repeatedWarning;
+void notRepeated;
 void unknownCode;
 void madeUp;
 

@@ -1,15 +1,16 @@
 /**
  * What `serve` prints while it runs: its start, each reload, its stop and every warning, as text
  * lines (the default) or, with `--log-format json`, one JSON object per line on stdout for a log
- * pipeline (`time`, `level`, `event`, `msg`, and the event's fields; a warning's `code`, `path`
- * and `uri`).
+ * pipeline (`time`, `level`, `event`, `msg`, and the event's fields; a warning's `code`, `tenant`,
+ * `path` and `uri`).
  *
- * A catalog tells every problem it finds on each load; a reload that finds the same problems
- * again prints nothing: a warning about the skills is printed when it first appears or changes.
- * Warnings about requests and storage failures are events, printed each time, except a failed
- * reload, printed again only when its reason changes or after a reload that succeeded.
+ * A catalog tells every problem it finds on each load, and marks those its previous load told
+ * too (`repeated`, per tenant's catalog with `--tenant-header`): those are not printed again, so a
+ * warning about the skills is printed when it first appears or changes. Warnings about requests
+ * and storage failures are events, printed each time, except a failed reload, printed again only
+ * when its reason changes or after a reload that succeeded.
  */
-import type { SkillCatalog, SkillWarning } from '@skillmount/core';
+import type { SkillWarning } from '@skillmount/core';
 import { complain, say, sayJsonLine } from './terminal/print.js';
 import { warningText } from './terminal/words.js';
 import { redact } from './redact.js';
@@ -25,38 +26,29 @@ export function logFormat(value: string | undefined): LogFormat {
 
 type Fields = Record<string, unknown>;
 
-const keyOf = (w: SkillWarning) => `${w.code}\u0000${w.path ?? ''}\u0000${w.uri ?? ''}\u0000${w.message}`;
-
 export class ServeLog {
   readonly format: LogFormat;
-  #catalog: SkillCatalog | undefined;
-  /** The warnings of the load last seen, and the keys of the one before it (what a reload need not print again). */
-  #seen: readonly SkillWarning[] = [];
-  #before = new Set<string>();
-  #ofLoad = new Set<SkillWarning>();
   #failedReload: string | undefined;
 
   constructor(format: LogFormat) {
     this.format = format;
   }
 
-  /** From now on, tell this catalog's load warnings apart from its other warnings. */
-  follow(catalog: SkillCatalog): void {
-    this.#catalog = catalog;
-    this.#seen = catalog.warnings;
-  }
-
-  /** A load or reload succeeded: the warnings it found are the ones the next reload compares with. */
+  /** A reload succeeded: the next failed one is news, whatever its reason. */
   loaded(): void {
     this.#failedReload = undefined;
-    if (this.#catalog) this.#seen = this.#catalog.warnings;
   }
 
   /** The catalog's (and the adapter's) `onWarning`. */
   readonly warning = (w: SkillWarning): void => {
     if (this.#isRepeated(w)) return;
     if (this.format === 'json')
-      this.#line('warn', 'warning', w.message, { code: w.code, ...(w.path ? { path: w.path } : {}), ...(w.uri ? { uri: w.uri } : {}) });
+      this.#line('warn', 'warning', w.message, {
+        code: w.code,
+        ...(w.tenant !== undefined ? { tenant: w.tenant } : {}),
+        ...(w.path ? { path: w.path } : {}),
+        ...(w.uri ? { uri: w.uri } : {}),
+      });
     else complain(`skillmount: warning: ${warningText(w)}`);
   };
 
@@ -74,21 +66,10 @@ export class ServeLog {
   }
 
   #isRepeated(w: SkillWarning): boolean {
-    if (w.code === 'reload-failed') {
-      const repeated = this.#failedReload === w.message;
-      this.#failedReload = w.message;
-      return repeated;
-    }
-    const catalog = this.#catalog;
-    if (!catalog) return false;
-    // The first warning of a new load (the catalog tells them once its new snapshot is in place):
-    // the load before it is what this one is compared with.
-    if (catalog.warnings !== this.#seen) {
-      this.#before = new Set(this.#seen.map(keyOf));
-      this.#seen = catalog.warnings;
-      this.#ofLoad = new Set(this.#seen);
-    }
-    return this.#ofLoad.has(w) && this.#before.has(keyOf(w));
+    if (w.code !== 'reload-failed') return w.repeated === true;
+    const repeated = this.#failedReload === w.message;
+    this.#failedReload = w.message;
+    return repeated;
   }
 
   #line(level: 'info' | 'warn' | 'error', event: string, msg: string, fields: Fields): void {

@@ -399,6 +399,14 @@ export interface SkillWarning {
   bytes?: number;
   /** A `limit` warning about a whole skill: the one limit it is over, `{ files: 512 }` or `{ bytes: 16777216 }`. */
   limit?: Partial<SkillLimits>;
+  /**
+   * Set on a reload's warning that the catalog's previous load told too (same code, subject and
+   * message): nothing changed about it. The console, the Fastify and Express loggers and
+   * `skillmount serve` skip these; an `onWarning` of the app's gets them to decide.
+   */
+  repeated?: true;
+  /** A warning of one tenant's catalog (`tenantCatalogs`): the tenant's key, as in the message's `tenant <key>:` prefix. */
+  tenant?: string;
 }
 
 export interface SkillLimits {

@@ -6,10 +6,13 @@ const NAME = '@skillmount/express';
 /**
  * Where the router's warnings go when the app gives its logger: `logger.warn({ warning }, message)`,
  * as the Fastify plugin logs to `app.log`, so a log query finds each by `warning.code`. The
- * message is escaped: it may hold names from storage.
+ * message is escaped: it may hold names from storage. A reload's warning the previous load told
+ * too (`repeated`) is not logged again.
  */
 export function loggerWarnings(logger: SkillsLogger): (warning: SkillWarning) => void {
-  return (warning) => logger.warn({ warning }, escapeControls(warning.message, { lines: true }));
+  return (warning) => {
+    if (!warning.repeated) logger.warn({ warning }, escapeControls(warning.message, { lines: true }));
+  };
 }
 
 /** The `logger` option, checked: undefined when absent. */

@@ -11,12 +11,14 @@ export type Warn = (warning: SkillWarning, cause?: unknown) => void;
  * should (the console is the process's, not the app's). The line carries the warning object, so a
  * log query finds it by `warning.code`, and its message, escaped: it may hold names from storage.
  * An app without a logger (Fastify's default, `logger: false`, whose `app.log` drops every line)
- * gets them on the console instead: a skipped skill or a refused read must not go unseen.
+ * gets them on the console instead: a skipped skill or a refused read must not go unseen. A
+ * reload's warning the previous load told too (`repeated`) is not logged again.
  */
 export function pluginWarnings(app: FastifyInstance, onWarning: ((warning: SkillWarning) => void) | undefined): Warn {
   if (onWarning) return (warning) => onWarning(warning);
   if (typeof app.log.level !== 'string') return (warning) => consoleWarning(warning);
   return (warning, cause) => {
+    if (warning.repeated) return;
     app.log.warn(cause === undefined ? { warning } : { warning, err: cause }, escapeControls(warning.message, { lines: true }));
   };
 }

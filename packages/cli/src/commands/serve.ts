@@ -93,10 +93,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     // A strict-mode CatalogError lists the problems itself; anything else is about the storage.
     throw error instanceof CatalogError ? error : opened.explain(error);
   }
-  if ('catalog' in served) {
-    state.serve(served.catalog);
-    log.follow(served.catalog);
-  }
+  if ('catalog' in served) state.serve(served.catalog);
   // A tenant source watches each tenant's storage itself; one catalog is watched here, so that
   // the log hears how each reload went.
   const stopWatching = 'catalog' in served && watch ? watchReloads(served.catalog, reloadReporter(log)) : undefined;

@@ -1,3 +1,4 @@
+import { markRepeated } from '../warnings/repeated.js';
 import { catalogChannel, type CatalogBuildMessage } from '../telemetry/channels.js';
 import { traced } from '../telemetry/trace.js';
 import {
@@ -250,7 +251,7 @@ export class SkillCatalog implements SkillSource {
       this.#snapshot = next;
       if (search) updateSearch(search, report, next, bodies);
       if (this.#retained) this.#retain(previous, next, this.#retained);
-      next.warnings.forEach(this.#options.onWarning);
+      markRepeated(previous.warnings, next.warnings).forEach(this.#options.onWarning);
       if (report.listChanged) for (const listener of [...this.#listeners]) listener();
       return report;
     };

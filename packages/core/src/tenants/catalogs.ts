@@ -47,7 +47,7 @@ export class TenantCatalogs implements TenantSource {
         admit: (_key, loaded) => loaded.empty !== true,
         free: (key, loaded) => loader.free(key, loaded),
         freeFailed: (key, error) =>
-          this.#warn({ code: 'tenant-close-failed', message: `tenant ${key}: closing its evicted catalog failed: ${describeError(error)}` }),
+          this.#warn({ code: 'tenant-close-failed', tenant: key, message: `tenant ${key}: closing its evicted catalog failed: ${describeError(error)}` }),
         kept: (tenant) => publish({ change: 'kept', tenant }),
         left: (tenant, reason) => publish({ change: 'evicted', tenant, reason }),
       },

@@ -55,6 +55,7 @@ export class TenantLoader {
       const path = (error as { path?: unknown })?.path;
       this.#warn({
         code: 'tenant-load-failed',
+        tenant: key,
         message: `tenant ${key}: skills could not be loaded (its requests get -32603 and the next one tries again): ${describeError(error)}`,
         ...(typeof path === 'string' ? { path } : {}),
       });
@@ -79,7 +80,7 @@ export class TenantLoader {
       ...origin.catalog,
       // A tenant with no skills is normal here (a made-up key, say): not a warning per tenant.
       onWarning: (w: SkillWarning) => {
-        if (w.code !== NO_SKILLS) catalogWarn({ ...w, message: `tenant ${key}: ${w.message}` });
+        if (w.code !== NO_SKILLS) catalogWarn({ ...w, tenant: key, message: `tenant ${key}: ${w.message}` });
       },
     });
     if (!holdsNothing(catalog)) return this.#adopt(key, catalog, storage);

@@ -2,7 +2,8 @@ import { escapeControls } from '../text/escape.js';
 import type { SkillWarning } from '../types.js';
 
 /**
- * The default `onWarning`: one line on stderr, with control characters from names and storages escaped.
+ * The default `onWarning`: one line on stderr, with control characters from names and storages
+ * escaped; a reload's warning marked `repeated` (the previous load told it) is not printed again.
  *
  * @example
  * ```ts
@@ -16,6 +17,7 @@ import type { SkillWarning } from '../types.js';
  * @throws Nothing.
  */
 export const consoleWarning = (warning: SkillWarning) => {
+  if (warning.repeated) return;
   const where = warning.path ?? warning.uri;
   console.warn(escapeControls(`[skillmount] ${where ? `${where}: ` : ''}${warning.message}`, { lines: true }));
 };
