@@ -10,6 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -18,6 +21,7 @@ import { MeterProvider, MetricReader, type HistogramMetricData, type SumMetricDa
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import Fastify from 'fastify';
 import skillsPlugin from '@skillmount/fastify';
+import { fsStorage } from '@skillmount/storage-fs';
 import {
   createSkillsEndpoint,
   createWellKnownHandler,
@@ -469,6 +473,27 @@ test('storage: true: a span per storage call, the child of the request or build 
     await direct.close();
     await site.close();
     uncached.close();
+  }
+  // A folder's first load lists in batches: each batch fetched is a call, a child of the load.
+  const folder = await mkdtemp(path.join(tmpdir(), 'skillmount-otel-'));
+  t.after(() => rm(folder, { recursive: true, force: true }));
+  await mkdir(path.join(folder, 'alpha'));
+  await writeFile(path.join(folder, 'alpha/SKILL.md'), FILES['alpha/SKILL.md']);
+  exporter.reset();
+  const onDisk = await SkillCatalog.load(fsStorage(folder));
+  onDisk.close();
+  const load = exporter.getFinishedSpans().find((s) => s.name === 'skillmount.catalog.load')!;
+  const batches = exporter.getFinishedSpans().filter((s) => s.name === 'skillmount.storage.listAllBatches');
+  assert.ok(
+    batches.length > 0,
+    exporter
+      .getFinishedSpans()
+      .map((s) => s.name)
+      .join(', '),
+  );
+  for (const batch of batches) {
+    assert.equal(batch.parentSpanContext?.spanId, load.spanContext().spanId);
+    assert.deepEqual(batch.attributes, { 'skillmount.storage.kind': 'fs', 'skillmount.storage.operation': 'listAllBatches' });
   }
   const metric = (await reader.collect()).resourceMetrics.scopeMetrics
     .flatMap((m) => m.metrics)

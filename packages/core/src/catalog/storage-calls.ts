@@ -7,8 +7,8 @@ import type { SkillFiles } from '../types.js';
  * The same storage, as the catalog calls it: every list, listAll, listAllBatches, treeToken and
  * read bounded in time (a storage that hangs fails the call with a StorageError naming the path
  * instead of holding a request or a reload for ever; the storage call itself cannot be cancelled,
- * and its late answer is ignored), and each but listAllBatches a `skillmount:storage` trace while
- * the channel has subscribers.
+ * and its late answer is ignored), and each a `skillmount:storage` trace while the channel has
+ * subscribers (listAllBatches: one per batch it fetches).
  */
 export function storageCalls(files: SkillFiles, timeoutMs: number): SkillFiles {
   const storage = typeof files.kind === 'string' ? files.kind : 'custom';
@@ -29,8 +29,10 @@ export function storageCalls(files: SkillFiles, timeoutMs: number): SkillFiles {
       );
     });
   };
-  const call = <T>(operation: StorageCallMessage['operation'], path: string, fn: () => Promise<T>): Promise<T> =>
-    storageChannel.hasSubscribers ? traced(storageChannel, { storage, operation, path }, () => bounded(fn, path, operation)) : bounded(fn, path, operation);
+  const call = <T>(operation: StorageCallMessage['operation'], path: string, fn: () => Promise<T>, waitMs = timeoutMs): Promise<T> =>
+    storageChannel.hasSubscribers
+      ? traced(storageChannel, { storage, operation, path }, () => bounded(fn, path, operation, waitMs))
+      : bounded(fn, path, operation, waitMs);
   const timed: SkillFiles = {
     list: (dir) => call('list', dir, () => files.list(dir)),
     read: (path, options) => call('read', path, () => (options ? files.read(path, options) : files.read(path))),
@@ -44,7 +46,7 @@ export function storageCalls(files: SkillFiles, timeoutMs: number): SkillFiles {
       const iterator = (options ? batches(options) : batches())[Symbol.asyncIterator]();
       try {
         for (;;) {
-          const step = await bounded(() => iterator.next(), '', 'listAllBatches', Math.max(0, deadline - Date.now()));
+          const step = await call('listAllBatches', '', () => iterator.next(), Math.max(0, deadline - Date.now()));
           if (step.done) return;
           yield step.value;
         }

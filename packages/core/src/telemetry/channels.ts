@@ -107,9 +107,9 @@ export interface WellKnownAnswerMessage {
 export interface StorageCallMessage {
   /** The storage's `kind` (`fs`, `s3`, `postgres`, `memory`), or `custom` for one that gives none. */
   storage: string;
-  /** The `SkillFiles` method called. */
-  operation: 'list' | 'read' | 'listAll' | 'treeToken';
-  /** The path it was called with (`''` for the root, and for `listAll` and `treeToken`). */
+  /** The `SkillFiles` method called (`listAllBatches`: one batch of its listing fetched). */
+  operation: 'list' | 'read' | 'listAll' | 'listAllBatches' | 'treeToken';
+  /** The path it was called with (`''` for the root, and for the others than `list` and `read`). */
   path: string;
   /** Set on `error`: what the call failed with. */
   error?: unknown;
