@@ -5,11 +5,13 @@
  * re-ask after a reload checked against the entry read.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SkillCatalog } from '@skillmount/core';
 import {
   generateSigningKey,
   keyFileSigner,
@@ -21,9 +23,10 @@ import {
   signSkill,
   type TrustedKey,
 } from '@skillmount/core/client';
-import { connectV1, serveOurFolder } from '../client/support/servers.js';
+import { fsStorage } from '@skillmount/storage-fs';
+import { connectV1, serveOurs } from '../client/support/servers.js';
 
-type Served = Awaited<ReturnType<typeof serveOurFolder>>;
+type Served = Awaited<ReturnType<typeof serveOurs>>;
 type Key = { privateKey: string; publicKey: string };
 
 const skillMd = (name: string, description = `The ${name} skill.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nSee notes.md.\n`;
@@ -43,6 +46,7 @@ async function writeSkill(root: string, folder: string, key: Key | undefined, si
 const uri = (skill: string) => `skill://${skill}/SKILL.md`;
 
 let root: string;
+let catalog: SkillCatalog;
 let served: Served;
 let alice: Key;
 let bob: Key;
@@ -75,12 +79,14 @@ before(async () => {
   await writeSkill(root, 'team-b/pdf', alice, 'team-a/pdf');
   await writeSkill(root, 'moving', alice);
   // retainMs 0: a read naming bytes from before a reload gets entry-changed at once.
-  served = await serveOurFolder(root, { onWarning: () => {}, retainMs: 0 });
+  catalog = await SkillCatalog.load(fsStorage(root), { onWarning: () => {}, retainMs: 0 });
+  served = await serveOurs(catalog, { wellKnown: true });
 });
 
 after(async () => {
   for (const client of clients) await client.close();
   await served?.close();
+  catalog?.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -204,6 +210,130 @@ describe('a client with trusted keys that does not require a signature', () => {
   });
 });
 
+const BIN = path.resolve(import.meta.dirname, '../../packages/cli/dist/bin.js');
+
+/** Run the CLI without blocking this process, which serves the endpoint it talks to. */
+const cli = (...args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8' }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+describe('skillmount ls and get with --trust', () => {
+  let keys: string;
+  let alicePub: string;
+  let bobPub: string;
+  before(() => {
+    keys = mkdtempSync(path.join(tmpdir(), 'skillmount-keys-'));
+    // A key file's name is shown as the signer: one with an escape sequence in it must reach the terminal escaped.
+    alicePub = path.join(keys, 'alice\x1b[2J.pub');
+    bobPub = path.join(keys, 'bob.pub');
+    writeFileSync(alicePub, alice.publicKey);
+    writeFileSync(bobPub, bob.publicKey);
+  });
+  after(() => rmSync(keys, { recursive: true, force: true }));
+
+  const row = (stdout: string, skill: string) => stdout.split('\n').find((line) => line.includes(`skill://${skill}/SKILL.md`)) ?? '';
+
+  test("ls shows each skill's signer or state, escaped, and exits 1 when a signature does not verify", async () => {
+    const r = await cli('ls', `${served.url}`, '--trust', alicePub, '--trust', bobPub);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^NAME +FILES +SIZE +SIGNATURE +URI +DESCRIPTION\n/);
+    assert.match(row(r.stdout, 'signed'), /verified \(alice\\x1b\[2J\.pub\) +skill:/);
+    assert.ok(!(r.stdout + r.stderr).includes('\x1b'), 'no raw escape reaches the terminal');
+    assert.match(row(r.stdout, 'rotated'), /verified \(bob\.pub\)/);
+    assert.match(row(r.stdout, 'mounted/inner'), /verified \(alice/);
+    assert.match(row(r.stdout, 'unsigned'), / unsigned +skill:/);
+    assert.match(row(r.stdout, 'untrusted'), / untrusted-key +skill:/);
+    for (const [skill, code] of [
+      ['changed', 'changed-file'],
+      ['added', 'file-added'],
+      ['copied', 'copied-signature'],
+      ['truncated', 'malformed-bundle'],
+      ['team-b/pdf', 'copied-signature'],
+    ]) {
+      assert.match(row(r.stdout, skill!), new RegExp(` invalid \\(${code}\\) +skill:`), skill);
+      assert.match(r.stderr, new RegExp(`skill://${skill}/SKILL\\.md: its signature does not verify, so it is refused: .*\\[${code}\\]`), skill);
+    }
+    assert.match(r.stderr, /skill:\/\/untrusted\/SKILL\.md: signed by a key not given with --trust \(key hint [0-9a-f]{64}\)\n/);
+    assert.doesNotMatch(r.stderr, /unsigned\/SKILL\.md/, 'an unsigned skill is read without --require-signature: nothing to say');
+    assert.match(r.stderr, /11 skills; signatures: 4 verified, 1 unsigned, 1 untrusted-key, 5 invalid \(5 refused\)\n$/);
+  });
+
+  test('ls --json carries each verdict; --require-signature refuses unsigned and untrusted skills too', async () => {
+    const r = await cli('ls', served.url, '--trust', bobPub, '--trust', alicePub, '--json', '--require-signature');
+    assert.equal(r.code, 1, r.stderr);
+    const rows = new Map((JSON.parse(r.stdout) as { uri: string; signature: Record<string, unknown> }[]).map((x) => [x.uri, x.signature]));
+    assert.deepEqual(rows.get(uri('unsigned')), { state: 'unsigned', skillPath: 'unsigned' });
+    assert.equal(rows.get(uri('untrusted'))?.state, 'untrusted-key');
+    assert.deepEqual(
+      { ...rows.get(uri('changed')), detail: undefined },
+      { state: 'invalid', code: 'changed-file', path: 'notes.md', skillPath: 'changed', detail: undefined },
+    );
+    const inner = rows.get(uri('mounted/inner'))!;
+    assert.equal((inner.signer as { name: string }).name, 'alice\x1b[2J.pub', 'JSON keeps the name, escaped by JSON');
+    assert.equal(inner.skillPath, 'inner');
+  });
+
+  test('ls --require-signature exits 0 when every skill verifies, and asks for --trust', async () => {
+    const one = await serveOurs(await SkillCatalog.load(fsStorage(path.join(root, 'mounted')), { onWarning: () => {} }));
+    try {
+      const r = await cli('ls', one.url, '--trust', alicePub, '--require-signature');
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /1 skill; signatures: 1 verified\n/);
+    } finally {
+      await one.close();
+    }
+    const usage = await cli('ls', served.url, '--require-signature');
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /--require-signature needs the keys to trust: give --trust <file>/);
+    const notAKey = await cli('ls', served.url, '--trust', path.join(root, 'signed/notes.md'));
+    assert.equal(notAKey.code, 1);
+    assert.match(notAKey.stderr, /--trust .*notes\.md: it holds no PEM "PUBLIC KEY" block/);
+  });
+
+  test('get --trust prints a verified file and refuses an invalid one, printing none of it', async () => {
+    const ok = await cli('get', served.url, 'skill://signed/SKILL.md', '--trust', bobPub, '--trust', alicePub, '--require-signature');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout, skillMd('signed'));
+    assert.match(ok.stderr, /skill:\/\/signed\/SKILL\.md: signed by alice\\x1b\[2J\.pub/);
+    const bad = await cli('get', served.url, 'skill://added/SKILL.md', 'notes.md', '--trust', alicePub);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stdout, '');
+    assert.match(bad.stderr, /refused \(file-added\): skill:\/\/added\/SKILL\.md: its signature does not verify/);
+  });
+
+  test("ls --well-known --trust verifies each artifact's skill.oms.sig against the name the index gives it", async () => {
+    const origin = new URL(served.url).origin;
+    const r = await cli('ls', '--well-known', origin, '--trust', alicePub, '--trust', bobPub, '--json');
+    assert.equal(r.code, 1, r.stderr);
+    const rows = new Map(
+      (JSON.parse(r.stdout) as { name: string; signature: { state: string; code?: string; skillPath: string } }[]).map((x) => [x.name, x.signature]),
+    );
+    const states = Object.fromEntries([...rows].map(([name, v]) => [name, v.code ?? v.state]));
+    assert.deepEqual(states, {
+      signed: 'verified',
+      rotated: 'verified',
+      unsigned: 'unsigned',
+      untrusted: 'untrusted-key',
+      changed: 'changed-file',
+      added: 'file-added',
+      copied: 'copied-signature',
+      truncated: 'malformed-bundle',
+      inner: 'verified',
+      // The index names skills by name alone: a signature for a path ending in that name is checked against its own path.
+      pdf: 'verified',
+      moving: 'verified',
+    });
+    assert.equal(rows.get('pdf')?.skillPath, 'team-a/pdf');
+    const table = await cli('ls', '--well-known', origin, '--trust', alicePub, '--trust', bobPub, '--require-signature');
+    assert.match(table.stdout, /^NAME +TYPE +FILES +SIZE +SIGNATURE +DESCRIPTION\n/);
+    assert.match(table.stderr, /unsigned: not signed, and --require-signature refuses it/);
+    assert.match(table.stderr, /signatures: 5 verified, 1 unsigned, 1 untrusted-key, 4 invalid \(6 refused\)\n$/);
+  });
+});
+
 test('after a reload the client asks for the entry again and checks the signature of the entry it reads against', async () => {
   const skills = await client({ trustedKeys: [aliceKey], requireSignature: true });
   const held = (await entries(skills)).get('moving')!;
@@ -211,7 +341,7 @@ test('after a reload the client asks for the entry again and checks the signatur
 
   // Signed again after an edit: the new entry, its new signature read and verified.
   await writeSkill(root, 'moving', alice, 'moving', { 'notes.md': 'Notes, edited and signed again.\n' });
-  await served.catalog.reload();
+  await catalog.reload();
   let file;
   const reads = await readsDuring(async () => {
     file = await skills.read(held, 'notes.md');
@@ -224,6 +354,6 @@ test('after a reload the client asks for the entry again and checks the signatur
 
   // Edited without signing again: the entry asked for again does not match its signature.
   writeFileSync(path.join(root, 'moving/notes.md'), 'Notes, edited and not signed.\n');
-  await served.catalog.reload();
+  await catalog.reload();
   await assert.rejects(skills.read(file!.skill!, 'notes.md'), refusedWith('changed-file', 'moving', /notes\.md is not the file signed/));
 });

@@ -30,8 +30,11 @@ export async function readJsonBody(req: http.IncomingMessage, methods: string[])
   return body;
 }
 
-/** Our endpoint (stateless) over a source, on node:http; `search` adds the search_skills tool. `reads`: the URI of each resources/read, in order. */
-export async function serveOurs(source: SkillSource, options: { search?: boolean } = {}): Promise<Served & { reads: string[] }> {
+/**
+ * Our endpoint (stateless) over a source, on node:http; `search` adds the search_skills tool, `wellKnown`
+ * /.well-known/agent-skills at the origin. `reads`: the URI of each resources/read, in order.
+ */
+export async function serveOurs(source: SkillSource, options: { search?: boolean; wellKnown?: boolean } = {}): Promise<Served & { reads: string[] }> {
   const methods: string[] = [];
   const reads: string[] = [];
   const endpoint = createSkillsEndpoint({ source, ...options });
