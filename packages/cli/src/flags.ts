@@ -46,6 +46,7 @@ export const FLAGS = {
     strict: { type: 'boolean' },
     table: { type: 'string' },
     concurrency: { type: 'string' },
+    sign: { type: 'string' },
   },
   ls: {
     json: { type: 'boolean' },

@@ -96,6 +96,10 @@ publish options:
   --strict              refuse to publish when check would warn (invisible characters in a SKILL.md)
   --table <name>        PostgreSQL: the table, created when missing (default skillmount_files)
   --concurrency <n>     requests in flight (default 8)
+  --sign <file>         sign every skill with this private key (skillmount-signing.key) over exactly
+                        the files uploaded, so no republish leaves a stale skill.oms.sig: one that
+                        no longer verifies with this key is replaced (in the folder too), a current
+                        one is kept as it is
 
 ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header

@@ -1,7 +1,27 @@
 import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseUri, SIGNATURE_FILE, type SkillCatalog, type SkillSignatureResult, type TrustedKey, verifySkill } from '@skillmount/core';
+import {
+  keyFileSigner,
+  parseUri,
+  SIGNATURE_FILE,
+  type SkillCatalog,
+  type SkillSignatureResult,
+  type SkillSigner,
+  type TrustedKey,
+  verifySkill,
+} from '@skillmount/core';
+
+/** The signer of a private key file (`skillmount keygen`'s skillmount-signing.key); the message never quotes the key. */
+export async function signerFromFile(file: string): Promise<SkillSigner> {
+  let pem: string;
+  try {
+    pem = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the signing key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return keyFileSigner(pem);
+}
 
 /** The public keys of `--trust` files, named by their file names; a file that is not an ECDSA P-256 public key is refused. */
 export async function trustedKeys(files: readonly string[]): Promise<TrustedKey[]> {

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { keyFileSigner, SIGNATURE_FILE, signSkill } from '@skillmount/core';
+import { SIGNATURE_FILE, signSkill } from '@skillmount/core';
+import { signerFromFile } from '../signatures.js';
 import { FLAGS } from '../flags.js';
 import { say } from '../terminal/print.js';
 import { plural } from '../terminal/words.js';
@@ -32,13 +33,7 @@ async function skillFolders(root: string, dir = root): Promise<string[]> {
 export async function sign(argv: string[]): Promise<number> {
   const { values, location } = parseCommand(argv, FLAGS.sign, 'folder');
   if (values.key === undefined) throw new UsageError('--key <file> is required: the private key `skillmount keygen DIR` wrote');
-  let pem: string;
-  try {
-    pem = await readFile(values.key, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read the signing key ${values.key}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  const signer = await keyFileSigner(pem);
+  const signer = await signerFromFile(values.key);
   const root = path.resolve(location);
   const skills = await skillFolders(root);
   if (skills.includes('')) throw new Error(`${path.join(root, 'SKILL.md')}: a skill at the root of ${root} has no path to sign; give the folder above it`);
