@@ -10,6 +10,7 @@ import {
   MAX_BYTES_PER_SKILL,
   MAX_FILES_PER_SKILL,
   SkillLimitError,
+  SkillSignatureError,
   SkillsClient,
   SkillVerificationError,
   checkLimits,
@@ -126,18 +127,18 @@ describe('limits from the entry alone', () => {
   });
 });
 
-describe('the parseFrontmatter option', () => {
-  let lying: LyingServer;
-  let client: Client;
-  before(async () => {
-    lying = await startLyingServer();
-    client = await connectV1(lying.url('reads'));
-  });
-  after(async () => {
-    await client.close();
-    await lying.close();
-  });
+let lying: LyingServer;
+let client: Client;
+before(async () => {
+  lying = await startLyingServer();
+  client = await connectV1(lying.url('reads'));
+});
+after(async () => {
+  await client?.close();
+  await lying?.close();
+});
 
+describe('the parseFrontmatter option', () => {
   // A deliberately small parser for flat `key: value` frontmatter, standing in for a host's own.
   const flat = (yaml: string) =>
     Object.fromEntries(
@@ -169,5 +170,21 @@ describe('the parseFrontmatter option', () => {
       return true;
     });
     await assert.rejects(new SkillsClient(client, { parseFrontmatter: () => [] as never }).read(live), /not a mapping of fields/);
+  });
+});
+
+describe('trustedKeys and a "dynamic" skill', () => {
+  test('it lists no files for a signature to cover: read as unsigned, refused with requireSignature before any request', async () => {
+    const trustedKeys = [{ name: 'a.pub', publicKey: P256 }];
+    const md = await new SkillsClient(client, { trustedKeys }).read(live);
+    assert.deepEqual(md.signature, { state: 'unsigned', skillPath: 'live' });
+    const requests = lying.methods('reads').length;
+    await assert.rejects(new SkillsClient(client, { trustedKeys, requireSignature: true }).read(live), (error: unknown) => {
+      assert.ok(error instanceof SkillSignatureError);
+      assert.equal(error.code, 'unsigned');
+      assert.match(error.message, /lists its files as "dynamic", so no signature can cover them.*none of its files was read/);
+      return true;
+    });
+    assert.equal(lying.methods('reads').length, requests, 'nothing was requested');
   });
 });
