@@ -275,13 +275,18 @@ export class SkillsClient {
    * again once (`skills/get`) and the file read against the new one, which the result then carries
    * as `skill` (hold it in place of the one passed). It fails only when that does not match either.
    *
+   * With `trustedKeys`, the skill's signature is read and verified first, before any other of its
+   * files (once per skill version: see {@link SkillsClient.verifySignature}); an invalid one, and
+   * with `requireSignature` any but a verified one, refuses the skill. The verdict on the entry the
+   * file was read against is returned as `signature`.
+   *
    * @throws TypeError for an invalid entry or `ref` (before any request).
    * @throws {@link SkillVerificationError} when a check fails (against the entry asked for again,
    * when the first one did not match); the content is not returned.
    * @throws {@link SkillLimitError} when the skill is over a per-skill limit.
    * @throws {@link SkillResultError} when the server's contents do not name the requested file, or
    * the entry asked for again is invalid or another skill's.
-   * @throws {@link SkillSignatureError} when the skill's signature refuses it (\`code\` says why).
+   * @throws {@link SkillSignatureError} when the skill's signature refuses it (`code` says why).
    */
   async read(skill: SkillEntry, ref?: string, options?: RequestOptions): Promise<SkillFile> {
     try {
