@@ -206,6 +206,11 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
   await mkdir(path.join(skills, 'team/pdf/scripts'), { recursive: true });
   await writeFile(path.join(skills, 'team/pdf/SKILL.md'), '---\nname: pdf\ndescription: PDFs.\n---\n');
   await writeFile(path.join(skills, 'team/pdf/scripts/run.sh'), '#!/bin/sh\n');
+  // Never served, so never signed: a hidden file.
+  await writeFile(path.join(skills, 'team/pdf/.DS_Store'), 'hidden\n');
+  // A nested skill: its files, its signature included, are its parent's too, so it is signed first.
+  await mkdir(path.join(skills, 'team/pdf/forms'));
+  await writeFile(path.join(skills, 'team/pdf/forms/SKILL.md'), '---\nname: forms\ndescription: Forms.\n---\n');
 
   const made = cli('keygen', path.join(root, 'keys'));
   assert.equal(made.status, 0, made.stdout + made.stderr);
@@ -219,13 +224,14 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
 
   const signed = cli('sign', skills, '--key', path.join(root, 'keys/skillmount-signing.key'));
   assert.equal(signed.status, 0, signed.stdout + signed.stderr);
-  assert.match(signed.stdout, /signed team\/pdf \(2 files\)/);
+  assert.match(signed.stdout, /^signed team\/pdf\/forms \(1 file\)\nsigned team\/pdf \(4 files\)\n/);
   assert.ok(!signed.stdout.includes(privateKey.split('\n')[1]!));
 
   const pub = path.join(root, 'keys/skillmount-signing.pub');
   const ok = cli('check', skills, '--trust', pub);
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /signed team\/pdf: by skillmount-signing\.pub/);
+  assert.match(ok.stdout, /signed team\/pdf\/forms: by skillmount-signing\.pub/);
 
   cli('keygen', path.join(root, 'other'));
   const other = cli('check', skills, '--trust', path.join(root, 'other/skillmount-signing.pub'));
@@ -238,6 +244,9 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
   const json = JSON.parse(changed.stdout) as { signatures: { skill: string; state: string; code: string; path: string }[] };
   assert.deepEqual(
     json.signatures.map(({ skill, state, code, path }) => ({ skill, state, code, path })),
-    [{ skill: 'team/pdf', state: 'invalid', code: 'changed-file', path: 'scripts/run.sh' }],
+    [
+      { skill: 'team/pdf', state: 'invalid', code: 'changed-file', path: 'scripts/run.sh' },
+      { skill: 'team/pdf/forms', state: 'verified', code: undefined, path: undefined },
+    ],
   );
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { SkillCatalog, type StorageError } from '@skillmount/core';
+import { generateSigningKey, SkillCatalog, type StorageError } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
 import pg from 'pg';
 import { dropMigrated, startPostgres, testPool, type TestPostgres, uniqueName } from '../support/postgres.js';
@@ -282,6 +282,61 @@ describe('skillmount publish', { concurrency: true }, () => {
           await rm(bad, { recursive: true, force: true });
         }
       });
+
+      // Signing happens before any destination is written to: proven once, against one storage.
+      if (storage.name === 'S3') {
+        test('publish --sign signs every skill over exactly what it uploads: check --trust verifies what was published; a current signature is kept, a stale one replaced', async () => {
+          const keys = await mkdtemp(path.join(tmpdir(), 'skillmount-publish-keys-'));
+          try {
+            const pair = await generateSigningKey();
+            const key = path.join(keys, 'skillmount-signing.key');
+            const pub = path.join(keys, 'skillmount-signing.pub');
+            await writeFile(key, pair.privateKey, { mode: 0o600 });
+            await writeFile(pub, pair.publicKey);
+            const sig = (skill: string) => `${skill}/skill.oms.sig`;
+            const skills = ['acme/billing/refunds', 'git-workflow', 'pdf-processing', 'pdf-processing/forms'];
+            // A nested skill: its files are its parent's too, so its signature must be made first.
+            await mkdir(path.join(root, 'pdf-processing/forms'));
+            const forms = (description: string) => `---\nname: forms\ndescription: ${description}\n---\n# Forms\n`;
+            await writeFile(path.join(root, 'pdf-processing/forms/SKILL.md'), forms('Fill PDF forms.'));
+            // A stale signature in the folder: replaced, never uploaded as it is.
+            await writeFile(path.join(root, sig('git-workflow')), 'stale\n');
+            const checkTrust = async () => {
+              const r = await runCli(['check', dest.location, ...dest.args, '--trust', pub], dest.env);
+              assert.equal(r.code, 0, r.stdout + r.stderr);
+              for (const skill of skills) assert.match(r.stdout, new RegExp(`^signed ${escapeRegExp(skill)}: by skillmount-signing\\.pub$`, 'm'));
+            };
+
+            const signed = await publish('--sign', key);
+            assert.equal(signed.code, 0, signed.stderr);
+            assert.equal(signed.stdout, `signed 4 skills with ${key}\npublished 5 files (${FILES.length} unchanged, 0 removed) to ${dest.label}\n`);
+            const stored = await dest.stored();
+            for (const skill of skills)
+              assert.equal(stored.get(sig(skill)), dest.hash(await readFile(path.join(root, sig(skill)))), `${skill}: published and written back`);
+            assert.notEqual(await readFile(path.join(root, sig('git-workflow')), 'utf8'), 'stale\n');
+            await checkTrust();
+
+            const again = await publish('--sign', key);
+            assert.equal(again.code, 0, again.stderr);
+            assert.equal(
+              again.stdout,
+              `signed 0 skills with ${key}; 4 signatures already current\npublished 0 files (${FILES.length + 5} unchanged, 0 removed) to ${dest.label}\n`,
+            );
+
+            // The nested skill changed: it is signed again, and so is its parent, whose files hold the nested signature.
+            await writeFile(path.join(root, 'pdf-processing/forms/SKILL.md'), forms('Fill and sign PDF forms.'));
+            const changed = await publish('--sign', key);
+            assert.equal(changed.code, 0, changed.stderr);
+            assert.equal(
+              changed.stdout,
+              `signed 2 skills with ${key}; 2 signatures already current\npublished 3 files (${FILES.length + 2} unchanged, 0 removed) to ${dest.label}\n`,
+            );
+            await checkTrust();
+          } finally {
+            await rm(keys, { recursive: true, force: true });
+          }
+        });
+      }
     });
   }
 });

@@ -3,12 +3,14 @@
  * hook, the limits from an entry alone, and the state before connect.
  */
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   MAX_BYTES_PER_SKILL,
   MAX_FILES_PER_SKILL,
   SkillLimitError,
+  SkillSignatureError,
   SkillsClient,
   SkillVerificationError,
   checkLimits,
@@ -24,6 +26,10 @@ const entryWith = (count: number, size: number): SkillEntry => ({
   frontmatter: { name: 'big', description: 'A big skill.' },
   resources: Array.from({ length: count }, (_, i) => ({ uri: i === 0 ? 'skill://big/SKILL.md' : `skill://big/f${i}.txt`, digest, size: i === 0 ? size : 0 })),
 });
+
+const pem = (der: Buffer) => `-----BEGIN PUBLIC KEY-----\n${der.toString('base64')}\n-----END PUBLIC KEY-----\n`;
+const P256 = pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'der' }));
+const P384 = pem(generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'der' }));
 
 describe('construction', () => {
   const client = new Client({ name: 'host', version: '1.0.0' });
@@ -44,6 +50,40 @@ describe('construction', () => {
     refused({ parseFrontmatter: 'yaml' }, /option "parseFrontmatter" must be a function/, 'invalid-type', TypeError);
     refused({ limits: { bytes: -1 } }, /option "limits\.bytes" must be a positive number/, 'invalid-value', RangeError);
     refused({ limits: { size: 1 } }, /option "limits\.size" is not a limit/, 'unknown-option', TypeError);
+    refused({ trustedKeys: 'alice.pub' }, /option "trustedKeys" must be an array of \{ name, publicKey \}, got "alice\.pub"/, 'invalid-type', TypeError);
+    refused({ trustedKeys: [{ name: '', publicKey: P256 }] }, /option "trustedKeys\[0\]\.name" must be a name/, 'invalid-type', TypeError);
+    refused(
+      {
+        trustedKeys: [
+          { name: 'a.pub', publicKey: P256 },
+          { name: 'b.key', publicKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' },
+        ],
+      },
+      /option "trustedKeys\[1\]\.publicKey" holds no PEM "PUBLIC KEY" block .*give the \.pub file `skillmount keygen` writes/,
+      'invalid-value',
+      RangeError,
+    );
+    refused(
+      { trustedKeys: [{ name: 'p384.pub', publicKey: P384 }] },
+      /"trustedKeys\[0\]\.publicKey" is not an ECDSA P-256 public key/,
+      'invalid-value',
+      RangeError,
+    );
+    refused(
+      { trustedKeys: [{ name: 'a.pub' }] },
+      /"trustedKeys\[0\]\.publicKey" must be the text of a PEM "PUBLIC KEY" file, got undefined/,
+      'invalid-type',
+      TypeError,
+    );
+    refused({ requireSignature: true }, /option "trustedKeys" is needed with requireSignature: true/, 'missing-option', TypeError);
+    refused(
+      { requireSignature: true, trustedKeys: [] },
+      /option "trustedKeys" is empty, and requireSignature: true refuses every skill/,
+      'invalid-value',
+      RangeError,
+    );
+    refused({ requireSignature: 'yes', trustedKeys: [] }, /option "requireSignature" must be true or false, got "yes"/, 'invalid-type', TypeError);
+    assert.doesNotThrow(() => new SkillsClient(client, { trustedKeys: [{ name: 'a.pub', publicKey: P256 }], requireSignature: true }));
     assert.throws(() => new SkillsClient({} as never), /needs an MCP SDK Client/);
   });
 
@@ -87,18 +127,18 @@ describe('limits from the entry alone', () => {
   });
 });
 
-describe('the parseFrontmatter option', () => {
-  let lying: LyingServer;
-  let client: Client;
-  before(async () => {
-    lying = await startLyingServer();
-    client = await connectV1(lying.url('reads'));
-  });
-  after(async () => {
-    await client.close();
-    await lying.close();
-  });
+let lying: LyingServer;
+let client: Client;
+before(async () => {
+  lying = await startLyingServer();
+  client = await connectV1(lying.url('reads'));
+});
+after(async () => {
+  await client?.close();
+  await lying?.close();
+});
 
+describe('the parseFrontmatter option', () => {
   // A deliberately small parser for flat `key: value` frontmatter, standing in for a host's own.
   const flat = (yaml: string) =>
     Object.fromEntries(
@@ -130,5 +170,21 @@ describe('the parseFrontmatter option', () => {
       return true;
     });
     await assert.rejects(new SkillsClient(client, { parseFrontmatter: () => [] as never }).read(live), /not a mapping of fields/);
+  });
+});
+
+describe('trustedKeys and a "dynamic" skill', () => {
+  test('it lists no files for a signature to cover: read as unsigned, refused with requireSignature before any request', async () => {
+    const trustedKeys = [{ name: 'a.pub', publicKey: P256 }];
+    const md = await new SkillsClient(client, { trustedKeys }).read(live);
+    assert.deepEqual(md.signature, { state: 'unsigned', skillPath: 'live' });
+    const requests = lying.methods('reads').length;
+    await assert.rejects(new SkillsClient(client, { trustedKeys, requireSignature: true }).read(live), (error: unknown) => {
+      assert.ok(error instanceof SkillSignatureError);
+      assert.equal(error.code, 'unsigned');
+      assert.match(error.message, /lists its files as "dynamic", so no signature can cover them.*none of its files was read/);
+      return true;
+    });
+    assert.equal(lying.methods('reads').length, requests, 'nothing was requested');
   });
 });

@@ -3,7 +3,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type SignatureInvalidCode,
+  signedSkillPath,
+  type SkillSignatureRefusal,
+  SkillSignatureError,
   type SkillSignatureResult,
+  type SkillSignatureVerdict,
   type SkillSigner,
   SkillsClient,
   type SkillFile,
@@ -261,3 +265,30 @@ async function stateOf(): Promise<string> {
   return result.state;
 }
 void stateOf;
+
+// A client that verifies signatures: keys to trust (several, for rotation), a verdict on each read, a coded refusal.
+declare const signedEntry: SkillEntry;
+async function verdictOf(): Promise<string | undefined> {
+  const verifying = new SkillsClient(mcpClient, { trustedKeys: [{ name: 'a.pub', publicKey: '-----BEGIN PUBLIC KEY-----…' }], requireSignature: true });
+  const verdict: SkillSignatureVerdict = await verifying.verifySignature(signedEntry);
+  const path: string = verdict.skillPath;
+  void path;
+  const file = await verifying.read(signedEntry);
+  if (file.signature?.state === 'verified') return file.signature.signer.name;
+  try {
+    await verifying.read(signedEntry, 'notes.md');
+  } catch (error) {
+    if (error instanceof SkillSignatureError) {
+      const code: SkillSignatureRefusal = error.code;
+      const state: SkillSignatureResult['state'] = error.verdict.state;
+      return `${code} ${state} ${error.skillUri}`;
+    }
+  }
+  // @ts-expect-error requireSignature is a boolean
+  new SkillsClient(mcpClient, { requireSignature: 'yes' });
+  // @ts-expect-error a trusted key has a name and a public key
+  new SkillsClient(mcpClient, { trustedKeys: ['-----BEGIN PUBLIC KEY-----…'] });
+  const signedAs: string | undefined = signedSkillPath(new Uint8Array());
+  return signedAs;
+}
+void verdictOf;

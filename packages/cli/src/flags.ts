@@ -46,8 +46,20 @@ export const FLAGS = {
     strict: { type: 'boolean' },
     table: { type: 'string' },
     concurrency: { type: 'string' },
+    sign: { type: 'string' },
   },
-  ls: { json: { type: 'boolean' }, header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
-  get: { header: { type: 'string', multiple: true }, 'well-known': { type: 'boolean' } },
+  ls: {
+    json: { type: 'boolean' },
+    header: { type: 'string', multiple: true },
+    'well-known': { type: 'boolean' },
+    trust: { type: 'string', multiple: true },
+    'require-signature': { type: 'boolean' },
+  },
+  get: {
+    header: { type: 'string', multiple: true },
+    'well-known': { type: 'boolean' },
+    trust: { type: 'string', multiple: true },
+    'require-signature': { type: 'boolean' },
+  },
   search: { json: { type: 'boolean' }, header: { type: 'string', multiple: true }, limit: { type: 'string' } },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>;

@@ -12,7 +12,9 @@ Usage:
   skillmount keygen <dir>                   write a signing key pair: <dir>/skillmount-signing.key
                                             (private, mode 0600) and <dir>/skillmount-signing.pub
   skillmount sign <folder> --key <file>     sign every skill under a folder (writes skill.oms.sig)
-  skillmount ls <url> [--json]              list the skills an MCP server serves
+  skillmount ls <url> [--json] [--trust <file>]
+                                            list the skills an MCP server serves (with --trust,
+                                            each skill's signature: who signed it, or why not)
   skillmount get <url> <skill> [file]       print one verified file of a skill (default SKILL.md);
                                             <skill> is a name (git-workflow), a skill path
                                             (acme/billing/invoice-rules) or a URI (skill://…/SKILL.md)
@@ -94,11 +96,23 @@ publish options:
   --strict              refuse to publish when check would warn (invisible characters in a SKILL.md)
   --table <name>        PostgreSQL: the table, created when missing (default skillmount_files)
   --concurrency <n>     requests in flight (default 8)
+  --sign <file>         sign every skill with this private key (skillmount-signing.key) over exactly
+                        the files uploaded, so no republish leaves a stale skill.oms.sig: one that
+                        no longer verifies with this key is replaced (in the folder too), a current
+                        one is kept as it is
 
 ls and get options:
   --header "Name: value"  send this HTTP header (repeatable), e.g. an Authorization header
   --well-known          read a site's /.well-known/agent-skills/index.json instead of an MCP
                         endpoint (as \`npx skills add <site>\` does); every artifact's digest is checked
+  --trust <file>        a public key (skillmount-signing.pub) whose signatures to trust; repeatable
+                        (rotation: give the old and the new key). Each skill's skill.oms.sig is
+                        verified before any other file is read. ls shows a SIGNATURE column (a
+                        "signature" field in its JSON). A skill whose signature does not verify is
+                        refused (get prints nothing of it, ls exits 1); unsigned skills and other
+                        keys' are shown, and read
+  --require-signature   with --trust: refuse every skill not signed by one of those keys (unsigned,
+                        or another key's); ls exits 1 unless every skill verifies
   A name that several skills share is refused by get, with the path and URI of each: give one of those.
 
 search options:

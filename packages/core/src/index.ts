@@ -109,6 +109,7 @@ export {
   type SkillSignatureResult,
   type SkillSigner,
   type SkillToSign,
+  signedSkillPath,
   signSkill,
   skillDigest,
   skillDigestManifest,

@@ -30,17 +30,25 @@ export async function readJsonBody(req: http.IncomingMessage, methods: string[])
   return body;
 }
 
-/** Our endpoint (stateless) over a source, on node:http; `search` adds the search_skills tool. */
-export async function serveOurs(source: SkillSource, options: { search?: boolean } = {}): Promise<Served> {
+/**
+ * Our endpoint (stateless) over a source, on node:http; `search` adds the search_skills tool, `wellKnown`
+ * /.well-known/agent-skills at the origin. `reads`: the URI of each resources/read, in order.
+ */
+export async function serveOurs(source: SkillSource, options: { search?: boolean; wellKnown?: boolean } = {}): Promise<Served & { reads: string[] }> {
   const methods: string[] = [];
+  const reads: string[] = [];
   const endpoint = createSkillsEndpoint({ source, ...options });
   const web = await listenHttp(async (req, res) => {
     const body = req.method === 'POST' ? await readJsonBody(req, methods) : undefined;
+    for (const message of [body].flat() as ({ method?: string; params?: { uri?: string } } | undefined)[]) {
+      if (message?.method === 'resources/read') reads.push(String(message.params?.uri));
+    }
     await endpoint.handle(req, res, body).catch(() => undefined);
   });
   return {
     url: web.url,
     methods,
+    reads,
     close: async () => {
       await endpoint.close();
       await web.close();
@@ -49,7 +57,7 @@ export async function serveOurs(source: SkillSource, options: { search?: boolean
 }
 
 /** Our catalog of a folder, served. */
-export async function serveOurFolder(root: string, options: CatalogOptions = {}): Promise<Served & { catalog: SkillCatalog }> {
+export async function serveOurFolder(root: string, options: CatalogOptions = {}): Promise<Served & { reads: string[]; catalog: SkillCatalog }> {
   const catalog = await SkillCatalog.load(fsStorage(root), { onWarning: () => {}, ...options });
   return { ...(await serveOurs(catalog)), catalog };
 }

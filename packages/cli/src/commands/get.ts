@@ -1,5 +1,5 @@
 import { buildSkillUri, parseUri } from '@skillmount/core';
-import { JsonRpcErrorCode, SkillVerificationError, type SkillEntry, type SkillsClient } from '@skillmount/core/client';
+import { JsonRpcErrorCode, SkillSignatureError, SkillVerificationError, type SkillEntry, type SkillsClient } from '@skillmount/core/client';
 import { connectSkills, headerOptions } from '../connect.js';
 import { FLAGS } from '../flags.js';
 import { findSkill, isUriRef, refSegments, skillPathOf } from '../skill-ref.js';
@@ -8,12 +8,14 @@ import { plural } from '../terminal/words.js';
 import { UsageError } from '../usage.js';
 import { getSite } from './site.js';
 import { parseArgs } from 'node:util';
+import { trustFlags, verdictNote } from '../verdicts.js';
 
 /**
  * `skillmount get <url> <name | skill-path | skill-uri> [file]`: one verified file on stdout (the
  * skill's SKILL.md by default; `file` relative to the skill folder, as SKILL.md would link it).
  * A refusal, an unknown skill or a name that several skills share is printed on stderr, and the
- * exit code is 1.
+ * exit code is 1. With `--trust`, the skill's signature is verified first (and with
+ * `--require-signature` required), as a `SkillsClient` with those keys does.
  */
 export async function get(argv: string[]): Promise<number> {
   let parsed;
@@ -24,19 +26,29 @@ export async function get(argv: string[]): Promise<number> {
   }
   const [url, ref, file, ...extra] = parsed.positionals;
   if (!url || !ref || extra.length > 0) throw new UsageError('expected <url> <skill> [file], where <skill> is a name, a skill path or a URI');
-  if (parsed.values['well-known']) return getSite(url, ref, file, headerOptions(parsed.values.header));
+  const trust = await trustFlags(parsed.values);
+  if (parsed.values['well-known']) return getSite(url, ref, file, headerOptions(parsed.values.header), trust);
   // An invalid entry elsewhere in the listing must not stop getting a valid one; the chosen entry is checked again by get().
-  const { skills, close } = await connectSkills(url, headerOptions(parsed.values.header), { skipInvalid: true });
+  const { skills, close } = await connectSkills(url, headerOptions(parsed.values.header), {
+    skipInvalid: true,
+    ...(trust ? { trustedKeys: trust.keys, requireSignature: trust.require } : {}),
+  });
   try {
     const skill = isUriRef(ref) ? (await skills.get(ref)).skill : await resolve(skills, url, ref);
     if (skill === undefined) return 1;
     const result = await skills.read(skill, file);
     sayContent(result.bytes, result.text);
     if (!result.verified) complain(`skillmount: ${field(result.uri)} is part of a "dynamic" skill: its content could not be verified by digest`);
+    const note = trust && result.signature && verdictNote(result.signature, trust);
+    if (note) complain(`skillmount: ${field((result.skill ?? skill).uri)}: ${note}`);
     return 0;
   } catch (error) {
     if (error instanceof SkillVerificationError) {
       complain(`skillmount: refused (${error.reason}): ${error.message}`);
+      return 1;
+    }
+    if (error instanceof SkillSignatureError) {
+      complain(`skillmount: refused (${error.code}): ${error.message}`);
       return 1;
     }
     const code = (error as { code?: unknown }).code;

@@ -1,4 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { FLAGS } from '../flags.js';
+import { signerFromFile } from '../signatures.js';
+import { signForPublish } from '../publish/sign.js';
 import { openStorage, parseLocation } from '../location.js';
 import { progress } from '../progress.js';
 import { complain, field, say } from '../terminal/print.js';
@@ -12,7 +16,9 @@ import { sortFindings, warningLines } from '../terminal/findings.js';
 /**
  * `skillmount publish <folder> <s3://bucket/prefix | postgres://…[#namespace]>`: check the folder
  * as `skillmount check` does, then upload the files of its valid skills that differ from what is
- * stored, and with `--delete` remove stored files that are gone from the folder. Exit 0 on
+ * stored, and with `--delete` remove stored files that are gone from the folder. With `--sign KEY`,
+ * every skill is signed first over exactly the files uploaded (`skill.oms.sig`, also written into
+ * the folder unless `--dry-run`), so no republish leaves a stale signature. Exit 0 on
  * success, 1 when the folder has problems (without `--force`), warnings (with `--strict`) or a
  * request fails, 2 for a usage mistake.
  */
@@ -32,6 +38,9 @@ export async function publish(argv: string[]): Promise<number> {
     throw new UsageError(`--table applies to postgres:// locations only, not to ${destination.label}`);
   const dryRun = values['dry-run'] === true;
   const concurrency = integerOption(values.concurrency, 'concurrency', 8, 1);
+  if (values.sign === '') throw new UsageError('--sign needs the private key file to sign with (skillmount-signing.key from skillmount keygen)');
+  // Read before the folder is checked: a wrong key fails before anything else is done.
+  const signer = values.sign !== undefined ? await signerFromFile(values.sign) : undefined;
 
   const folder = await openStorage(source);
   if (folder.kind !== 'folder') throw new UsageError(`publish reads a skills folder; "${folder.label}" is not one`);
@@ -59,6 +68,16 @@ export async function publish(argv: string[]): Promise<number> {
     return 1;
   }
 
+  let files = checked.files;
+  let made: Map<string, Uint8Array> | undefined;
+  if (signer) {
+    const signed = await signForPublish(folder.storage, checked.bySkill, checked.files, signer);
+    files = signed.files;
+    made = signed.made;
+    const current = signed.kept.length > 0 ? `; ${plural(signed.kept.length, 'signature')} already current` : '';
+    say(`${dryRun ? 'would sign' : 'signed'} ${plural(made.size, 'skill')} with ${field(values.sign!)}${current}`);
+  }
+
   const opened = await openStorage(destination, { ...(values.table !== undefined ? { table: values.table } : {}), migrate: !dryRun });
   let result;
   try {
@@ -71,7 +90,8 @@ export async function publish(argv: string[]): Promise<number> {
     if (!target) throw new UsageError(`cannot publish to a folder (${opened.label})`);
     result = await runPublish({
       folder: folder.storage,
-      files: checked.files,
+      files,
+      ...(made ? { made } : {}),
       target,
       delete: values.delete === true,
       dryRun,
@@ -85,6 +105,8 @@ export async function publish(argv: string[]): Promise<number> {
     await opened.close();
   }
 
+  // The folder keeps the signatures it was published with, so publishing it unchanged again uploads none.
+  if (made && !dryRun) for (const [file, bytes] of made) await writeFile(path.join(folder.storage.root, ...file.split('/')), bytes);
   if (dryRun) {
     for (const p of result.uploaded) say(`would upload ${field(p)}`);
     for (const p of result.removed) say(`would remove ${field(p)}`);

@@ -1,10 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { sha256Digest } from '@skillmount/core';
 import { isSkillMdPath, mapLimit } from '@skillmount/core/storage-kit';
 import type { FsStorage } from '@skillmount/storage-fs';
 import type { Progress } from '../progress.js';
-import type { LocalFile } from './local.js';
+import { type LocalFile, readChecked } from './local.js';
 import type { PublishTarget, StoredFile } from './target.js';
 
 export interface PublishRun {
@@ -12,6 +11,8 @@ export interface PublishRun {
   folder: Pick<FsStorage, 'root' | 'read'>;
   /** The files to publish (those of the valid skills). */
   files: LocalFile[];
+  /** Files publish made itself (`--sign`'s signatures), by path: uploaded from these bytes, not read from the folder. */
+  made?: ReadonlyMap<string, Uint8Array>;
   target: PublishTarget;
   /** Remove stored files that no longer exist in the folder. */
   delete: boolean;
@@ -57,15 +58,7 @@ export async function runPublish(run: PublishRun): Promise<PublishResult> {
 
   const upload = async (file: LocalFile) => {
     // Never more than the checked size: a file replaced since by a larger one is refused, not read.
-    let bytes;
-    try {
-      bytes = await run.folder.read(file.path, { maxBytes: file.size });
-    } catch (error) {
-      throw new Error(`"${file.path}" cannot be read again after the check read it (${(error as Error).message}); run publish again`, { cause: error });
-    }
-    if (bytes.byteLength !== file.size || sha256Digest(bytes) !== file.digest) {
-      throw new Error(`"${file.path}" changed while publishing (after the check read it); run publish again`);
-    }
+    const bytes = run.made?.get(file.path) ?? (await readChecked(run.folder, file));
     const remote = stored.get(file.path);
     if (remote && run.target.same(remote, bytes)) {
       result.unchanged++;

@@ -1,6 +1,6 @@
 import { escapeControls } from '../text/escape.js';
 import { brand, isBranded } from '../brand.js';
-import type { InvalidSkillEntry, SkillLimitProblem, SkillVerificationReason } from './types.js';
+import type { InvalidSkillEntry, SkillLimitProblem, SkillSignatureRefusal, SkillSignatureVerdict, SkillVerificationReason } from './types.js';
 
 /**
  * A file failed verification against the skill entry the host holds: not listed in it, a
@@ -50,6 +50,48 @@ export class SkillVerificationError extends Error {
   }
   static {
     brand(this, '@skillmount/core/SkillVerificationError');
+  }
+}
+
+/**
+ * A skill was refused for its signature, before any of its files was read (only the signature
+ * itself): unsigned or signed by a key the client does not trust (with `requireSignature`), or a
+ * signature that does not match the skill (`code` says how: a file changed, added or removed, the
+ * signature is another skill's, not whole, or not made by the key it names). Nothing was returned.
+ *
+ * @example
+ * ```ts
+ * import type { SkillEntry, SkillsClient } from '@skillmount/core/client';
+ * import { SkillSignatureError } from '@skillmount/core/client';
+ *
+ * declare const skills: SkillsClient;
+ * declare const entry: SkillEntry;
+ * try {
+ *   await skills.read(entry);
+ * } catch (error) {
+ *   if (error instanceof SkillSignatureError) console.error(error.code, error.skillUri, error.verdict);
+ * }
+ * ```
+ * @throws Nothing: the constructor only records the verdict.
+ */
+export class SkillSignatureError extends Error {
+  readonly code: SkillSignatureRefusal;
+  /** The SKILL.md URI of the refused skill. */
+  readonly skillUri: string;
+  /** The verdict that refused it: its state, and for an invalid signature its code, detail and file. */
+  readonly verdict: SkillSignatureVerdict;
+  constructor(skillUri: string, verdict: SkillSignatureVerdict, code: SkillSignatureRefusal, message: string) {
+    super(escapeControls(message, { lines: true }));
+    this.name = 'SkillSignatureError';
+    this.code = code;
+    this.skillUri = skillUri;
+    this.verdict = verdict;
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  static {
+    brand(this, '@skillmount/core/SkillSignatureError');
   }
 }
 

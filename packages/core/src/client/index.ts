@@ -16,6 +16,7 @@ export {
   type SkillSignatureResult,
   type SkillSigner,
   type SkillToSign,
+  signedSkillPath,
   signSkill,
   skillDigest,
   skillDigestManifest,
@@ -23,7 +24,7 @@ export {
   verifySkill,
   verifySkillListing,
 } from '../trust/index.js';
-export { SkillLimitError, SkillResultError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
+export { SkillLimitError, SkillResultError, SkillSignatureError, SkillsUnsupportedError, SkillVerificationError } from './errors.js';
 export { checkLimits } from './limits.js';
 export { OptionError, type OptionErrorCode } from '../option-error.js';
 export type {
@@ -42,6 +43,8 @@ export type {
   SkillLookup,
   SkillSearchResult,
   SkillResource,
+  SkillSignatureRefusal,
+  SkillSignatureVerdict,
   SkillsClientOptions,
   SkillVerificationReason,
 } from './types.js';

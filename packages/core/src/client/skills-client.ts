@@ -27,6 +27,7 @@ import { JsonRpcErrorCode } from '../protocol/error-codes.js';
 
 const fail = optionFail('skillmount');
 import { resolveRef, skillFolderOf } from './relative.js';
+import { type SignaturePolicy, SignatureVerdicts, signaturePolicy, signatureRefusal } from './signatures.js';
 import type {
   DirectoryListing,
   DirectoryResource,
@@ -39,6 +40,7 @@ import type {
   SkillLookup,
   SkillResource,
   SkillSearchResult,
+  SkillSignatureVerdict,
   SkillsClientOptions,
 } from './types.js';
 import { checkListedFile, checkSkillMd, checkSkillMdSize, contentBytes, skillMdText, type ContentItem, type FrontmatterParser } from './verify.js';
@@ -89,6 +91,9 @@ export class SkillsClient {
   readonly #protocolVersion: string | undefined;
   readonly #dynamicReads = new DynamicReadTally();
   readonly #refresh: boolean;
+  /** Undefined when the client was given no trusted keys: no signature is read. */
+  readonly #signatures: SignaturePolicy | undefined;
+  readonly #verdicts: SignatureVerdicts;
   /** Whether the server lists `search_skills`: asked on the first search. */
   #offersSearch: Promise<boolean> | undefined;
 
@@ -96,7 +101,16 @@ export class SkillsClient {
     if (!client || typeof client.request !== 'function' || typeof client.readResource !== 'function' || typeof client.getServerCapabilities !== 'function') {
       throw new TypeError('skillmount: new SkillsClient(client) needs an MCP SDK Client (from @modelcontextprotocol/sdk/client/index.js)');
     }
-    const { skipInvalid = false, parseFrontmatter, maxPages = DEFAULT_MAX_PAGES, limits = {}, protocolVersion, refresh = true } = options;
+    const {
+      skipInvalid = false,
+      parseFrontmatter,
+      maxPages = DEFAULT_MAX_PAGES,
+      limits = {},
+      protocolVersion,
+      refresh = true,
+      trustedKeys,
+      requireSignature = false,
+    } = options;
     if (typeof skipInvalid !== 'boolean') fail('invalid-type', 'skipInvalid', `must be true or false, got ${JSON.stringify(skipInvalid)}`);
     if (typeof refresh !== 'boolean') fail('invalid-type', 'refresh', `must be true or false, got ${JSON.stringify(refresh)}`);
     if (parseFrontmatter !== undefined && typeof parseFrontmatter !== 'function') {
@@ -110,6 +124,8 @@ export class SkillsClient {
       if (typeof value !== 'number' || !(value > 0)) fail(numberProblem(value), `limits.${name}`, `must be a positive number, got ${String(value)}`);
     }
     if (protocolVersion !== undefined && typeof protocolVersion !== 'string') fail('invalid-type', 'protocolVersion', 'must be a string such as "2026-07-28"');
+    this.#signatures = signaturePolicy(trustedKeys, requireSignature, fail);
+    this.#verdicts = new SignatureVerdicts(this.#signatures?.trustedKeys ?? []);
     this.#client = client;
     this.#skipInvalid = skipInvalid;
     this.#parseFrontmatter = parseFrontmatter;
@@ -259,12 +275,18 @@ export class SkillsClient {
    * again once (`skills/get`) and the file read against the new one, which the result then carries
    * as `skill` (hold it in place of the one passed). It fails only when that does not match either.
    *
+   * With `trustedKeys`, the skill's signature is read and verified first, before any other of its
+   * files (once per skill version: see {@link SkillsClient.verifySignature}); an invalid one, and
+   * with `requireSignature` any but a verified one, refuses the skill. The verdict on the entry the
+   * file was read against is returned as `signature`.
+   *
    * @throws TypeError for an invalid entry or `ref` (before any request).
    * @throws {@link SkillVerificationError} when a check fails (against the entry asked for again,
    * when the first one did not match); the content is not returned.
    * @throws {@link SkillLimitError} when the skill is over a per-skill limit.
    * @throws {@link SkillResultError} when the server's contents do not name the requested file, or
    * the entry asked for again is invalid or another skill's.
+   * @throws {@link SkillSignatureError} when the skill's signature refuses it (`code` says why).
    */
   async read(skill: SkillEntry, ref?: string, options?: RequestOptions): Promise<SkillFile> {
     try {
@@ -276,19 +298,52 @@ export class SkillsClient {
     }
   }
 
+  /**
+   * The verdict on `skill`'s signature (`skill.oms.sig`, read through the verified read, checked
+   * with `verifySkillListing` against the entry's digests and this client's `trustedKeys`), for a
+   * host that shows it or decides before reading. Kept per skill URI and skill digest: a second
+   * call, or a `read()` of any file of the same skill version, does not read the signature again.
+   * A client without `trustedKeys` judges with no key (a signed skill is then `untrusted-key`).
+   * Never throws for the verdict itself; `read()` applies the refusals.
+   *
+   * @throws TypeError for an invalid entry (before any request).
+   * @throws {@link SkillVerificationError} when the signature's bytes do not match the entry (the
+   * skill changed: get the entry again), and as `read()` for the request itself.
+   */
+  async verifySignature(skill: SkillEntry, options?: RequestOptions): Promise<SkillSignatureVerdict> {
+    checkEntry(skill, 'verifySignature()');
+    this.#requireExtension(READ_METHOD);
+    return this.#verdicts.of(skill, async (listed) => (await this.#fetch(skill, listedTarget(listed), options)).bytes);
+  }
+
   async #readAgainst(skill: SkillEntry, ref: string | undefined, options: RequestOptions | undefined): Promise<SkillFile> {
-    const problems = entryProblems(skill);
-    if (problems.length > 0) {
-      const name = typeof (skill as { uri?: unknown } | null)?.uri === 'string' ? skill.uri : 'the skill';
-      throw new TypeError(`read(): ${name} is not a valid skill entry (${problems.join('; ')}); pass an entry returned by list() or get()`);
-    }
+    checkEntry(skill, 'read()');
     if (ref !== undefined && typeof ref !== 'string') throw new TypeError('read(skill, ref): ref must be a relative path or a URI string');
     const over = this.checkLimits(skill);
     if (over) throw new SkillLimitError(skill.uri, over);
     this.#requireExtension(READ_METHOD);
     const target = this.#target(skill, ref);
     if (target.skillMd && target.listed) checkSkillMdSize(skill, target.listed.uri, target.listed.size, 'listed');
+    let signature: SkillSignatureVerdict | undefined;
+    if (this.#signatures) {
+      signature = await this.verifySignature(skill, options);
+      const refused = signatureRefusal(skill, signature, this.#signatures.requireSignature);
+      if (refused) throw refused;
+    }
 
+    const { item, bytes } = await this.#fetch(skill, target, options);
+    const file: SkillFile = { uri: target.requestUri, bytes, verified: target.listed !== undefined };
+    if (item.mimeType !== undefined) file.mimeType = item.mimeType;
+    if (typeof item.text === 'string') file.text = item.text;
+    if (signature) file.signature = signature;
+    if (!target.skillMd) return file;
+    const text = skillMdText(item, bytes);
+    const { frontmatter, body } = checkSkillMd(skill, target.requestUri, text, this.#parseFrontmatter);
+    return { ...file, text: text!, frontmatter, body };
+  }
+
+  /** Request one file and check it against the entry: the content names it, its size and digest (a listed file) or the dynamic tally. */
+  async #fetch(skill: SkillEntry, target: Target, options: RequestOptions | undefined): Promise<{ item: ContentItem; bytes: Uint8Array }> {
     const params = target.listed ? { uri: target.requestUri, _meta: { [DIGEST_META_KEY]: target.listed.digest } } : { uri: target.requestUri };
     const result = await this.#request(READ_METHOD, params, ReadResourceEnvelopeSchema, options).catch((error: unknown) => {
       throw entryChangedError(error, target.requestUri, skill.uri) ?? error;
@@ -309,13 +364,7 @@ export class SkillsClient {
       const over = this.#dynamicReads.add(skill, target.key, bytes.byteLength, this.#limits.bytes);
       if (over) throw new SkillLimitError(skill.uri, over);
     }
-    const file: SkillFile = { uri: target.requestUri, bytes, verified: target.listed !== undefined };
-    if (item.mimeType !== undefined) file.mimeType = item.mimeType;
-    if (typeof item.text === 'string') file.text = item.text;
-    if (!target.skillMd) return file;
-    const text = skillMdText(item, bytes);
-    const { frontmatter, body } = checkSkillMd(skill, target.requestUri, text, this.#parseFrontmatter);
-    return { ...file, text: text!, frontmatter, body };
+    return { item, bytes };
   }
 
   /**
@@ -409,6 +458,17 @@ export class SkillsClient {
     }
     return { requestUri: listed.uri, key: resolved.uri, listed, skillMd };
   }
+}
+
+/** A listed file other than the skill's SKILL.md (its signature), as a target. */
+const listedTarget = (listed: SkillResource): Target => ({ requestUri: listed.uri, key: canonicalUri(listed.uri)!, listed, skillMd: false });
+
+/** Refuse what is not a valid entry, before any request. */
+function checkEntry(skill: SkillEntry, method: string): void {
+  const problems = entryProblems(skill);
+  if (problems.length === 0) return;
+  const name = typeof (skill as { uri?: unknown } | null)?.uri === 'string' ? skill.uri : 'the skill';
+  throw new TypeError(`${method}: ${name} is not a valid skill entry (${problems.join('; ')}); pass an entry returned by list() or get()`);
 }
 
 /**

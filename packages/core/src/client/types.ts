@@ -3,6 +3,7 @@
  */
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CacheScope, SkillEntry, SkillFrontmatter, SkillLimits, SkillResource } from '../types.js';
+import type { SignatureInvalidCode, SkillSignatureResult, TrustedKey } from '../trust/index.js';
 
 export type { CacheScope, RequestOptions, SkillEntry, SkillFrontmatter, SkillLimits, SkillResource };
 
@@ -38,7 +39,38 @@ export interface SkillsClientOptions {
    * against it, returning the new entry as `skill` beside the file. `false`: the mismatch throws.
    */
   refresh?: boolean;
+  /**
+   * Public keys whose signatures this client accepts: each `{ name, publicKey }`, the SPKI PEM
+   * `skillmount keygen` writes. Several, so a publisher can rotate keys (trust the new one beside
+   * the old until every skill is signed again; removing a key revokes it). With keys, `read()`
+   * first reads and verifies the skill's `skill.oms.sig` (once per skill digest), refuses a
+   * signature that does not match the skill with a `SkillSignatureError`, and returns the verdict
+   * as `signature` beside the file. Default: none, and no signature is read.
+   */
+  trustedKeys?: readonly TrustedKey[];
+  /**
+   * `true`: `read()` refuses, before reading any of its files, a skill that is not signed by one of
+   * `trustedKeys` (unsigned, `"dynamic"`, or signed by another key). Needs `trustedKeys`. Default
+   * `false`: such a skill is read, and its verdict says what it is.
+   */
+  requireSignature?: boolean;
 }
+
+/**
+ * A skill's signature as this client judged it (`verifySkillListing` over the entry's digests and
+ * the signature's verified bytes), with `skillPath`, the skill path it was checked against: the
+ * path the URI names (`skill://team/pdf/SKILL.md` → `team/pdf`), or the tail of it (whole
+ * segments) the signature names, for a server that serves a signed folder under a base URI or a
+ * prefix its signer did not know. (An invalid verdict's `path` is the file at fault.)
+ */
+export type SkillSignatureVerdict = SkillSignatureResult & { skillPath: string };
+
+/**
+ * Why `read()` refused a skill for its signature: `unsigned` (no signature, or a `"dynamic"`
+ * skill, with `requireSignature`), `untrusted-key` (with `requireSignature`), or the code of an
+ * invalid signature (always).
+ */
+export type SkillSignatureRefusal = 'unsigned' | 'untrusted-key' | SignatureInvalidCode;
 
 /** A result's freshness hints, where the server sent them (always, on 2026-07-28). */
 export interface CacheFields {
@@ -101,6 +133,12 @@ export interface SkillFile {
    * its frontmatter and what a user approved may have changed too).
    */
   skill?: SkillEntry;
+  /**
+   * Only on a client with `trustedKeys`: the verdict on the signature of the skill the file was
+   * read against (`verified`, or, without `requireSignature`, `unsigned` or `untrusted-key`; an
+   * invalid signature throws instead).
+   */
+  signature?: SkillSignatureVerdict;
 }
 
 /** One child in a `resources/directory/read` result. */

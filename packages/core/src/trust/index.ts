@@ -4,4 +4,11 @@ export { SIGNATURE_FILE } from './oms.js';
 export { signSkill } from './sign.js';
 export { type SkillDigestFile, skillDigest, skillDigestManifest } from './skill-digest.js';
 export type { SkillToSign } from './subjects.js';
-export { type SignatureInvalidCode, type SkillListingToVerify, type SkillSignatureResult, verifySkill, verifySkillListing } from './verify.js';
+export {
+  type SignatureInvalidCode,
+  type SkillListingToVerify,
+  type SkillSignatureResult,
+  signedSkillPath,
+  verifySkill,
+  verifySkillListing,
+} from './verify.js';

@@ -88,6 +88,24 @@ export async function keyHint(publicKeyPem: string): Promise<string | undefined>
   return der ? toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', der as Uint8Array<ArrayBuffer>))) : undefined;
 }
 
+/** The DER of every uncompressed ECDSA P-256 SPKI public key up to its point's 64 coordinate bytes. */
+const P256_SPKI_HEAD = '3059301306072a8648ce3d020106082a8648ce3d03010703420004';
+const P256_SPKI_BYTES = 91;
+
+/**
+ * Why `pem` is not an ECDSA P-256 public key a verifier can trust, or undefined: checked from its
+ * DER bytes, without WebCrypto, so a host's option is refused at once rather than on a first read.
+ */
+export function publicKeyProblem(pem: unknown): string | undefined {
+  if (typeof pem !== 'string') return `must be the text of a PEM "PUBLIC KEY" file, got ${pem === null ? 'null' : typeof pem}`;
+  const der = fromPem('PUBLIC KEY', pem);
+  if (!der) return 'holds no PEM "PUBLIC KEY" block (-----BEGIN PUBLIC KEY----- … -----END PUBLIC KEY-----)';
+  if (der.length !== P256_SPKI_BYTES || toHex(der.subarray(0, P256_SPKI_HEAD.length / 2)) !== P256_SPKI_HEAD) {
+    return 'is not an ECDSA P-256 public key (the kind `skillmount keygen` writes)';
+  }
+  return undefined;
+}
+
 /** The WebCrypto verifying key of an SPKI PEM ECDSA P-256 key, or undefined. */
 export async function importPublicKey(publicKeyPem: string): Promise<WebKey | undefined> {
   const der = fromPem('PUBLIC KEY', publicKeyPem);

@@ -23,8 +23,8 @@ export type SkillSignatureResult =
   | { state: 'untrusted-key'; hint: string }
   | { state: 'verified'; signer: { name: string; hint: string }; skillDigest: string };
 
-/** Bounds before any parsing or hashing of a hostile bundle. */
-const MAX_BUNDLE_BYTES = 1024 * 1024;
+/** Bounds before any parsing or hashing of a hostile bundle (a reader can refuse a larger listed size unread). */
+export const MAX_BUNDLE_BYTES = 1024 * 1024;
 
 const invalid = (code: SignatureInvalidCode, detail: string, path?: string): SkillSignatureResult => ({
   state: 'invalid',
@@ -159,18 +159,41 @@ export async function verifySkillListing(listing: SkillListingToVerify, options:
   return verifyAgainst(listing.path, listing.signature, current, options.trustedKeys);
 }
 
+/**
+ * The skill path a signature names (its statement's subject), read without verifying anything: a
+ * verifier that sees a skill under a base URI or a prefix its signer did not know picks the path
+ * to verify against with it. Undefined when the bytes are not a whole bundle.
+ *
+ * @example
+ * ```ts
+ * import { signedSkillPath } from '@skillmount/core';
+ *
+ * signedSkillPath(new TextEncoder().encode('{}')); // undefined: not a bundle
+ * ```
+ * @throws Nothing: bytes that are not a bundle give undefined.
+ */
+export function signedSkillPath(signature: Uint8Array): string | undefined {
+  const text = utf8(signature);
+  const parsed = text === undefined ? undefined : parse(text);
+  return typeof parsed === 'object' ? parsed.subjectName : undefined;
+}
+
+const utf8 = (bytes: Uint8Array): string | undefined => {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+};
+
 async function verifyAgainst(
   path: string,
   bytes: Uint8Array,
   subjects: () => Promise<Subjects>,
   trustedKeys: readonly TrustedKey[],
 ): Promise<SkillSignatureResult> {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return invalid('malformed-bundle', `${SIGNATURE_FILE} is not UTF-8 text`, SIGNATURE_FILE);
-  }
+  const text = utf8(bytes);
+  if (text === undefined) return invalid('malformed-bundle', `${SIGNATURE_FILE} is not UTF-8 text`, SIGNATURE_FILE);
   const parsed = parse(text);
   if (typeof parsed === 'string') return invalid('malformed-bundle', `${SIGNATURE_FILE}: ${parsed}`, SIGNATURE_FILE);
   if (parsed.subjectName !== path) {
