@@ -262,14 +262,21 @@ test("traceContext 'link' and 'ignore'; options checked", async (t) => {
 });
 
 test('metrics: the operation duration by method, version and error; skill reads with the names bounded', async () => {
-  const bytesBySkill = async () => {
+  // One histogram for the reads (its count) and their bytes (its sum), by skill.
+  const bySkill = async () => {
     const metric = (await reader.collect()).resourceMetrics.scopeMetrics
       .flatMap((s) => s.metrics)
-      .find((m) => m.descriptor.name === 'skillmount.skill.read.bytes') as SumMetricData | undefined;
+      .find((m) => m.descriptor.name === 'skillmount.skill.read.size') as HistogramMetricData | undefined;
     const points = (metric?.dataPoints ?? []).filter((p) => p.attributes['mcp.protocol.version'] === '2025-11-25');
-    return { unit: metric?.descriptor.unit, of: (name: string) => points.find((p) => p.attributes['gen_ai.skill.name'] === name)?.value ?? 0 };
+    const of = (name: string) => points.find((p) => p.attributes['gen_ai.skill.name'] === name)?.value;
+    return {
+      unit: metric?.descriptor.unit,
+      names: points.map((p) => p.attributes['gen_ai.skill.name']).sort(),
+      reads: (name: string) => of(name)?.count ?? 0,
+      bytes: (name: string) => of(name)?.sum ?? 0,
+    };
   };
-  const before = await bytesBySkill();
+  const before = await bySkill();
   const { client, close } = await connectClient(http.url);
   const sizes: number[] = [];
   try {
@@ -297,16 +304,14 @@ test('metrics: the operation duration by method, version and error; skill reads 
     duration.dataPoints.every((p) => !('mcp.resource.uri' in p.attributes) && !('gen_ai.skill.name' in p.attributes)),
     'no URI or skill in the duration series',
   );
-  const reads = all.find((m) => m.descriptor.name === 'skillmount.skill.reads') as SumMetricData;
-  const bySkill = Object.fromEntries(
-    reads.dataPoints.filter((p) => p.attributes['mcp.protocol.version'] === '2025-11-25').map((p) => [p.attributes['gen_ai.skill.name'], p.value]),
-  );
+  const after = await bySkill();
   // maxSkills 1: the first skill read keeps its name, every other counts as _other.
-  assert.deepEqual(Object.keys(bySkill).sort(), ['_other', 'alpha']);
-  const after = await bytesBySkill();
+  assert.deepEqual(after.names, ['_other', 'alpha']);
   assert.equal(after.unit, 'By');
-  assert.equal(after.of('alpha') - before.of('alpha'), sizes[0], "the bytes of alpha's SKILL.md, under its name");
-  assert.equal(after.of('_other') - before.of('_other'), sizes[1], "beta's bytes, under _other");
+  assert.equal(after.reads('alpha') - before.reads('alpha'), 1, 'one read of alpha, under its name');
+  assert.equal(after.reads('_other') - before.reads('_other'), 1, "beta's read, under _other");
+  assert.equal(after.bytes('alpha') - before.bytes('alpha'), sizes[0], "the bytes of alpha's SKILL.md, under its name");
+  assert.equal(after.bytes('_other') - before.bytes('_other'), sizes[1], "beta's bytes, under _other");
 });
 
 test('the Fastify plugin: its catalog load and a read, one span each', async () => {

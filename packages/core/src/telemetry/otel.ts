@@ -57,6 +57,9 @@ export const SCHEMA_URL = 'https://opentelemetry.io/schemas/1.39.0';
 /** The convention's advised buckets for `mcp.server.operation.duration`, in seconds. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
+/** Buckets for `skillmount.skill.read.size`, in bytes: 1 KiB to 16 MiB (a skill's default limit), by fours. */
+const SIZE_BUCKETS = [1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216];
+
 /** Distinct skill names an attribute takes before the rest count as `_other`: a catalog may hold 10,000 skills per tenant. */
 const DEFAULT_MAX_SKILLS = 1000;
 
@@ -117,8 +120,8 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
   const tracer = (checked.tracerProvider ?? trace.getTracerProvider()).getTracer('@skillmount/core', VERSION, { schemaUrl: SCHEMA_URL });
   const meter = (checked.meterProvider ?? metrics.getMeterProvider()).getMeter('@skillmount/core', VERSION, { schemaUrl: SCHEMA_URL });
   const redact = checked.redact ?? ((a: Attributes) => a);
-  // The span each trace began, by its message: its work runs with that span active (./scope.ts).
-  const scopes = new WeakMap<object, Span>();
+  // The span each open trace began, by its message: its work runs with that span active (./scope.ts).
+  const scopes = new WeakMap<object, Open>();
   const spans: Spans = { tracer, scopes, redact };
   const requests = requestRecorder(spans, meter, checked);
   const builds: Histogram = meter.createHistogram('skillmount.catalog.build.duration', {
@@ -161,8 +164,8 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
   tenantCacheChannel.subscribe(tenants.onCache);
   wellKnownChannel.subscribe(onWellKnown);
   const removeScope = installScope((message, fn) => {
-    const span = scopes.get(message);
-    return span ? context.with(trace.setSpan(context.active(), span), fn) : fn();
+    const open = scopes.get(message);
+    return open ? context.with(trace.setSpan(context.active(), open.span), fn) : fn();
   });
   let closed = false;
   return {
@@ -180,7 +183,7 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
 /** What the recorders share: the tracer, the span each open trace began, and the redact hook. */
 interface Spans {
   tracer: Tracer;
-  scopes: WeakMap<object, Span>;
+  scopes: WeakMap<object, Open>;
   redact: (attributes: Attributes) => Attributes;
 }
 
@@ -195,17 +198,20 @@ function requestRecorder(spans: Spans, meter: Meter, checked: ReturnType<typeof 
     description: 'MCP request duration as observed on the receiver, from the time it was received until the result is sent.',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
-  const reads: Counter = meter.createCounter('skillmount.skill.reads', { unit: '{read}', description: 'Skill files answered, by skill.' });
-  const readBytes: Counter = meter.createCounter('skillmount.skill.read.bytes', { unit: 'By', description: 'Bytes of skill files answered, by skill.' });
+  // One histogram for reads and their bytes (its count and its sum): one record per read, not two.
+  const reads: Histogram = meter.createHistogram('skillmount.skill.read.size', {
+    unit: 'By',
+    description: 'Skill files answered, by skill: the count is the reads, the sum their bytes.',
+    advice: { explicitBucketBoundaries: SIZE_BUCKETS },
+  });
   const skills = new BoundedNames(checked.maxSkills);
-  const open = new WeakMap<SkillRequestMessage, Open>();
+  const open = scopes as WeakMap<SkillRequestMessage, Open>;
   return {
     start(message: SkillRequestMessage) {
       const attributes = redact(requestAttributes(message, checked.sessionId));
       const { parent, links } = parentOf(message, checked.traceContext, checked.baggage);
       const span = tracer.startSpan(message.method, { kind: SpanKind.SERVER, attributes, links }, parent);
       open.set(message, { span, started: performance.now(), attributes });
-      scopes.set(message, span);
     },
     end() {},
     asyncStart() {},
@@ -222,8 +228,7 @@ function requestRecorder(spans: Spans, meter: Meter, checked: ReturnType<typeof 
       duration.record((performance.now() - o.started) / 1000, metricAttributes(o.attributes));
       if (message.method === 'resources/read' && message.error === undefined && message.skill !== undefined) {
         const attributes = redact({ 'gen_ai.skill.name': skills.of(message.skill), 'mcp.protocol.version': o.attributes['mcp.protocol.version'] as string });
-        reads.add(1, attributes);
-        if (message.bytes !== undefined) readBytes.add(message.bytes, attributes);
+        reads.record(message.bytes ?? 0, attributes);
       }
     },
   };
@@ -280,13 +285,12 @@ function spanTraces<M extends { error?: unknown }>(
   begin: (message: M) => { name: string; kind?: SpanKind; attributes: Attributes },
   finish: (message: M, o: Open) => void,
 ) {
-  const open = new WeakMap<M, Open>();
+  const open = spans.scopes as WeakMap<M, Open>;
   return {
     start(message: M) {
       const { name, kind = SpanKind.INTERNAL, attributes } = begin(message);
       const span = spans.tracer.startSpan(name, { kind, attributes });
       open.set(message, { span, started: performance.now(), attributes: {} });
-      spans.scopes.set(message, span);
     },
     end() {},
     asyncStart() {},
