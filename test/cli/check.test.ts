@@ -204,8 +204,12 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
   t.after(() => rm(root, { recursive: true, force: true }));
   const skills = path.join(root, 'skills');
   await mkdir(path.join(skills, 'team/pdf/scripts'), { recursive: true });
+  await mkdir(path.join(skills, 'team/pdf/forms'), { recursive: true });
   await writeFile(path.join(skills, 'team/pdf/SKILL.md'), '---\nname: pdf\ndescription: PDFs.\n---\n');
   await writeFile(path.join(skills, 'team/pdf/scripts/run.sh'), '#!/bin/sh\n');
+  // A nested skill (its signature is a file of the skill around it), and a file no server serves.
+  await writeFile(path.join(skills, 'team/pdf/forms/SKILL.md'), '---\nname: forms\ndescription: PDF forms.\n---\n');
+  await writeFile(path.join(skills, 'team/pdf/.DS_Store'), 'finder\n');
 
   const made = cli('keygen', path.join(root, 'keys'));
   assert.equal(made.status, 0, made.stdout + made.stderr);
@@ -219,13 +223,14 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
 
   const signed = cli('sign', skills, '--key', path.join(root, 'keys/skillmount-signing.key'));
   assert.equal(signed.status, 0, signed.stdout + signed.stderr);
-  assert.match(signed.stdout, /signed team\/pdf \(2 files\)/);
+  assert.match(signed.stdout, /signed team\/pdf\/forms \(1 file\)\nsigned team\/pdf \(4 files\)/);
   assert.ok(!signed.stdout.includes(privateKey.split('\n')[1]!));
 
   const pub = path.join(root, 'keys/skillmount-signing.pub');
   const ok = cli('check', skills, '--trust', pub);
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);
   assert.match(ok.stdout, /signed team\/pdf: by skillmount-signing\.pub/);
+  assert.match(ok.stdout, /signed team\/pdf\/forms: by skillmount-signing\.pub/);
 
   cli('keygen', path.join(root, 'other'));
   const other = cli('check', skills, '--trust', path.join(root, 'other/skillmount-signing.pub'));
@@ -238,6 +243,9 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
   const json = JSON.parse(changed.stdout) as { signatures: { skill: string; state: string; code: string; path: string }[] };
   assert.deepEqual(
     json.signatures.map(({ skill, state, code, path }) => ({ skill, state, code, path })),
-    [{ skill: 'team/pdf', state: 'invalid', code: 'changed-file', path: 'scripts/run.sh' }],
+    [
+      { skill: 'team/pdf', state: 'invalid', code: 'changed-file', path: 'scripts/run.sh' },
+      { skill: 'team/pdf/forms', state: 'verified', code: undefined, path: undefined },
+    ],
   );
 });
