@@ -102,6 +102,8 @@ async function cases(): Promise<Case[]> {
     [{ storage: s, retainMs: -1 }, 'retainMs', 'invalid-value', /^must be a non-negative integer \(milliseconds; 0 keeps no earlier bytes\), got -1$/],
     [{ storage: s, retainMs: '1m' }, 'retainMs', 'invalid-type', /^must be a non-negative integer/],
     [{ storage: s, cacheHint: { ttlMs: 120_000 }, retainMs: 60_000 }, 'retainMs', 'conflicting-options', /^must be at least cacheHint\.ttlMs \(120000\)/],
+    [{ storage: s, trust: { keys: [], requireSignature: true } }, 'trust.keys', 'invalid-value', /^is empty, so requireSignature would refuse every skill/],
+    [{ storage: s, trust: { keys: [{ name: 'k.pub', publicKey: 'nope' }] } }, 'trust.keys[0].publicKey', 'invalid-value', /holds no PEM "PUBLIC KEY" block/],
     // Options that would do nothing with what was given.
     [
       { catalog, pageSize: 2 },
@@ -110,6 +112,7 @@ async function cases(): Promise<Case[]> {
       /^applies only with storage; pass pageSize to SkillCatalog\.load\(storage, options\) instead$/,
     ],
     [{ catalog, cacheBytes: 0 }, 'cacheBytes', 'conflicting-options', /^applies only with storage; pass cacheBytes to SkillCatalog\.load/],
+    [{ catalog, trust: { keys: [] } }, 'trust', 'conflicting-options', /^applies only with storage; pass trust to SkillCatalog\.load/],
     [{ source, pageSize: 2 }, 'pageSize', 'conflicting-options', /^applies only with storage; a custom source answers that itself$/],
     [{ source: catalog, strict: true }, 'strict', 'conflicting-options', /^applies only with storage or a custom source; pass strict to SkillCatalog\.load/],
     [{ source, strict: 'yes' }, 'strict', 'invalid-type', /^must be true or false, got "yes"$/],

@@ -11,7 +11,16 @@ import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { memoryStorage, SkillCatalog, type SkillWarning } from '@skillmount/core';
+import {
+  generateSigningKey,
+  keyFileSigner,
+  memoryStorage,
+  SIGNATURE_FILE,
+  SIGNATURE_META_KEY,
+  SkillCatalog,
+  signSkill,
+  type SkillWarning,
+} from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import * as z from 'zod';
 import { connectClient, errorCode } from '../support/client.js';
@@ -173,6 +182,33 @@ for (const kind of ADAPTERS) {
         (await call('skills/list')).skills.map((s: { uri: string }) => s.uri),
         ['skill://team/tools/hello/SKILL.md'],
       );
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${kind}: "trust" reaches the catalog it loads: under requireSignature an unsigned skill is not served`, async (t) => {
+    const { privateKey, publicKey } = await generateSigningKey();
+    const signed = { 'SKILL.md': skillMd('signed') };
+    const files = [{ path: 'SKILL.md', bytes: new TextEncoder().encode(signed['SKILL.md']) }];
+    const storage = memoryStorage({
+      'signed/SKILL.md': signed['SKILL.md'],
+      [`signed/${SIGNATURE_FILE}`]: await signSkill({ path: 'signed', files }, await keyFileSigner(privateKey)),
+      'unsigned/SKILL.md': skillMd('unsigned'),
+    });
+    const warned: string[] = [];
+    const trust = { keys: [{ name: 'vendor.pub', publicKey }], requireSignature: true };
+    const started = await startAdapter(kind, { storage, trust, onWarning: (w) => warned.push(`${w.code} ${w.uri}`) });
+    t.after(() => started.close());
+    const { call, close } = await connectClient(started.url);
+    try {
+      const { skills } = await call('skills/list');
+      assert.deepEqual(
+        skills.map((s: { uri: string }) => s.uri),
+        ['skill://signed/SKILL.md'],
+      );
+      assert.equal(skills[0]._meta[SIGNATURE_META_KEY].signer.name, 'vendor.pub');
+      assert.deepEqual(warned, ['signature-missing skill://unsigned/SKILL.md']);
     } finally {
       await close();
     }

@@ -204,13 +204,12 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
   t.after(() => rm(root, { recursive: true, force: true }));
   const skills = path.join(root, 'skills');
   await mkdir(path.join(skills, 'team/pdf/scripts'), { recursive: true });
+  await mkdir(path.join(skills, 'team/pdf/forms'), { recursive: true });
   await writeFile(path.join(skills, 'team/pdf/SKILL.md'), '---\nname: pdf\ndescription: PDFs.\n---\n');
   await writeFile(path.join(skills, 'team/pdf/scripts/run.sh'), '#!/bin/sh\n');
-  // Never served, so never signed: a hidden file.
-  await writeFile(path.join(skills, 'team/pdf/.DS_Store'), 'hidden\n');
-  // A nested skill: its files, its signature included, are its parent's too, so it is signed first.
-  await mkdir(path.join(skills, 'team/pdf/forms'));
-  await writeFile(path.join(skills, 'team/pdf/forms/SKILL.md'), '---\nname: forms\ndescription: Forms.\n---\n');
+  // A nested skill (its signature is a file of the skill around it), and a file no server serves.
+  await writeFile(path.join(skills, 'team/pdf/forms/SKILL.md'), '---\nname: forms\ndescription: PDF forms.\n---\n');
+  await writeFile(path.join(skills, 'team/pdf/.DS_Store'), 'finder\n');
 
   const made = cli('keygen', path.join(root, 'keys'));
   assert.equal(made.status, 0, made.stdout + made.stderr);

@@ -11,7 +11,7 @@ const record = (token?: string): FileRecord => ({
   resource: { uri: 'skill://a/x.md', digest: DIGEST, size: 3 },
   ...(token !== undefined ? { token } : {}),
 });
-const parsed: ParsedSkillMd = { ok: true, frontmatter: { name: 'a', description: 'd' }, portability: [] };
+const parsed: ParsedSkillMd = { ok: true, frontmatter: { name: 'a', description: 'd' }, portability: [], frontmatterDigest: `sha256:${'0'.repeat(64)}` };
 
 describe('decideFile', () => {
   test('an unchanged change token reuses the previous record, and for a SKILL.md its parse', () => {

@@ -17,6 +17,10 @@ import {
   type TenantCatalogsOptions,
   OptionError,
   type OptionErrorCode,
+  generateSigningKey,
+  keyFileSigner,
+  SIGNATURE_FILE,
+  signSkill,
 } from '@skillmount/core';
 import { fsStorage } from '@skillmount/storage-fs';
 import { SKILLS_OF, TREES, rawClient, serveExpress, serveFastify, skillMd, tenantFolders, writeTree } from './helpers.js';
@@ -194,6 +198,7 @@ test('options are checked when the resolver is created', () => {
     [{ key, storage, idleMs: -1 }, /option "idleMs" must be a positive integer \(milliseconds\) or Infinity, got -1/, 'invalid-value'],
     [{ key, storage, catalog: { pageSize: 0 } }, /option "catalog.pageSize" must be a positive integer or Infinity, got 0/, 'invalid-value'],
     [{ key, storage, catalog: { pageSize: '2' } }, /option "catalog.pageSize" must be a positive integer or Infinity/, 'invalid-type'],
+    [{ key, storage, catalog: { trust: { keys: [], requireSignature: true } } }, /option "catalog.trust.keys" is empty, so requireSignature/, 'invalid-value'],
     [{ key, storage, watch: 'yes' }, /option "watch" must be a boolean/, 'invalid-type'],
     [{ key, load: async () => builtSource('a', []), watch: true }, /option "watch" applies only with "storage"/, 'conflicting-options'],
     [{ key, load: async () => builtSource('a', []), catalog: {} }, /option "catalog" applies only with "storage"/, 'conflicting-options'],
@@ -210,6 +215,31 @@ test('options are checked when the resolver is created', () => {
       `${String(message)} (${code})`,
     );
   }
+});
+
+test("each tenant's catalog checks signatures with the catalog option trust", async (t) => {
+  const { privateKey, publicKey } = await generateSigningKey();
+  const signed = skillMd('signed', 'Signed by the vendor.');
+  const signature = await signSkill(
+    { path: 'signed', files: [{ path: 'SKILL.md', bytes: new TextEncoder().encode(signed) }] },
+    await keyFileSigner(privateKey),
+  );
+  const warnings: SkillWarning[] = [];
+  const tenants = tenantCatalogs({
+    key: (ctx) => ctx.tenant as string | undefined,
+    storage: () => memoryStorage({ 'signed/SKILL.md': signed, [`signed/${SIGNATURE_FILE}`]: signature, 'plain/SKILL.md': skillMd('plain', 'Not signed.') }),
+    catalog: { trust: { keys: [{ name: 'vendor.pub', publicKey }], requireSignature: true } },
+    onWarning: (w) => warnings.push(w),
+  });
+  t.after(() => tenants.close());
+  assert.deepEqual(
+    (await tenants.list({}, { headers: {}, tenant: 'a' })).skills.map((s) => s.uri),
+    ['skill://signed/SKILL.md'],
+  );
+  assert.deepEqual(
+    warnings.map((w) => `${w.code} ${w.uri}`),
+    ['signature-missing skill://plain/SKILL.md'],
+  );
 });
 
 test('tenant keys must be one plain segment', () => {

@@ -24,6 +24,9 @@ import {
   type SkillSearchPage,
   type SkillSearchRerank,
   searchEntries,
+  SIGNATURE_META_KEY,
+  type SkillSignatureMeta,
+  type SkillTrustOptions,
   createSkillsEndpoint,
   type InstructionsOption,
   OptionError,
@@ -292,3 +295,18 @@ async function verdictOf(): Promise<string | undefined> {
   return signedAs;
 }
 void verdictOf;
+// The server's signature gate: the catalog option (adapters and tenants take the same), its warning codes, and the state in an entry's _meta.
+const gate: SkillTrustOptions = { keys: [{ name: 'vendor.pub', publicKey: '-----BEGIN PUBLIC KEY-----…' }], requireSignature: true };
+void SkillCatalog.load(fsStorage('./skills'), { trust: gate });
+// @ts-expect-error keys are { name, publicKey }, not PEM strings
+void SkillCatalog.load(fsStorage('./skills'), { trust: { keys: ['-----BEGIN PUBLIC KEY-----…'] } });
+// @ts-expect-error the keys are required
+const noKeys: SkillTrustOptions = { requireSignature: true };
+void noKeys;
+const gateCodes: SkillWarningCode[] = ['signature-missing', 'signature-invalid', 'signature-untrusted'];
+void gateCodes;
+function signerOf(entry: SkillEntry): string | undefined {
+  const meta = entry._meta?.[SIGNATURE_META_KEY] as SkillSignatureMeta | undefined;
+  return meta?.state === 'verified' ? meta.signer.name : undefined;
+}
+void signerOf;

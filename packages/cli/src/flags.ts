@@ -30,6 +30,8 @@ export const FLAGS = {
     'well-known': { type: 'boolean' },
     health: { type: 'string', multiple: true },
     'log-format': { type: 'string' },
+    trust: { type: 'string', multiple: true },
+    'require-signature': { type: 'boolean' },
   },
   check: {
     prefix: { type: 'string' },

@@ -69,6 +69,11 @@ serve options:
   --log-format <f>      text (default) or json: one JSON object per line on stdout for the start,
                         each reload, the stop and every warning (a warning about the skills is
                         printed when it appears or changes, not again on every reload)
+  --trust <file>        a public key (skillmount-signing.pub) whose signatures to accept; repeatable.
+                        Every skill's skill.oms.sig is verified at each load and reload; an invalid
+                        or untrusted one is warned about (signature-invalid, signature-untrusted)
+  --require-signature   with --trust: serve only the skills a trusted key signed; any other skill
+                        (unsigned, invalid, untrusted) is not served at all, with a warning saying why
 
 check options:
   --prefix <segments>   as for serve

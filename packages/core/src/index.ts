@@ -54,6 +54,8 @@ export type {
   SkillSearchPage,
   SkillSearchRerank,
   SkillSearchSettings,
+  SkillSignatureMeta,
+  SkillTrustOptions,
 } from './types.js';
 export {
   DIRECTORY_MIME,
@@ -63,6 +65,7 @@ export {
   METHOD_SKILLS_GET,
   METHOD_SKILLS_LIST,
   SEARCH_TOOL_NAME,
+  SIGNATURE_META_KEY,
   SKILL_DIGEST_PATTERN,
   SKILLS_EXTENSION_ID,
 } from './protocol/constants.js';

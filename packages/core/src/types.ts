@@ -2,6 +2,8 @@
  * Public types of @skillmount/core. Everything a user names in their own code is declared here.
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { TrustedKey } from './trust/keys.js';
+import type { SkillSignatureResult } from './trust/verify.js';
 
 // ---------------------------------------------------------------------------
 // Storage: the contract is documented once, with the storage kit that storages build on.
@@ -29,7 +31,21 @@ export interface SkillEntry {
   uri: string;
   frontmatter: SkillFrontmatter;
   resources: SkillResource[] | 'dynamic';
+  /**
+   * Annotations under a reverse-domain prefix. A catalog with the `trust` option puts the state of
+   * the skill's signature under `io.github.skillmount/signature` ({@link SkillSignatureMeta}).
+   */
+  _meta?: Record<string, unknown>;
 }
+
+/**
+ * What a catalog with the `trust` option found of a served skill's signature, in its entry's
+ * `_meta["io.github.skillmount/signature"]`: the verifier's result (`verified` with the trusted
+ * key's name, `unsigned`, `invalid` with a code and detail, or `untrusted-key` with the key's hint).
+ * A host that needs proof verifies the signature itself (`verifySkillListing`): this says what the
+ * server checked, not that it is true.
+ */
+export type SkillSignatureMeta = SkillSignatureResult;
 
 export type CacheScope = 'public' | 'private';
 
@@ -282,6 +298,10 @@ export type SkillWarningCode =
   | 'hidden-characters'
   | 'no-skills'
   | 'missing-skill-md'
+  // A catalog's load or reload with the `trust` option: skills refused (requireSignature) or reported.
+  | 'signature-missing'
+  | 'signature-invalid'
+  | 'signature-untrusted'
   // A catalog while it serves.
   | 'read-failed'
   | 'reload-failed'
@@ -523,6 +543,27 @@ export interface CatalogOptions {
    * SKILL.md's body. Off by default: no index, no memory.
    */
   search?: boolean | SkillSearchSettings;
+  /**
+   * Check each skill's signature (`skill.oms.sig`, docs/reference/trust.md) against these public
+   * keys at every load and reload. With `requireSignature`, a skill whose signature is missing,
+   * invalid or made by a key not in `keys` is not served at all (a `signature-missing`,
+   * `signature-invalid` or `signature-untrusted` warning says which and why); without it, every
+   * skill is served and an invalid or untrusted signature is warned about. Either way each served
+   * entry carries the result in `_meta["io.github.skillmount/signature"]`. Off by default.
+   */
+  trust?: SkillTrustOptions;
+}
+
+/** The catalog's `trust` option. */
+export interface SkillTrustOptions {
+  /**
+   * The public keys whose signatures are accepted (SPKI PEM, ECDSA P-256: the `.pub` file
+   * `skillmount keygen` writes), each with the name results report for its signer. Removing a
+   * key revokes it: skills it signed are then `untrusted-key`.
+   */
+  keys: readonly TrustedKey[];
+  /** Serve only skills whose signature verifies with one of `keys`. Default false: check and report. */
+  requireSignature?: boolean;
 }
 
 export interface ReloadReport {

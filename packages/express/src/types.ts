@@ -17,7 +17,7 @@ export interface SkillsLogger {
  * (`SkillsAdapterOptions` from `@skillmount/core/adapter`, documented in core's README), with
  * Express's `Request` for `context`. Give exactly one of `storage`, `catalog` or `source`. The
  * catalog options (`baseUri`, `prefix`, `pageSize`, `limits`, `strict`, `cacheHint`, `concurrency`,
- * `timeoutMs`, `cacheBytes`, `retainMs`) apply only with `storage`, where the catalog is loaded in the
+ * `timeoutMs`, `cacheBytes`, `retainMs`, `trust`) apply only with `storage`, where the catalog is loaded in the
  * background, except `strict`, which also applies with a custom `source`; `onWarning` applies to
  * all three. A `storage` is closed with the router's `close()`.
  */

@@ -12,7 +12,7 @@ export type { AnyMcpServer };
  * (`SkillsAdapterOptions` from `@skillmount/core/adapter`, documented in core's README), with
  * Fastify's request for `context`, plus `path`. Give exactly one of `storage`, `catalog` or
  * `source`. The catalog options (`baseUri`, `prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
- * `concurrency`, `timeoutMs`, `cacheBytes`, `retainMs`) apply only with `storage`, where the plugin loads the
+ * `concurrency`, `timeoutMs`, `cacheBytes`, `retainMs`, `trust`) apply only with `storage`, where the plugin loads the
  * catalog itself while registering (and closes the storage with the app), except `strict`, which
  * also applies with a custom `source`; `onWarning` applies to every kind of source.
  */

@@ -1,7 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import type { Server as HttpServer, ServerResponse as HttpResponse } from 'node:http';
-import { CatalogError, SkillCatalog, type CatalogOptions, type ReloadReport, type SkillWarning, type TenantSource } from '@skillmount/core';
+import {
+  CatalogError,
+  SkillCatalog,
+  type CatalogOptions,
+  type ReloadReport,
+  type SkillTrustOptions,
+  type SkillWarning,
+  type TenantSource,
+} from '@skillmount/core';
 import { FLAGS } from '../flags.js';
 import { corsOrigins, expressCors, useFastifyCors } from '../cors.js';
 import { Health, healthPaths, watchReloads, type HealthAnswer, type HealthPaths } from '../health.js';
@@ -12,6 +20,7 @@ import { integerOption, parseCommand, UsageError } from '../usage.js';
 import { plural } from '../terminal/words.js';
 import { logFormat, ServeLog } from '../serve-log.js';
 import { stopWhenAsked } from './serve-shutdown.js';
+import { keyFileError, trustFlags } from '../trust-flags.js';
 
 /**
  * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
@@ -50,6 +59,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   http.cors = corsOrigins(values.cors as string[] | undefined);
   const health = healthPaths(values.health as string[] | undefined, path);
   const reach = reachFlags(values);
+  const trust = await trustFlags(values.trust as string[] | undefined, values['require-signature'] === true);
 
   const state = new Health(Math.max(STORAGE_WINDOW_MS, 3 * (pollIntervalMs ?? 30_000)));
   const opened = await openStorage(parseLocation(location), {
@@ -66,13 +76,7 @@ export async function serve(argv: string[]): Promise<undefined> {
       throw error;
     }
   }
-  const catalogOptions: CatalogOptions = {
-    pageSize,
-    strict: values.strict === true,
-    onWarning: warn,
-    ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
-    ...(reach.search ? { search: true } : {}), // an index per catalog: one per tenant
-  };
+  const catalogOptions = catalogOptionsOf({ pageSize, strict: values.strict === true, prefix: values.prefix, search: reach.search, trust: trust.option, warn });
   let served: Served;
   try {
     served =
@@ -90,8 +94,8 @@ export async function serve(argv: string[]): Promise<undefined> {
           };
   } catch (error) {
     await opened.close();
-    // A strict-mode CatalogError lists the problems itself; anything else is about the storage.
-    throw error instanceof CatalogError ? error : opened.explain(error);
+    // A strict-mode CatalogError lists the problems itself, a refused key names its file; anything else is about the storage.
+    throw keyFileError(error, trust) ?? (error instanceof CatalogError ? error : opened.explain(error));
   }
   if ('catalog' in served) state.serve(served.catalog);
   // A tenant source watches each tenant's storage itself; one catalog is watched here, so that
@@ -130,9 +134,30 @@ export async function serve(argv: string[]): Promise<undefined> {
     wellKnown: http.wellKnown,
     health,
     label: opened.label,
+    trust: trust.option,
   });
 
   return undefined;
+}
+
+/** The options of the catalog, or of each tenant's catalog with --tenant-header. */
+function catalogOptionsOf(settings: {
+  pageSize: number;
+  strict: boolean;
+  prefix: string | undefined;
+  search: boolean;
+  trust: SkillTrustOptions | undefined;
+  warn: (warning: SkillWarning) => void;
+}): CatalogOptions {
+  const { prefix, trust } = settings;
+  return {
+    pageSize: settings.pageSize,
+    strict: settings.strict,
+    onWarning: settings.warn,
+    ...(prefix !== undefined ? { prefix } : {}),
+    ...(settings.search ? { search: true } : {}), // an index per catalog: one per tenant
+    ...(trust ? { trust } : {}), // every tenant's catalog checks signatures too
+  };
 }
 
 /**
@@ -184,6 +209,7 @@ function announce(
     wellKnown: boolean;
     health: HealthPaths | undefined;
     label: string;
+    trust: SkillTrustOptions | undefined;
   },
 ): void {
   const { address, path, served, tenantHeader } = at;
@@ -194,6 +220,17 @@ function announce(
   const polling = at.polledMs !== undefined ? `, polled every ${at.polledMs} ms` : '';
   const what = 'catalog' in served ? plural(served.catalog.entries.length, 'skill') : `each tenant's skills (header ${tenantHeader})`;
   const url = `http://${shown}:${address.port}${path}`;
+  // Before the serving line, which whoever waits for the server reads as "ready".
+  if (at.trust) {
+    const names = at.trust.keys.map((key) => key.name);
+    const policy = at.trust.requireSignature
+      ? 'serving only the skills they signed'
+      : 'skills without a valid signature by one of them are served, with a warning';
+    log.event('trust', `skillmount: checking skill signatures against ${names.join(', ')}: ${policy}`, {
+      keys: names,
+      requireSignature: at.trust.requireSignature === true,
+    });
+  }
   log.event('serving', `skillmount: serving ${what} at ${url} (${mode}) from ${at.label}${polling}`, {
     url,
     ...('catalog' in served ? { skills: served.catalog.entries.length } : { tenantHeader }),

@@ -32,7 +32,8 @@ async function skillFolders(root: string, dir = root): Promise<string[]> {
 
 /**
  * `skillmount sign FOLDER --key FILE`: write `skill.oms.sig` into every skill folder under FOLDER,
- * covering its other files and its path from FOLDER (as `check` and a server name it).
+ * covering its other files (those a server serves) and its path from FOLDER (as `check` and a
+ * server name it); nested skills first, so the skill around one covers its signature.
  */
 export async function sign(argv: string[]): Promise<number> {
   const { values, location } = parseCommand(argv, FLAGS.sign, 'folder');

@@ -22,6 +22,7 @@ export const STORAGE_ONLY_OPTIONS = [
   'timeoutMs',
   'cacheBytes',
   'retainMs',
+  'trust',
 ] as const;
 
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';

@@ -15,7 +15,7 @@ export type AnyMcpServer = McpServer | Server;
 /**
  * The options every skillmount HTTP adapter takes. Give exactly one of `storage`, `catalog` or
  * `source`. The catalog options (`baseUri`, `prefix`, `pageSize`, `limits`, `strict`, `cacheHint`,
- * `concurrency`, `timeoutMs`, `cacheBytes`, `retainMs`) apply only with `storage`, where the adapter loads the
+ * `concurrency`, `timeoutMs`, `cacheBytes`, `retainMs`, `trust`) apply only with `storage`, where the adapter loads the
  * catalog itself, except `strict`, which also applies with a custom `source` (an invalid entry
  * fails its `skills/list` page instead of being dropped with a warning); `onWarning` applies to
  * every kind of source.

@@ -13,6 +13,8 @@ import { deepFreeze } from '../entry/freeze.js';
 import { UriTable } from './uris.js';
 import { fingerprintOf } from './fingerprint.js';
 import { listedState, treeFromBatches, type ListedItems } from './batches.js';
+import { gateSignatures, isSignatureToKeep } from './signature-gate.js';
+import type { TrustSettings } from './trust-option.js';
 
 export interface BuildOptions {
   /** Decoded segments every URI starts with: the base URI's authority and path, then the prefix. */
@@ -22,6 +24,8 @@ export interface BuildOptions {
   limits: SkillLimits;
   strict: boolean;
   concurrency: number;
+  /** Check each skill's signature (the `trust` option). */
+  trust?: TrustSettings | undefined;
 }
 
 /** What the walk phase saw: the tree, and how a reload can tell it unchanged. */
@@ -48,7 +52,7 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
   const walked = findCandidates(seen.tree, files.label);
   if (walked.candidates.length === 0 && !walked.warnings.some((w) => w.code === 'root-skill')) walked.warnings.push(noSkills(files.label));
   const uris = new UriTable(options.prefix, options.scheme);
-  const records = await fileRecords(files, walked.candidates, walked.listedFiles, uris, options.concurrency, previous);
+  const records = await fileRecords(files, walked.candidates, walked.listedFiles, uris, options.concurrency, previous, options.trust && isSignatureToKeep);
   const inputs = {
     records: records.records,
     skillMds: records.skillMds,
@@ -57,8 +61,22 @@ export async function buildSnapshot(files: SkillFiles, options: BuildOptions, pr
     uriOf: (path: string) => uris.uri(path),
   };
   const built = walked.candidates.map((c) => buildSkill(c, inputs));
-  failIfStrict(options.strict, walked.warnings, built);
-  return assemble(seen, walked.candidates, walked.warnings, built, records, uris);
+  const gated = options.trust
+    ? await gateSignatures(walked.candidates, built, {
+        files,
+        trust: options.trust,
+        records: records.records,
+        skillMds: records.skillMds,
+        kept: records.kept,
+        concurrency: options.concurrency,
+        previous,
+      })
+    : undefined;
+  failIfStrict(options.strict, walked.warnings, gated?.built ?? built);
+  const snapshot = assemble(seen, walked.candidates, walked.warnings, gated?.built ?? built, records, uris);
+  if (!gated) return snapshot;
+  snapshot.reload.signatures = gated.memory;
+  return { ...snapshot, bodiesRead: snapshot.bodiesRead + gated.reads };
 }
 
 /** Nothing changed: the previous snapshot holds, and the tree token it was seen with now. */

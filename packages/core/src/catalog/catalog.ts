@@ -565,6 +565,7 @@ function buildOptions(options: NormalizedCatalogOptions) {
     limits: options.limits,
     strict: options.strict,
     concurrency: options.concurrency,
+    trust: options.trust,
   };
 }
 

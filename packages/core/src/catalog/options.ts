@@ -6,6 +6,7 @@ import type { CacheHint, CatalogOptions, SkillLimits, SkillSearchRerank, SkillWa
 import { isPositiveInteger, numberProblem, optionFail, type OptionFail } from '../option-checks.js';
 import { DEFAULT_BASE_URI, parseBaseUri, type BaseUri } from '../uri/base.js';
 import type { SearchSettings } from './search.js';
+import { checkTrust, type TrustSettings } from './trust-option.js';
 
 export interface NormalizedCatalogOptions {
   base: BaseUri;
@@ -23,6 +24,8 @@ export interface NormalizedCatalogOptions {
   retainMs: number;
   /** Undefined: search is off. */
   search: SearchSettings | undefined;
+  /** Undefined: signatures are not checked. */
+  trust: TrustSettings | undefined;
 }
 
 /** The default `cacheBytes`: verified bytes kept in memory so hot reads skip storage. */
@@ -97,6 +100,7 @@ export function normalizeCatalogOptions(options: CatalogOptions = {}, packageNam
     cacheBytes,
     retainMs,
     search: checkSearch(options.search, fail),
+    trust: checkTrust(options.trust, fail),
   };
 }
 

@@ -3,6 +3,7 @@ import { decodeUtf8 } from '../bytes/text.js';
 import { skillMdSizeProblem } from '../skillmd/limits.js';
 import { parseFrontmatter } from '../skillmd/parse.js';
 import { hiddenCharacters } from '../text/visible.js';
+import { frontmatterBlock } from '../trust/subjects.js';
 import type { SkillFiles } from '../types.js';
 import { mapLimit } from '../storage-kit/limit.js';
 import { toStorageError } from '../storage-kit/errors.js';
@@ -18,11 +19,14 @@ export interface Records {
   skillMds: Map<string, ParsedSkillMd>;
   /** Bodies read, or taken from the listing. */
   bodiesRead: number;
+  /** The bytes of the files `keepBytes` asked for, among those read or listed with their content in this build. */
+  kept: Map<string, Uint8Array>;
 }
 
 /**
  * One record per file, even when nested skills share it: each file as `decideFile` says, the
- * reads with `concurrency` in flight.
+ * reads with `concurrency` in flight. The bytes of files `keepBytes` names are kept for a later
+ * phase of the build (the signatures), so it need not read them again.
  */
 export async function fileRecords(
   files: SkillFiles,
@@ -31,7 +35,12 @@ export async function fileRecords(
   uris: UriTable,
   concurrency: number,
   previous: CatalogSnapshot | undefined,
+  keepBytes?: (path: string, size: number) => boolean,
 ): Promise<Records> {
+  const kept = new Map<string, Uint8Array>();
+  const keep = (path: string, bytes: Uint8Array) => {
+    if (keepBytes?.(path, bytes.byteLength)) kept.set(path, bytes);
+  };
   const records = new Map<string, FileRecord>();
   const skillMds = new Map<string, ParsedSkillMd>();
   const toRead: { path: string; maxBytes: number | undefined }[] = [];
@@ -53,6 +62,7 @@ export async function fileRecords(
       } else if (decision.take === 'content') {
         records.set(path, recordOf(path, decision.bytes.byteLength, sha256Digest(decision.bytes)));
         if (skillMd) skillMds.set(path, frontmatterOf(decision.bytes));
+        keep(path, decision.bytes);
         contentsTaken++;
       } else if (decision.take === 'taken') {
         records.set(path, recordOf(path, decision.taken.size, decision.taken.digest));
@@ -69,8 +79,9 @@ export async function fileRecords(
     const bytes = await readBody(files, path, maxBytes);
     records.set(path, recordOf(path, bytes.byteLength, sha256Digest(bytes)));
     if (isSkillMdPath(path)) skillMds.set(path, frontmatterOf(bytes));
+    keep(path, bytes);
   });
-  return { records, skillMds, bodiesRead: toRead.length + contentsTaken };
+  return { records, skillMds, bodiesRead: toRead.length + contentsTaken, kept };
 }
 
 /** A file's body; a listed size bounds the read, so a file replaced by a giant since the listing is refused, not read whole. */
@@ -110,5 +121,8 @@ export function frontmatterOf(bytes: Uint8Array): ParsedSkillMd {
   // A fresh copy: the parsed strings are slices of the whole SKILL.md text and would keep all of it alive.
   const frontmatter = JSON.parse(JSON.stringify(parsed.frontmatter)) as Record<string, unknown>;
   const hidden = hiddenCharacters(text);
-  return { ok: true, frontmatter, portability: parsed.portability, ...(hidden ? { hidden } : {}) };
+  // As a signature's verifier decodes SKILL.md: TextDecoder drops a leading BOM (decodeUtf8 keeps it).
+  const block = frontmatterBlock(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  const frontmatterDigest = sha256Digest(new TextEncoder().encode(block));
+  return { ok: true, frontmatter, portability: parsed.portability, ...(hidden ? { hidden } : {}), frontmatterDigest };
 }

@@ -1,12 +1,16 @@
 import type { HiddenReport } from '../text/visible.js';
+import type { SkillSignatureResult } from '../trust/verify.js';
 import type { SkillEntry, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
 
 /**
  * What a catalog keeps of a SKILL.md: its parsed frontmatter (and, when the file holds invisible
  * or direction-changing characters, where: see text/visible.ts), or why it could not be parsed.
+ * `frontmatterDigest` is the digest of its frontmatter block as a signature covers it
+ * (trust/subjects.ts), so a signature check tells a changed frontmatter from a changed body
+ * without reading the file again.
  */
 export type ParsedSkillMd =
-  | { ok: true; frontmatter: Record<string, unknown>; portability: string[]; hidden?: HiddenReport }
+  | { ok: true; frontmatter: Record<string, unknown>; portability: string[]; hidden?: HiddenReport; frontmatterDigest: string }
   | { ok: false; code: 'frontmatter' | 'limit'; error: string };
 
 /**
@@ -59,7 +63,15 @@ export interface ReloadMemory {
   fingerprint?: string;
   /** For a storage that lists in one call (`listAll`): what else its listing held, so a reload can compare listings directly. */
   listed?: ListedState;
+  /** With the `trust` option: each skill's signature result. */
+  signatures?: SignatureMemory;
 }
+
+/**
+ * With the `trust` option: each skill's last signature result, by SKILL.md path, and what it was
+ * computed from (the skill digest and the signature's digest), so a reload verifies only what changed.
+ */
+export type SignatureMemory = ReadonlyMap<string, { from: string; result: SkillSignatureResult }>;
 
 /** An immutable, fully validated catalog state. A reload builds a new one and swaps it in. */
 export interface CatalogSnapshot {

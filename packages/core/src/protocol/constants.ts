@@ -26,6 +26,14 @@ export const SKILL_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
  */
 export const DIGEST_META_KEY = 'io.github.skillmount/digest';
 
+/**
+ * The skill entry `_meta` key under which a catalog with the `trust` option gives what it found of
+ * the skill's signature (`SkillSignatureMeta`): skillmount's own reverse-domain prefix, as
+ * `DIGEST_META_KEY`. Clients that do not know it ignore it (the extension gives such annotations
+ * no meaning).
+ */
+export const SIGNATURE_META_KEY = 'io.github.skillmount/signature';
+
 /** `data.reason` of the `-32602` error for a read that names a digest the server no longer serves. */
 export const ENTRY_CHANGED_REASON = 'entry-changed';
 

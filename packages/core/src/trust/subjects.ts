@@ -13,10 +13,17 @@ export interface SkillToSign {
 
 const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
 
-/** The digest of SKILL.md's frontmatter block (from the first `---` line through the closing one), or of nothing when there is none. */
+/**
+ * SKILL.md's frontmatter block (from the first `---` line through the closing one), or '' when
+ * there is none: of the text as `new TextDecoder().decode` gives it (a leading BOM dropped).
+ */
+export function frontmatterBlock(text: string): string {
+  return FRONTMATTER.exec(text)?.[0] ?? '';
+}
+
+/** The digest of SKILL.md's frontmatter block, or of nothing when there is none. */
 export async function frontmatterDigest(skillMd: Uint8Array | undefined): Promise<string> {
-  const text = skillMd ? new TextDecoder().decode(skillMd) : '';
-  return sha256DigestWeb(new TextEncoder().encode(FRONTMATTER.exec(text)?.[0] ?? ''));
+  return sha256DigestWeb(new TextEncoder().encode(frontmatterBlock(skillMd ? new TextDecoder().decode(skillMd) : '')));
 }
 
 export interface Subjects {

@@ -26,6 +26,10 @@ export type SkillSignatureResult =
 /** Bounds before any parsing or hashing of a hostile bundle (a reader can refuse a larger listed size unread). */
 export const MAX_BUNDLE_BYTES = 1024 * 1024;
 
+const MAX_HINT_LENGTH = 256;
+/** A name from a bundle as a report quotes it: cut, so a hostile bundle cannot make a report long. */
+const quoted = (name: string): string => JSON.stringify(name.length > 200 ? `${name.slice(0, 200)}…` : name);
+
 const invalid = (code: SignatureInvalidCode, detail: string, path?: string): SkillSignatureResult => ({
   state: 'invalid',
   code,
@@ -59,6 +63,8 @@ function parse(text: string): Parsed | string {
   const material = bundle.verificationMaterial;
   const hint = isRecord(material) && isRecord(material.publicKey) ? material.publicKey.hint : undefined;
   if (typeof hint !== 'string') return 'it names no public key (verificationMaterial.publicKey.hint)';
+  // Reports and warnings quote the hint: a hostile bundle must not make them long.
+  if (hint.length > MAX_HINT_LENGTH) return `its public key hint is over ${MAX_HINT_LENGTH} characters (a hint is the key's SHA-256 in hex)`;
   const envelope = bundle.dsseEnvelope;
   if (!isRecord(envelope) || envelope.payloadType !== PAYLOAD_TYPE) return `its dsseEnvelope.payloadType is not ${PAYLOAD_TYPE}`;
   const payload = decodeBase64(envelope.payload);
@@ -151,11 +157,20 @@ export interface SkillListingToVerify {
  * @throws {TypeError} Never for a hostile signature; only for a path or digest the skill digest refuses.
  */
 export async function verifySkillListing(listing: SkillListingToVerify, options: { trustedKeys: readonly TrustedKey[] }): Promise<SkillSignatureResult> {
+  const { skillMd, ...rest } = listing;
+  return verifyListingDigests({ ...rest, frontmatterDigest: skillMd && (await frontmatterDigest(skillMd)) }, options);
+}
+
+/**
+ * {@link verifySkillListing} with the digest of SKILL.md's frontmatter block in place of its bytes
+ * (a catalog keeps that digest from when it parsed the file, and not the bytes).
+ */
+export async function verifyListingDigests(
+  listing: Omit<SkillListingToVerify, 'skillMd'> & { frontmatterDigest: string | undefined },
+  options: { trustedKeys: readonly TrustedKey[] },
+): Promise<SkillSignatureResult> {
   if (!listing.signature) return { state: 'unsigned' };
-  const current = async (): Promise<Subjects> => {
-    const subjects = await subjectsOfDigests(listing.files);
-    return listing.skillMd ? { ...subjects, frontmatterDigest: await frontmatterDigest(listing.skillMd) } : subjects;
-  };
+  const current = async (): Promise<Subjects> => ({ ...(await subjectsOfDigests(listing.files)), frontmatterDigest: listing.frontmatterDigest });
   return verifyAgainst(listing.path, listing.signature, current, options.trustedKeys);
 }
 
@@ -197,7 +212,7 @@ async function verifyAgainst(
   const parsed = parse(text);
   if (typeof parsed === 'string') return invalid('malformed-bundle', `${SIGNATURE_FILE}: ${parsed}`, SIGNATURE_FILE);
   if (parsed.subjectName !== path) {
-    return invalid('copied-signature', `the signature was made for the skill "${parsed.subjectName}", not "${path}"`);
+    return invalid('copied-signature', `the signature was made for the skill ${quoted(parsed.subjectName)}, not ${quoted(path)}`);
   }
   if ((await rootDigest(parsed.resources)) !== parsed.subjectDigest) {
     return invalid('malformed-bundle', `${SIGNATURE_FILE}: its subject digest is not the root digest of its resources`, SIGNATURE_FILE);

@@ -39,6 +39,15 @@ export const WARNING_CODES: Readonly<Record<SkillWarningCode, WarningRule>> = Ob
   },
   'no-skills': { meaning: 'a storage with no SKILL.md in any folder it shows (not reported for tenants)', once: 'per-load' },
   'missing-skill-md': { meaning: 'buildSkillEntry was given no SKILL.md (in the CatalogError it throws)', once: 'per-load' },
+  'signature-missing': { meaning: 'a skill without skill.oms.sig under trust.requireSignature: not served', once: 'per-load' },
+  'signature-invalid': {
+    meaning: "a skill's signature does not match its files, its path or the key it names: not served under trust.requireSignature, else served",
+    once: 'per-load',
+  },
+  'signature-untrusted': {
+    meaning: 'a skill signed by a key not in trust.keys: not served under trust.requireSignature, else served',
+    once: 'per-load',
+  },
   'read-failed': { meaning: 'a storage read for resources/read failed: the client gets -32603', once: 'every-time' },
   'reload-failed': { meaning: 'a reload failed: the previous catalog keeps serving', once: 'every-time' },
   changed: { meaning: 'a file no longer matches its published size and digest: refused until a reload', once: 'every-time' },
