@@ -485,8 +485,9 @@ describe('fsStorage tree token', () => {
   });
 });
 
-// One mode: both run the same checked jobs (swap-race.test.ts races each), and the swaps flood the
-// watcher with events, which makes each listing here take seconds.
+// One mode: both run the same checked jobs (swap-race.test.ts races each). The swaps flood the
+// watcher with events, which holds a listing back until the swapping ends: 5 s of swapping
+// (hundreds of thousands of swaps) for the first listing, and a second that reuses what it kept.
 describe('fsStorage change feed under a symlink-swap race', () => {
   test('listings that reuse kept folders never list, hash or return an outside file', async (t) => {
     const a = arena();
@@ -495,15 +496,19 @@ describe('fsStorage change feed under a symlink-swap race', () => {
     t.after(storage.watch!(() => {}));
     await storage.listAll();
     let held = new Map<string, string>();
-    const { runs } = await duringSwaps(a.pairs, async () => {
-      const listing = await storage.listAll({ known: (p) => held.get(p) });
-      held = new Map(listing.filter((i) => i.token !== undefined).map((i) => [i.path, i.token!]));
-      for (const item of listing) {
-        assert.notEqual(item.digest, SECRET_DIGEST, `${item.path}: the outside file's digest was listed`);
-        assert.ok(!hasSecret(item.content), `${item.path}: the outside file's bytes were listed`);
-        assert.ok(!/^skill-\d\/ref\/SKILL\.md$/.test(item.path), `${item.path}: the outside folder was listed`);
-      }
-    });
-    assert.ok(runs >= 3, `the race ran (${runs} listings)`);
+    const { runs, rounds } = await duringSwaps(
+      a.pairs,
+      async () => {
+        const listing = await storage.listAll({ known: (p) => held.get(p) });
+        held = new Map(listing.filter((i) => i.token !== undefined).map((i) => [i.path, i.token!]));
+        for (const item of listing) {
+          assert.notEqual(item.digest, SECRET_DIGEST, `${item.path}: the outside file's digest was listed`);
+          assert.ok(!hasSecret(item.content), `${item.path}: the outside file's bytes were listed`);
+          assert.ok(!/^skill-\d\/ref\/SKILL\.md$/.test(item.path), `${item.path}: the outside folder was listed`);
+        }
+      },
+      { minRuns: 2, swapSeconds: 5 },
+    );
+    assert.ok(runs >= 2 && rounds > 0, `the race ran (${runs} listings, ${rounds} swap rounds)`);
   });
 });

@@ -144,15 +144,23 @@ export function arena(): { root: string; outside: string; pairs: [string, string
   return { root, outside, pairs, remove: tmp.remove };
 }
 
-/** Runs `attempt` again and again for SECONDS (and 3 times at least) while the entries are swapped; returns how many times it ran. */
-export async function duringSwaps(pairs: [string, string][], attempt: () => Promise<void>): Promise<{ runs: number; rounds: number; how: SwapLoop['how'] }> {
-  const loop = await swapLoop(pairs, SECONDS + 30);
+/**
+ * Runs `attempt` again and again for SECONDS (and `minRuns` times at least, 3 by default) while the
+ * entries are swapped; returns how many times it ran. The swapping stops when the attempts do, or
+ * after `swapSeconds` (SECONDS + 30 by default) if they take longer.
+ */
+export async function duringSwaps(
+  pairs: [string, string][],
+  attempt: () => Promise<void>,
+  { minRuns = 3, swapSeconds = SECONDS + 30 }: { minRuns?: number; swapSeconds?: number } = {},
+): Promise<{ runs: number; rounds: number; how: SwapLoop['how'] }> {
+  const loop = await swapLoop(pairs, swapSeconds);
   const end = Date.now() + SECONDS * 1000;
   let runs = 0;
   let rounds = 0;
   try {
     // A few attempts at least, however loaded the machine: the swapping goes on meanwhile.
-    while (Date.now() < end || runs < 3) {
+    while (Date.now() < end || runs < minRuns) {
       await attempt();
       runs++;
     }
