@@ -41,7 +41,7 @@ function write(sample: Sample, folder: string): Written {
 }
 
 function compilerOptions(): ts.CompilerOptions {
-  const config = ts.readConfigFile(path.join(REPO, 'tsconfig.test.json'), ts.sys.readFile);
+  const config = ts.readConfigFile(path.join(REPO, 'tsconfig.check.json'), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, REPO);
   return { ...parsed.options, noEmit: true, allowImportingTsExtensions: false };
 }

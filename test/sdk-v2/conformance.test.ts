@@ -1,7 +1,7 @@
 /**
  * The official MCP conformance suite judges SDK v2 apps that serve a skillmount catalog of
  * examples/skills (from the folder, S3 and PostgreSQL) under the SDK v2's own `SkillsExtension` through `sdkV2Skills`:
- * on `@modelcontextprotocol/express` and `@modelcontextprotocol/fastify`, at 2026-07-28 and 2025-11-25.
+ * on `@modelcontextprotocol/express` and `@modelcontextprotocol/fastify`, each storage once, at 2026-07-28 and 2025-11-25.
  * They must score what the official SDK v2 server and skillmount's own server score.
  */
 import assert from 'node:assert/strict';
@@ -15,10 +15,14 @@ import { EXAMPLE_STORAGES, type StorageName } from './storages.js';
 import { serveSdkV2, type Framework, type SdkV2App } from './support.js';
 
 const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
-// Every storage behind both frameworks.
-const APPS: { framework: Framework; storage: StorageName }[] = (['express', 'fastify'] as const).flatMap((framework) =>
-  (['folder storage', 'S3', 'PostgreSQL'] as const).map((storage) => ({ framework, storage })),
-);
+// Each storage once and each framework at least once, every one in both eras: the storages give
+// `sdkV2Skills` the same catalog (their contract battery proves it), so the suite run again over
+// every storage behind every framework proved nothing more.
+const APPS: { framework: Framework; storage: StorageName }[] = [
+  { framework: 'express', storage: 'folder storage' },
+  { framework: 'fastify', storage: 'S3' },
+  { framework: 'express', storage: 'PostgreSQL' },
+];
 
 let node: string;
 before(
