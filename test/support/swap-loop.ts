@@ -63,6 +63,8 @@ export function atomicSwapAvailable(): boolean {
 export interface SwapLoop {
   /** How the swap is done. */
   readonly how: 'renameat2' | 'rename';
+  /** True until the loop has ended, by `stop()` or by running out of time. */
+  readonly running: boolean;
   /** Ends the loop (if still running) and resolves with the number of rounds done. */
   stop(): Promise<number>;
 }
@@ -78,9 +80,17 @@ export async function swapLoop(pairs: readonly (readonly [string, string])[], se
       worker.on('message', (n: number | 'ready') => (n === 'ready' ? ready() : void worker.terminate().then(() => resolve(n))));
       worker.once('error', reject);
     });
+    let ended = false;
+    void done.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
     await Promise.race([started, done]);
     return {
       how,
+      get running() {
+        return !ended;
+      },
       stop: () => {
         worker.postMessage('stop');
         return done;
@@ -108,6 +118,9 @@ export async function swapLoop(pairs: readonly (readonly [string, string])[], se
   await Promise.race([started, done]);
   return {
     how,
+    get running() {
+      return child.exitCode === null && child.signalCode === null;
+    },
     stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return done;
@@ -146,26 +159,29 @@ export function arena(): { root: string; outside: string; pairs: [string, string
 
 /**
  * Runs `attempt` again and again for SECONDS (and `minRuns` times at least, 3 by default) while the
- * entries are swapped; returns how many times it ran. The swapping stops when the attempts do, or
- * after `swapSeconds` (SECONDS + 30 by default) if they take longer.
+ * entries are swapped; returns how many times it ran, and whether the swapping was still going when
+ * the attempts were done (else one of them waited for it to end). The swapping stops when the
+ * attempts do, or after `swapSeconds` (SECONDS + 30 by default) if they take longer.
  */
 export async function duringSwaps(
   pairs: [string, string][],
   attempt: () => Promise<void>,
   { minRuns = 3, swapSeconds = SECONDS + 30 }: { minRuns?: number; swapSeconds?: number } = {},
-): Promise<{ runs: number; rounds: number; how: SwapLoop['how'] }> {
+): Promise<{ runs: number; rounds: number; how: SwapLoop['how']; swapping: boolean }> {
   const loop = await swapLoop(pairs, swapSeconds);
   const end = Date.now() + SECONDS * 1000;
   let runs = 0;
   let rounds = 0;
+  let swapping = false;
   try {
     // A few attempts at least, however loaded the machine: the swapping goes on meanwhile.
     while (Date.now() < end || runs < minRuns) {
       await attempt();
       runs++;
     }
+    swapping = loop.running;
   } finally {
     rounds = await loop.stop();
   }
-  return { runs, rounds, how: loop.how };
+  return { runs, rounds, how: loop.how, swapping };
 }

@@ -81,6 +81,13 @@ class FolderWatches implements TreeWatch {
 
   readonly #onEvent: TreeEvent;
   readonly #onError: (error: unknown) => void;
+  /**
+   * The entries events named since the last turn of the event loop, by folder (null: the folder
+   * itself). A flood of events (a folder swapped thousands of times a second) is handled once per
+   * entry and turn: looking at each entry on every event kept the process from doing anything else.
+   */
+  #pending = new Map<Folder, Map<string, Buffer | null>>();
+  #flush: NodeJS.Immediate | undefined;
 
   constructor(root: string, onEvent: TreeEvent, onError: (error: unknown) => void) {
     this.#onEvent = onEvent;
@@ -99,6 +106,8 @@ class FolderWatches implements TreeWatch {
   }
 
   close(): void {
+    clearImmediate(this.#flush);
+    this.#pending.clear();
     closeAll(this.#root);
   }
 
@@ -112,7 +121,7 @@ class FolderWatches implements TreeWatch {
     if (!before?.isDirectory()) return undefined;
     let watcher: FSWatcher;
     try {
-      watcher = watch(full, { encoding: 'buffer' }, (_type, name) => this.#changed(folder, name));
+      watcher = watch(full, { encoding: 'buffer' }, (_type, name) => this.#queue(folder, name));
     } catch (error) {
       if (parent && skipped(error)) return undefined;
       throw new WatchFailure({ full, relative }, error);
@@ -137,6 +146,19 @@ class FolderWatches implements TreeWatch {
     }
     parent?.children.set(keyOf(relative.subarray(relative.lastIndexOf(SEP) + 1)), folder);
     return folder;
+  }
+
+  /** An event of `folder`'s watch, handled with the others of this turn. */
+  #queue(folder: Folder, name: Buffer | null): void {
+    let names = this.#pending.get(folder);
+    if (!names) this.#pending.set(folder, (names = new Map()));
+    names.set(name === null || name.length === 0 ? '' : keyOf(name), name);
+    this.#flush ??= setImmediate(() => {
+      this.#flush = undefined;
+      const pending = this.#pending;
+      this.#pending = new Map();
+      for (const [folder, names] of pending) for (const name of names.values()) this.#changed(folder, name);
+    });
   }
 
   /** An event of `folder`'s watch: `name` is the entry that changed, or (the system cannot tell them apart) the folder itself. */
