@@ -59,13 +59,13 @@ describe('construction', () => {
           { name: 'b.key', publicKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' },
         ],
       },
-      /option "trustedKeys\[1\]\.publicKey" holds no PEM "PUBLIC KEY" block .*give the \.pub file `skillmount keygen` writes/,
+      /option "trustedKeys\[1\]\.publicKey" is a private key: verifying needs only the public key .*give the \.pub file `skillmount keygen` writes/,
       'invalid-value',
       RangeError,
     );
     refused(
       { trustedKeys: [{ name: 'p384.pub', publicKey: P384 }] },
-      /"trustedKeys\[0\]\.publicKey" is not an ECDSA P-256 public key/,
+      /"trustedKeys\[0\]\.publicKey" is an ECDSA P-384 key, not an ECDSA P-256 key/,
       'invalid-value',
       RangeError,
     );

@@ -1,8 +1,6 @@
 /** The catalog's `trust` option, checked once, when the catalog (or an adapter, or a tenants router) is created. */
-import { createPublicKey } from 'node:crypto';
 import { describeValue, type OptionFail } from '../option-checks.js';
-import { fromPem } from '../trust/encoding.js';
-import type { TrustedKey } from '../trust/keys.js';
+import { publicKeyProblem, type TrustedKey } from '../trust/keys.js';
 import type { SkillTrustOptions } from '../types.js';
 
 export interface TrustSettings {
@@ -12,7 +10,7 @@ export interface TrustSettings {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-const KEY_FIX = 'give the public key file `skillmount keygen` writes (skillmount-signing.pub: -----BEGIN PUBLIC KEY-----, ECDSA P-256)';
+const KEY_FIX = 'give the public key file `skillmount keygen` writes (skillmount-signing.pub)';
 
 /** Undefined when the option is absent; the keys are copied, so a caller changing its array later changes nothing. */
 export function checkTrust(trust: SkillTrustOptions | undefined, fail: OptionFail): TrustSettings | undefined {
@@ -59,22 +57,4 @@ export function checkTrust(trust: SkillTrustOptions | undefined, fail: OptionFai
     return Object.freeze({ name: key.name, publicKey: key.publicKey as string });
   });
   return { keys: Object.freeze(keys), requireSignature };
-}
-
-/** Why `pem` is not an SPKI PEM ECDSA P-256 public key, or undefined when it is one. */
-function publicKeyProblem(pem: unknown): string | undefined {
-  if (typeof pem !== 'string') return `must be a string, got ${pem === null || typeof pem !== 'object' ? String(pem) : 'an object'}`;
-  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) return 'is a private key: a server needs only the public key, and must not hold the private one';
-  const der = fromPem('PUBLIC KEY', pem);
-  if (!der) return 'holds no PEM "PUBLIC KEY" block';
-  try {
-    const key = createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' });
-    const curve = key.asymmetricKeyDetails?.namedCurve;
-    if (key.asymmetricKeyType !== 'ec' || curve !== 'prime256v1') {
-      return `is a ${key.asymmetricKeyType}${curve ? ` ${curve}` : ''} key, not ECDSA P-256 (what skill signatures use)`;
-    }
-  } catch {
-    return 'is not a public key its PEM block can be read as (SPKI)';
-  }
-  return undefined;
 }

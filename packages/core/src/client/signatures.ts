@@ -53,7 +53,7 @@ export function signaturePolicy(trustedKeys: unknown, requireSignature: unknown,
       fail(
         typeof publicKey === 'string' ? 'invalid-value' : 'invalid-type',
         `trustedKeys[${i}].publicKey`,
-        `${problem}; give the .pub file \`skillmount keygen\` writes`,
+        `${problem}; give the .pub file \`skillmount keygen\` writes (skillmount-signing.pub)`,
       );
     return Object.freeze({ name, publicKey: publicKey as string });
   });
