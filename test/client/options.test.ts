@@ -51,7 +51,23 @@ describe('construction', () => {
     refused({ limits: { bytes: -1 } }, /option "limits\.bytes" must be a positive number/, 'invalid-value', RangeError);
     refused({ limits: { size: 1 } }, /option "limits\.size" is not a limit/, 'unknown-option', TypeError);
     refused({ trustedKeys: 'alice.pub' }, /option "trustedKeys" must be an array of \{ name, publicKey \}, got "alice\.pub"/, 'invalid-type', TypeError);
-    refused({ trustedKeys: [{ name: '', publicKey: P256 }] }, /option "trustedKeys\[0\]\.name" must be a name/, 'invalid-type', TypeError);
+    refused(
+      { trustedKeys: [{ name: '', publicKey: P256 }] },
+      /option "trustedKeys\[0\]\.name" must be a non-empty string naming the key/,
+      'invalid-value',
+      RangeError,
+    );
+    refused(
+      {
+        trustedKeys: [
+          { name: 'a.pub', publicKey: P256 },
+          { name: 'a.pub', publicKey: P256 },
+        ],
+      },
+      /option "trustedKeys\[1\]\.name" "a\.pub" names two keys \(trustedKeys\[0\] too\): give each key its own name/,
+      'invalid-value',
+      RangeError,
+    );
     refused(
       {
         trustedKeys: [

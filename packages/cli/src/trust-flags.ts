@@ -4,9 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { OptionError, SkillsClient } from '@skillmount/core/client';
-import { type TrustedKey, VERSION } from '@skillmount/core';
+import { checkTrustedKeys, OptionError, type TrustedKey } from '@skillmount/core';
 import { UsageError } from './usage.js';
 
 export interface TrustFlags {
@@ -40,8 +38,7 @@ export async function trustFlags(values: { trust?: string[] | undefined; 'requir
     named.set(path.basename(file), file);
   }
   const keys = await Promise.all(files.map(async (file) => ({ name: path.basename(file), publicKey: await readKeyFile(file) })));
-  checkKeys(keys, files);
-  return { keys, require };
+  return { keys: checkKeys(keys, files), require };
 }
 
 async function readKeyFile(file: string): Promise<string> {
@@ -53,13 +50,13 @@ async function readKeyFile(file: string): Promise<string> {
 }
 
 /**
- * Refuses a key as a `SkillsClient` refuses its `trustedKeys` option: core's one check of a public
- * key (PEM, ECDSA P-256, no private key), the same the catalog's `trust` option makes for `serve`.
- * The client is never connected; its OptionError on `trustedKeys[i]` is re-worded to name the file.
+ * Core's check of trusted keys (PEM, ECDSA P-256, no private key), the one a `SkillsClient`, the
+ * catalog's `trust` option and `verifySkill` make: its OptionError on `trustedKeys[i].publicKey`
+ * is re-worded to name the i-th file. The names are the files' names, already made unique above.
  */
-function checkKeys(keys: readonly TrustedKey[], files: readonly string[]): void {
+function checkKeys(keys: readonly TrustedKey[], files: readonly string[]): readonly TrustedKey[] {
   try {
-    new SkillsClient(new Client({ name: 'skillmount', version: VERSION }), { trustedKeys: keys });
+    return checkTrustedKeys(keys);
   } catch (error) {
     const at = error instanceof OptionError ? /^trustedKeys\[(\d+)\]\.publicKey$/.exec(error.option) : null;
     const file = at ? files[Number(at[1])] : undefined;
