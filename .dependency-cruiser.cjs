@@ -24,8 +24,9 @@ const CORE_ENTRY_POINTS = anyOf(Object.entries(ENTRY_POINTS).flatMap(([name, fil
  */
 const LAYERS = [
   { name: 'helpers', holds: ['text/', 'bytes/'], what: 'strings, bytes and digests; imports nothing of core' },
-  { name: 'trust', holds: ['trust/'], what: 'the skill digest, signing and verifying (standard JavaScript and WebCrypto: browsers import it)' },
   { name: 'basics', holds: ['brand.ts', 'version.ts', 'option-error.ts', 'option-checks.ts'], what: 'class brands, the version, option errors' },
+  // Above the basics: checkTrustedKeys and the verifiers refuse a malformed key list with an OptionError.
+  { name: 'trust', holds: ['trust/'], what: 'the skill digest, signing and verifying (standard JavaScript and WebCrypto: browsers import it)' },
   { name: 'storage-kit', holds: ['storage-kit/'], what: 'the SkillFiles interface and the kit storages share (@skillmount/core/storage-kit)' },
   { name: 'types', holds: ['types.ts'], what: 'the public types' },
   { name: 'skillmd', holds: ['skillmd/'], what: 'the Agent Skills file format: SKILL.md parsing, names, limits' },

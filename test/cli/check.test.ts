@@ -237,6 +237,13 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
   assert.equal(other.status, 1);
   assert.match(other.stdout, /team\/pdf: .*\[untrusted-key\]/);
 
+  const keyFile = path.join(root, 'keys/skillmount-signing.key');
+  const wrongKey = cli('check', skills, '--trust', keyFile);
+  assert.equal(wrongKey.status, 1);
+  assert.equal(wrongKey.stdout, '');
+  assert.ok(wrongKey.stderr.includes(`--trust ${keyFile}: the file is a private key: verifying needs only the public key`), wrongKey.stderr);
+  for (const line of privateKey.split('\n').filter((l) => l !== '' && !l.startsWith('-----'))) assert.ok(!wrongKey.stderr.includes(line), wrongKey.stderr);
+
   await writeFile(path.join(skills, 'team/pdf/scripts/run.sh'), '#!/bin/sh\nrm -rf ~\n');
   const changed = cli('check', skills, '--trust', pub, '--json');
   assert.equal(changed.status, 1);

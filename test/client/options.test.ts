@@ -51,7 +51,23 @@ describe('construction', () => {
     refused({ limits: { bytes: -1 } }, /option "limits\.bytes" must be a positive number/, 'invalid-value', RangeError);
     refused({ limits: { size: 1 } }, /option "limits\.size" is not a limit/, 'unknown-option', TypeError);
     refused({ trustedKeys: 'alice.pub' }, /option "trustedKeys" must be an array of \{ name, publicKey \}, got "alice\.pub"/, 'invalid-type', TypeError);
-    refused({ trustedKeys: [{ name: '', publicKey: P256 }] }, /option "trustedKeys\[0\]\.name" must be a name/, 'invalid-type', TypeError);
+    refused(
+      { trustedKeys: [{ name: '', publicKey: P256 }] },
+      /option "trustedKeys\[0\]\.name" must be a non-empty string naming the key/,
+      'invalid-value',
+      RangeError,
+    );
+    refused(
+      {
+        trustedKeys: [
+          { name: 'a.pub', publicKey: P256 },
+          { name: 'a.pub', publicKey: P256 },
+        ],
+      },
+      /option "trustedKeys\[1\]\.name" "a\.pub" names two keys \(trustedKeys\[0\] too\): give each key its own name/,
+      'invalid-value',
+      RangeError,
+    );
     refused(
       {
         trustedKeys: [
@@ -59,13 +75,13 @@ describe('construction', () => {
           { name: 'b.key', publicKey: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' },
         ],
       },
-      /option "trustedKeys\[1\]\.publicKey" holds no PEM "PUBLIC KEY" block .*give the \.pub file `skillmount keygen` writes/,
+      /option "trustedKeys\[1\]\.publicKey" is a private key: verifying needs only the public key .*give the \.pub file `skillmount keygen` writes/,
       'invalid-value',
       RangeError,
     );
     refused(
       { trustedKeys: [{ name: 'p384.pub', publicKey: P384 }] },
-      /"trustedKeys\[0\]\.publicKey" is not an ECDSA P-256 public key/,
+      /"trustedKeys\[0\]\.publicKey" is an ECDSA P-384 key, not an ECDSA P-256 key/,
       'invalid-value',
       RangeError,
     );

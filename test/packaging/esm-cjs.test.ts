@@ -9,7 +9,15 @@ const run = (code: string, type: 'module' | 'commonjs') =>
 
 // What each package must export by name, from both module systems.
 const EXPORTS: Record<string, string[]> = {
-  '@skillmount/core/client': ['SkillsClient', 'SkillVerificationError', 'OptionError', 'serverSupportsSkills', 'skillsCapability', 'skillsCapabilityOf'],
+  '@skillmount/core/client': [
+    'SkillsClient',
+    'SkillVerificationError',
+    'OptionError',
+    'serverSupportsSkills',
+    'skillsCapability',
+    'skillsCapabilityOf',
+    'checkTrustedKeys',
+  ],
   '@skillmount/core/catalog': [
     'SkillCatalog',
     'memoryStorage',
@@ -35,6 +43,7 @@ const EXPORTS: Record<string, string[]> = {
     'buildSkillEntry',
     'runWithSkillContext',
     'OptionError',
+    'checkTrustedKeys',
   ],
   '@skillmount/storage-fs': ['fsStorage'],
   '@skillmount/storage-postgres': ['postgresStorage', 'migrate'],

@@ -290,7 +290,39 @@ describe('skillmount ls and get with --trust', () => {
     assert.match(usage.stderr, /--require-signature needs the keys to trust: give --trust <file>/);
     const notAKey = await cli('ls', served.url, '--trust', path.join(root, 'signed/notes.md'));
     assert.equal(notAKey.code, 1);
-    assert.match(notAKey.stderr, /--trust .*notes\.md: it holds no PEM "PUBLIC KEY" block/);
+    assert.match(notAKey.stderr, /--trust .*notes\.md: the file holds no PEM "PUBLIC KEY" block/);
+  });
+
+  test('ls and get refuse a private key given as --trust, naming the file and never printing the key, before asking the server', async () => {
+    const privateKeyFile = path.join(keys, 'alice.key');
+    writeFileSync(privateKeyFile, alice.privateKey, { mode: 0o600 });
+    const body = alice.privateKey.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+    // An unreachable server too: the key is refused before any connection is tried.
+    for (const args of [
+      ['ls', served.url],
+      ['ls', '--well-known', new URL(served.url).origin],
+      ['get', 'http://127.0.0.1:9/mcp', 'signed'],
+    ]) {
+      const r = await cli(...args, '--trust', alicePub, '--trust', privateKeyFile);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.ok(r.stderr.includes(`--trust ${privateKeyFile}: the file is a private key: verifying needs only the public key`), r.stderr);
+      assert.match(r.stderr, /give the \.pub file `skillmount keygen` writes/);
+      for (const line of body) assert.ok(!r.stderr.includes(line), `the private key is never printed: ${r.stderr}`);
+    }
+  });
+
+  test('ls refuses two --trust files with one name (the name is the signer in every report), and reads a file given twice once', async () => {
+    const again = path.join(keys, 'again');
+    mkdirSync(again, { recursive: true });
+    writeFileSync(path.join(again, 'bob.pub'), alice.publicKey);
+    const clash = await cli('ls', served.url, '--trust', bobPub, '--trust', path.join(again, 'bob.pub'));
+    assert.equal(clash.code, 2, clash.stderr);
+    assert.ok(clash.stderr.includes(`--trust ${bobPub} and --trust ${path.join(again, 'bob.pub')} have the same file name`), clash.stderr);
+    const twice = await cli('ls', served.url, '--trust', bobPub, '--trust', bobPub, '--json');
+    assert.equal(twice.code, 1, twice.stderr);
+    const rows = JSON.parse(twice.stdout) as { uri: string; signature: { state: string; signer?: { name: string } } }[];
+    assert.deepEqual(rows.find((r) => r.uri === uri('rotated'))?.signature.signer?.name, 'bob.pub');
   });
 
   test('get --trust prints a verified file and refuses an invalid one, printing none of it', async () => {

@@ -234,10 +234,13 @@ for (const storage of STORAGES) {
 test('serve refuses --require-signature without --trust, and a key file it cannot use, naming the file, before it listens', async () => {
   const usage = await runCli(['serve', folder, '--port', '0', '--require-signature']);
   assert.equal(usage.code, 2, usage.stderr);
-  assert.match(usage.stderr, /--require-signature needs --trust <file>/);
+  assert.match(usage.stderr, /--require-signature needs the keys to trust: give --trust <file>/);
   const privateKey = await runCli(['serve', folder, '--port', '0', '--trust', privateKeyFile]);
   assert.equal(privateKey.code, 1, privateKey.stderr);
-  assert.ok(privateKey.stderr.includes(`--trust ${privateKeyFile}: it is a private key, not a public one; give the .pub file`), privateKey.stderr);
+  assert.ok(privateKey.stderr.includes(`--trust ${privateKeyFile}: the file is a private key: verifying needs only the public key`), privateKey.stderr);
+  assert.match(privateKey.stderr, /give the \.pub file `skillmount keygen` writes/);
+  const body = (await readFile(privateKeyFile, 'utf8')).split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+  for (const line of body) assert.ok(!privateKey.stderr.includes(line), `the key is never printed: ${privateKey.stderr}`);
   assert.ok(!privateKey.stderr.includes('PRIVATE KEY-----'), 'the key is never printed');
   const missing = await runCli(['serve', folder, '--port', '0', '--trust', path.join(root, 'nope.pub')]);
   assert.equal(missing.code, 1, missing.stderr);

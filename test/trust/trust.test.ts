@@ -411,23 +411,45 @@ describe("the catalog's trust option (skill.oms.sig checked at each load and rel
 
   test('the trust option is checked at load: each mistake is an OptionError naming the option and the fix', async () => {
     const storage = memoryStorage({});
+    const spkiPem = (der: Buffer) => `-----BEGIN PUBLIC KEY-----\n${der.toString('base64')}\n-----END PUBLIC KEY-----\n`;
     const ed25519 = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    // The same P-256 point in compressed form: SPKI Node reads, WebCrypto does not.
+    const point = createPublicKey(keys[0]!.publicKey).export({ format: 'jwk' }) as { x: string; y: string };
+    const compressed = spkiPem(
+      Buffer.concat([
+        Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex'),
+        Buffer.from([2 + (Buffer.from(point.y, 'base64url').at(-1)! & 1)]),
+        Buffer.from(point.x, 'base64url'),
+      ]),
+    );
     const privateKey = (await generateSigningKey()).privateKey;
     const cases: [unknown, string, string, RegExp][] = [
       ['yes', 'trust', 'invalid-type', /^must be an object \{ keys: \[\{ name, publicKey \}\], requireSignature\? \}, got "yes"$/],
       [{}, 'trust.keys', 'missing-option', /^must be an array of \{ name, publicKey \}/],
       [{ keys: [], requireSignature: true }, 'trust.keys', 'invalid-value', /^is empty, so requireSignature would refuse every skill/],
       [{ keys, requireSignature: 'yes' }, 'trust.requireSignature', 'invalid-type', /^must be true or false, got "yes"$/],
-      [{ keys: [{ name: '', publicKey: keys[0]!.publicKey }] }, 'trust.keys[0].name', 'invalid-type', /^must be a non-empty string/],
-      [{ keys: [...keys, { ...keys[0]! }] }, 'trust.keys[1].name', 'invalid-value', /^"alice\.pub" names two keys/],
+      [{ keys: [{ name: '', publicKey: keys[0]!.publicKey }] }, 'trust.keys[0].name', 'invalid-value', /^must be a non-empty string/],
+      [{ keys: [...keys, { ...keys[0]! }] }, 'trust.keys[1].name', 'invalid-value', /^"alice\.pub" names two keys \(trust\.keys\[0\] too\)/],
       [
         { keys: [{ name: 'k', publicKey: 'not a key' }] },
         'trust.keys[0].publicKey',
         'invalid-value',
-        /^\(the key named "k"\) holds no PEM "PUBLIC KEY" block; give the public key file/,
+        /^holds no PEM "PUBLIC KEY" block \(.*\); give the \.pub file `skillmount keygen` writes \(skillmount-signing\.pub\)$/,
       ],
-      [{ keys: [{ name: 'k', publicKey: privateKey }] }, 'trust.keys[0].publicKey', 'invalid-value', /is a private key: a server needs only the public key/],
-      [{ keys: [{ name: 'k', publicKey: ed25519 }] }, 'trust.keys[0].publicKey', 'invalid-value', /is a ed25519 key, not ECDSA P-256/],
+      [{ keys: [{ name: 'k', publicKey: privateKey }] }, 'trust.keys[0].publicKey', 'invalid-value', /^is a private key: verifying needs only the public key/],
+      [{ keys: [{ name: 'k', publicKey: `${keys[0]!.publicKey}${privateKey}` }] }, 'trust.keys[0].publicKey', 'invalid-value', /^is a private key: /],
+      [{ keys: [privateKey] }, 'trust.keys[0]', 'invalid-type', /^must be an object \{ name, publicKey \}, got the text of a PEM file$/],
+      [{ keys: [{ name: 'k', publicKey: ed25519 }] }, 'trust.keys[0].publicKey', 'invalid-value', /is an Ed25519 key, not an ECDSA P-256 key/],
+      [{ keys: [{ name: 'k', publicKey: rsa }] }, 'trust.keys[0].publicKey', 'invalid-value', /is an RSA key, not an ECDSA P-256 key/],
+      [{ keys: [{ name: 'k', publicKey: compressed }] }, 'trust.keys[0].publicKey', 'invalid-value', /is an ECDSA P-256 key not in the form verifiers read/],
+      [
+        { keys: [{ name: 'k', publicKey: spkiPem(Buffer.from('not DER')) }] },
+        'trust.keys[0].publicKey',
+        'invalid-value',
+        /holds a PEM "PUBLIC KEY" block that is not a public key/,
+      ],
+      [{ keys: [{ name: 'k', publicKey: 42 }] }, 'trust.keys[0].publicKey', 'invalid-type', /must be the text of a PEM "PUBLIC KEY" file, got number/],
     ];
     for (const [trust, option, code, detail] of cases) {
       await assert.rejects(SkillCatalog.load(storage, { trust: trust as SkillTrustOptions }), (error: OptionError) => {
@@ -436,7 +458,8 @@ describe("the catalog's trust option (skill.oms.sig checked at each load and rel
         assert.equal(error.code, code, error.message);
         assert.match(error.detail, detail);
         // A key's text is never quoted: a private key given by mistake stays out of logs.
-        assert.ok(!error.message.includes('PRIVATE KEY') && !error.message.includes(privateKey.split('\n')[1]!), error.message);
+        assert.ok(!error.message.includes('PRIVATE KEY'), error.message);
+        for (const line of privateKey.split('\n').filter((l) => l !== '' && !l.startsWith('-----'))) assert.ok(!error.message.includes(line), error.message);
         return true;
       });
     }

@@ -2,6 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
+  checkTrustedKeys,
   type SignatureInvalidCode,
   signedSkillPath,
   type SkillSignatureRefusal,
@@ -12,6 +13,7 @@ import {
   SkillsClient,
   type SkillFile,
   skillDigest,
+  type TrustedKey,
   verifySkill,
 } from '@skillmount/core/client';
 import {
@@ -256,6 +258,11 @@ const kms: SkillSigner = { publicKey: '-----BEGIN PUBLIC KEY-----…', sign: asy
 void kms;
 const digestOfSkill: Promise<string> = skillDigest([{ path: 'SKILL.md', digest: 'sha256:…' }]);
 void digestOfSkill;
+// checkTrustedKeys takes anything (keys as read from a host's settings) and returns them read-only.
+const checkedKeys: readonly TrustedKey[] = checkTrustedKeys(JSON.parse('[]') as unknown, 'settings.keys');
+// @ts-expect-error the checked keys are frozen: read-only
+checkedKeys.push({ name: 'b.pub', publicKey: '' });
+void checkedKeys;
 async function stateOf(): Promise<string> {
   const result: SkillSignatureResult = await verifySkill({ path: 'pdf', files: [] }, { trustedKeys: [{ name: 'a.pub', publicKey: '' }] });
   if (result.state === 'verified') return result.signer.name;

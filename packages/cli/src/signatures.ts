@@ -1,6 +1,4 @@
-import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   keyFileSigner,
   parseUri,
@@ -21,37 +19,6 @@ export async function signerFromFile(file: string): Promise<SkillSigner> {
     throw new Error(`cannot read the signing key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   return keyFileSigner(pem);
-}
-
-/** The public keys of `--trust` files, named by their file names; a file that is not an ECDSA P-256 public key is refused. */
-export async function trustedKeys(files: readonly string[]): Promise<TrustedKey[]> {
-  return Promise.all(
-    files.map(async (file) => {
-      let publicKey: string;
-      try {
-        publicKey = await readFile(file, 'utf8');
-      } catch (error) {
-        throw new Error(`cannot read the trusted key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
-      const problem = publicKeyProblem(publicKey);
-      if (problem) throw new Error(`--trust ${file}: ${problem}; give the .pub file \`skillmount keygen\` writes (skillmount-signing.pub)`);
-      return { name: path.basename(file), publicKey };
-    }),
-  );
-}
-
-/** Why a key file's text is not an ECDSA P-256 public key, or undefined. */
-function publicKeyProblem(text: string): string | undefined {
-  if (!text.includes('-----BEGIN PUBLIC KEY-----')) {
-    return text.includes('PRIVATE KEY-----') ? 'it is a private key, not a public one' : 'it holds no PEM "PUBLIC KEY" block';
-  }
-  try {
-    const key = createPublicKey(text);
-    if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return undefined;
-  } catch {
-    return 'its PEM "PUBLIC KEY" block is not a key';
-  }
-  return 'it is not an ECDSA P-256 public key';
 }
 
 export interface SignatureFinding {

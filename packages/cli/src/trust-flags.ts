@@ -1,47 +1,66 @@
-/** `serve --trust FILE… --require-signature`: the catalog's `trust` option, read from the key files. */
+/**
+ * `--trust FILE…` and `--require-signature`, read and checked the same way for every command
+ * (`ls`, `get`, `check`, `serve`), before any storage is opened or any server asked.
+ */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { OptionError, type SkillTrustOptions } from '@skillmount/core';
-import { trustedKeys } from './signatures.js';
+import { checkTrustedKeys, OptionError, type TrustedKey } from '@skillmount/core';
 import { UsageError } from './usage.js';
 
 export interface TrustFlags {
-  /** The catalog option; undefined without --trust. */
-  option: SkillTrustOptions | undefined;
-  /** The --trust files, in the order of `option.keys`. */
-  files: readonly string[];
+  /** One key per --trust file, named by the file's name (what every report calls the signer). */
+  keys: readonly TrustedKey[];
+  /** `--require-signature`: a skill not signed by one of `keys` is refused. */
+  require: boolean;
 }
 
 /**
- * Read the `--trust` files (each key named by its file name, which results report as the signer).
- * A file that cannot be read is an error naming it; `--require-signature` without `--trust` is a usage error.
+ * The `--trust` keys and `--require-signature`, or undefined without --trust. A file given twice
+ * is read once; two files with one name are a usage error (the name is the signer in every
+ * report), as is `--require-signature` without --trust. A file that cannot be read, or is not an
+ * ECDSA P-256 public key, is an error naming it (a private key given by mistake is never quoted).
  */
-export async function trustFlags(files: readonly string[] | undefined, requireSignature: boolean): Promise<TrustFlags> {
-  if (files === undefined || files.length === 0) {
-    if (requireSignature) {
-      throw new UsageError('--require-signature needs --trust <file>: the public keys (skillmount-signing.pub) whose signatures to accept');
+export async function trustFlags(values: { trust?: string[] | undefined; 'require-signature'?: boolean | undefined }): Promise<TrustFlags | undefined> {
+  const files = [...new Set(values.trust ?? [])];
+  const require = values['require-signature'] === true;
+  if (files.length === 0) {
+    if (require) {
+      throw new UsageError('--require-signature needs the keys to trust: give --trust <file> (the .pub file `skillmount keygen` writes), once per key');
     }
-    return { option: undefined, files: [] };
+    return undefined;
   }
   const named = new Map<string, string>();
   for (const file of files) {
-    const name = path.basename(file);
-    const other = named.get(name);
-    if (other !== undefined && other !== file) {
+    const other = named.get(path.basename(file));
+    if (other !== undefined) {
       throw new UsageError(`--trust ${other} and --trust ${file} have the same file name, which names the signer in every report; rename one of them`);
     }
-    named.set(name, file);
+    named.set(path.basename(file), file);
   }
-  const unique = [...new Set(files)];
-  return { option: { keys: await trustedKeys(unique), requireSignature }, files: unique };
+  const keys = await Promise.all(files.map(async (file) => ({ name: path.basename(file), publicKey: await readKeyFile(file) })));
+  return { keys: checkKeys(keys, files), require };
+}
+
+async function readKeyFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the trusted key ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }
 
 /**
- * The catalog's refusal of a key (an `OptionError` on `trust.keys[i]`, or `catalog.trust.keys[i]` for
- * tenants) as an error naming the file it was read from; undefined for any other error.
+ * Core's check of trusted keys (PEM, ECDSA P-256, no private key), the one a `SkillsClient`, the
+ * catalog's `trust` option and `verifySkill` make: its OptionError on `trustedKeys[i].publicKey`
+ * is re-worded to name the i-th file. The names are the files' names, already made unique above.
  */
-export function keyFileError(error: unknown, flags: TrustFlags): Error | undefined {
-  if (!(error instanceof OptionError)) return undefined;
-  const at = /^(?:catalog\.)?trust\.keys\[(\d+)\]/.exec(error.option);
-  const file = at ? flags.files[Number(at[1])] : undefined;
-  return file === undefined ? undefined : new Error(`--trust ${file}: ${error.detail.replace(/^\(the key named "[^"]*"\) /, '')}`, { cause: error });
+function checkKeys(keys: readonly TrustedKey[], files: readonly string[]): readonly TrustedKey[] {
+  try {
+    return checkTrustedKeys(keys);
+  } catch (error) {
+    const at = error instanceof OptionError ? /^trustedKeys\[(\d+)\]\.publicKey$/.exec(error.option) : null;
+    const file = at ? files[Number(at[1])] : undefined;
+    if (file === undefined) throw error;
+    throw new Error(`--trust ${file}: the file ${(error as OptionError).detail}`, { cause: error });
+  }
 }

@@ -4,29 +4,11 @@
  */
 import { SIGNATURE_FILE, signedSkillPath, type TrustedKey, verifySkill } from '@skillmount/core';
 import { type SkillEntry, SkillResultError, type SkillSignatureVerdict, type SkillsClient, SkillVerificationError } from '@skillmount/core/client';
-import { trustedKeys } from './signatures.js';
 import { field } from './terminal/print.js';
-import { UsageError } from './usage.js';
-
-export interface TrustFlags {
-  keys: TrustedKey[];
-  /** `--require-signature`: a skill not signed by one of `keys` is refused. */
-  require: boolean;
-}
+import type { TrustFlags } from './trust-flags.js';
 
 /** A verdict, or why the signature could not be read (its bytes are not the ones the entry lists). */
 export type Verdict = SkillSignatureVerdict | { state: 'unreadable'; detail: string };
-
-/** `--trust` and `--require-signature`, or undefined when no key is given. */
-export async function trustFlags(values: { trust?: string[] | undefined; 'require-signature'?: boolean | undefined }): Promise<TrustFlags | undefined> {
-  const files = values.trust ?? [];
-  const require = values['require-signature'] === true;
-  if (files.length === 0) {
-    if (require) throw new UsageError('--require-signature needs the keys to trust: give --trust <file> (a .pub file from skillmount keygen), once per key');
-    return undefined;
-  }
-  return { keys: await trustedKeys(files), require };
-}
 
 /** The verdict on a skill an MCP server lists, its signature read through the client's verified read. */
 export async function serverVerdict(skills: SkillsClient, skill: SkillEntry): Promise<Verdict> {

@@ -102,6 +102,7 @@ export { isValidSkillName } from './skillmd/rules.js';
 export { buildSkillUri, canonicalUri, parseUri } from './uri/canonical.js';
 export { sha256Digest } from './bytes/digest.js';
 export {
+  checkTrustedKeys,
   generateSigningKey,
   keyFileSigner,
   keyHint,

@@ -3,7 +3,8 @@ import { FLAGS } from '../flags.js';
 import { openStorage, parseLocation } from '../location.js';
 import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
-import { checkSignatures, signatureLine, trustedKeys } from '../signatures.js';
+import { checkSignatures, signatureLine } from '../signatures.js';
+import { trustFlags } from '../trust-flags.js';
 import { formatBytes, plural, warningText } from '../terminal/words.js';
 import { sortFindings, warningLines } from '../terminal/findings.js';
 
@@ -14,9 +15,9 @@ import { sortFindings, warningLines } from '../terminal/findings.js';
  */
 export async function check(argv: string[]): Promise<number> {
   const { values, location } = parseCommand(argv, FLAGS.check, 'location');
+  const keys = (await trustFlags({ trust: values.trust as string[] | undefined }))?.keys ?? [];
   const opened = await openStorage(parseLocation(location), values.table !== undefined ? { table: values.table } : {});
   const found: SkillWarning[] = [];
-  const keys = await trustedKeys((values.trust as string[] | undefined) ?? []);
   try {
     let catalog: SkillCatalog;
     try {

@@ -8,7 +8,8 @@ import { plural } from '../terminal/words.js';
 import { UsageError } from '../usage.js';
 import { getSite } from './site.js';
 import { parseArgs } from 'node:util';
-import { trustFlags, verdictNote } from '../verdicts.js';
+import { trustFlags } from '../trust-flags.js';
+import { verdictNote } from '../verdicts.js';
 
 /**
  * `skillmount get <url> <name | skill-path | skill-uri> [file]`: one verified file on stdout (the

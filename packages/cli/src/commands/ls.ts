@@ -6,7 +6,8 @@ import { complain, field, say, sayJson } from '../terminal/print.js';
 import { parseCommand } from '../usage.js';
 import { lsSite } from './site.js';
 import { formatBytes, plural } from '../terminal/words.js';
-import { refused, serverVerdict, trustFlags, type Verdict, verdictCell, verdictCounts, verdictProblem } from '../verdicts.js';
+import { trustFlags } from '../trust-flags.js';
+import { refused, serverVerdict, type Verdict, verdictCell, verdictCounts, verdictProblem } from '../verdicts.js';
 
 /**
  * `skillmount ls <url>`: every skill a server lists, with its file count and size; with `--trust`,

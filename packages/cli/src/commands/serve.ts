@@ -20,7 +20,7 @@ import { integerOption, parseCommand, UsageError } from '../usage.js';
 import { plural } from '../terminal/words.js';
 import { logFormat, ServeLog } from '../serve-log.js';
 import { stopWhenAsked } from './serve-shutdown.js';
-import { keyFileError, trustFlags } from '../trust-flags.js';
+import { trustFlags } from '../trust-flags.js';
 
 /**
  * `skillmount serve <location>`: an MCP endpoint for the skills of a folder, an S3 prefix or a
@@ -59,7 +59,8 @@ export async function serve(argv: string[]): Promise<undefined> {
   http.cors = corsOrigins(values.cors as string[] | undefined);
   const health = healthPaths(values.health as string[] | undefined, path);
   const reach = reachFlags(values);
-  const trust = await trustFlags(values.trust as string[] | undefined, values['require-signature'] === true);
+  const flags = await trustFlags({ trust: values.trust as string[] | undefined, 'require-signature': values['require-signature'] });
+  const trust: SkillTrustOptions | undefined = flags && { keys: flags.keys, requireSignature: flags.require };
 
   const state = new Health(Math.max(STORAGE_WINDOW_MS, 3 * (pollIntervalMs ?? 30_000)));
   const opened = await openStorage(parseLocation(location), {
@@ -76,7 +77,7 @@ export async function serve(argv: string[]): Promise<undefined> {
       throw error;
     }
   }
-  const catalogOptions = catalogOptionsOf({ pageSize, strict: values.strict === true, prefix: values.prefix, search: reach.search, trust: trust.option, warn });
+  const catalogOptions = catalogOptionsOf({ pageSize, strict: values.strict === true, prefix: values.prefix, search: reach.search, trust, warn });
   let served: Served;
   try {
     served =
@@ -94,8 +95,8 @@ export async function serve(argv: string[]): Promise<undefined> {
           };
   } catch (error) {
     await opened.close();
-    // A strict-mode CatalogError lists the problems itself, a refused key names its file; anything else is about the storage.
-    throw keyFileError(error, trust) ?? (error instanceof CatalogError ? error : opened.explain(error));
+    // A strict-mode CatalogError lists the problems itself; anything else is about the storage (the keys were checked above).
+    throw error instanceof CatalogError ? error : opened.explain(error);
   }
   if ('catalog' in served) state.serve(served.catalog);
   // A tenant source watches each tenant's storage itself; one catalog is watched here, so that
@@ -134,7 +135,7 @@ export async function serve(argv: string[]): Promise<undefined> {
     wellKnown: http.wellKnown,
     health,
     label: opened.label,
-    trust: trust.option,
+    trust,
   });
 
   return undefined;

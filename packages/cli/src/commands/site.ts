@@ -7,7 +7,8 @@ import { skillVersion, visibleLine } from '@skillmount/core';
 import { fetchSkill, indexUrlOf, readIndex, type SiteSkill } from '../site.js';
 import { complain, field, say, sayContent, sayJson } from '../terminal/print.js';
 import { formatBytes, plural } from '../terminal/words.js';
-import { refused, siteVerdict, type TrustFlags, type Verdict, verdictCell, verdictCounts, verdictNote, verdictProblem } from '../verdicts.js';
+import type { TrustFlags } from '../trust-flags.js';
+import { refused, siteVerdict, type Verdict, verdictCell, verdictCounts, verdictNote, verdictProblem } from '../verdicts.js';
 
 interface SiteRow {
   name: string;

@@ -1,8 +1,7 @@
 /** The catalog's `trust` option, checked once, when the catalog (or an adapter, or a tenants router) is created. */
-import { createPublicKey } from 'node:crypto';
 import { describeValue, type OptionFail } from '../option-checks.js';
-import { fromPem } from '../trust/encoding.js';
 import type { TrustedKey } from '../trust/keys.js';
+import { trustedKeysOf } from '../trust/trusted-keys.js';
 import type { SkillTrustOptions } from '../types.js';
 
 export interface TrustSettings {
@@ -12,69 +11,19 @@ export interface TrustSettings {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-const KEY_FIX = 'give the public key file `skillmount keygen` writes (skillmount-signing.pub: -----BEGIN PUBLIC KEY-----, ECDSA P-256)';
-
 /** Undefined when the option is absent; the keys are copied, so a caller changing its array later changes nothing. */
 export function checkTrust(trust: SkillTrustOptions | undefined, fail: OptionFail): TrustSettings | undefined {
   if (trust === undefined) return undefined;
   if (!isObject(trust) || Array.isArray(trust)) {
     fail('invalid-type', 'trust', `must be an object { keys: [{ name, publicKey }], requireSignature? }, got ${describeValue(trust)}`);
   }
-  if (!Array.isArray(trust.keys)) {
-    fail(
-      trust.keys === undefined ? 'missing-option' : 'invalid-type',
-      'trust.keys',
-      `must be an array of { name, publicKey } (the public keys whose signatures to accept), got ${describeValue(trust.keys)}`,
-    );
-  }
+  const keys = trustedKeysOf(trust.keys, 'trust.keys', fail);
   if (trust.requireSignature !== undefined && typeof trust.requireSignature !== 'boolean') {
     fail('invalid-type', 'trust.requireSignature', `must be true or false, got ${describeValue(trust.requireSignature)}`);
   }
   const requireSignature = trust.requireSignature === true;
-  if (requireSignature && trust.keys.length === 0) {
+  if (requireSignature && keys.length === 0) {
     fail('invalid-value', 'trust.keys', 'is empty, so requireSignature would refuse every skill: give at least one public key to trust');
   }
-  const names = new Set<string>();
-  const keys = trust.keys.map((key, i) => {
-    const at = `trust.keys[${i}]`;
-    if (!isObject(key)) fail('invalid-type', at, `must be an object { name, publicKey }, got ${describeValue(key)}`);
-    if (typeof key.name !== 'string' || key.name === '') {
-      fail(
-        'invalid-type',
-        `${at}.name`,
-        `must be a non-empty string (what results report as the signer, e.g. the key file's name), got ${describeValue(key.name)}`,
-      );
-    }
-    if (names.has(key.name))
-      fail('invalid-value', `${at}.name`, `${describeValue(key.name)} names two keys: give each key its own name, so a result says which one signed`);
-    names.add(key.name);
-    // Never quoted: a private key given by mistake must not reach a log.
-    const problem = publicKeyProblem(key.publicKey);
-    if (problem)
-      fail(
-        typeof key.publicKey === 'string' ? 'invalid-value' : 'invalid-type',
-        `${at}.publicKey`,
-        `(the key named ${describeValue(key.name)}) ${problem}; ${KEY_FIX}`,
-      );
-    return Object.freeze({ name: key.name, publicKey: key.publicKey as string });
-  });
-  return { keys: Object.freeze(keys), requireSignature };
-}
-
-/** Why `pem` is not an SPKI PEM ECDSA P-256 public key, or undefined when it is one. */
-function publicKeyProblem(pem: unknown): string | undefined {
-  if (typeof pem !== 'string') return `must be a string, got ${pem === null || typeof pem !== 'object' ? String(pem) : 'an object'}`;
-  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) return 'is a private key: a server needs only the public key, and must not hold the private one';
-  const der = fromPem('PUBLIC KEY', pem);
-  if (!der) return 'holds no PEM "PUBLIC KEY" block';
-  try {
-    const key = createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' });
-    const curve = key.asymmetricKeyDetails?.namedCurve;
-    if (key.asymmetricKeyType !== 'ec' || curve !== 'prime256v1') {
-      return `is a ${key.asymmetricKeyType}${curve ? ` ${curve}` : ''} key, not ECDSA P-256 (what skill signatures use)`;
-    }
-  } catch {
-    return 'is not a public key its PEM block can be read as (SPKI)';
-  }
-  return undefined;
+  return { keys, requireSignature };
 }

@@ -6,6 +6,7 @@
  */
 export { SkillsClient } from './skills-client.js';
 export {
+  checkTrustedKeys,
   generateSigningKey,
   keyFileSigner,
   keyHint,

@@ -5,10 +5,11 @@
  */
 import type { OptionFail } from '../option-checks.js';
 import { describeValue } from '../option-checks.js';
-import { publicKeyProblem, type TrustedKey } from '../trust/keys.js';
+import type { TrustedKey } from '../trust/keys.js';
 import { SIGNATURE_FILE } from '../trust/oms.js';
+import { trustedKeysOf } from '../trust/trusted-keys.js';
 import { type SkillDigestFile, skillDigest, skillPathProblem } from '../trust/skill-digest.js';
-import { MAX_BUNDLE_BYTES, signedSkillPath, verifySkillListing } from '../trust/verify.js';
+import { MAX_BUNDLE_BYTES, signedSkillPath, verifyListingDigests } from '../trust/verify.js';
 import { canonicalUri, parseUri } from '../uri/canonical.js';
 import { SkillSignatureError } from './errors.js';
 import { skillFolderOf } from './relative.js';
@@ -24,7 +25,7 @@ export interface SignaturePolicy {
 const MAX_VERDICTS = 1000;
 
 /**
- * The `trustedKeys` and `requireSignature` options, checked (each key's PEM from its bytes, so a
+ * The `trustedKeys` and `requireSignature` options, checked as `checkTrustedKeys` checks keys (so a
  * wrong file fails at construction), or undefined when neither asks for signatures.
  */
 export function signaturePolicy(trustedKeys: unknown, requireSignature: unknown, fail: OptionFail): SignaturePolicy | undefined {
@@ -39,25 +40,11 @@ export function signaturePolicy(trustedKeys: unknown, requireSignature: unknown,
     }
     return undefined;
   }
-  if (!Array.isArray(trustedKeys)) fail('invalid-type', 'trustedKeys', `must be an array of { name, publicKey }, got ${describeValue(trustedKeys)}`);
-  if (requireSignature && trustedKeys.length === 0) {
+  const keys = trustedKeysOf(trustedKeys, 'trustedKeys', fail);
+  if (requireSignature && keys.length === 0) {
     fail('invalid-value', 'trustedKeys', 'is empty, and requireSignature: true refuses every skill without a trusted key; give at least one public key');
   }
-  const keys = trustedKeys.map((key: unknown, i): TrustedKey => {
-    const { name, publicKey } = (typeof key === 'object' && key !== null ? key : {}) as Partial<Record<keyof TrustedKey, unknown>>;
-    if (typeof name !== 'string' || name === '') {
-      fail('invalid-type', `trustedKeys[${i}].name`, `must be a name to report the signer by (a key file's name, say), got ${describeValue(name)}`);
-    }
-    const problem = publicKeyProblem(publicKey);
-    if (problem)
-      fail(
-        typeof publicKey === 'string' ? 'invalid-value' : 'invalid-type',
-        `trustedKeys[${i}].publicKey`,
-        `${problem}; give the .pub file \`skillmount keygen\` writes`,
-      );
-    return Object.freeze({ name, publicKey: publicKey as string });
-  });
-  return { trustedKeys: Object.freeze(keys), requireSignature };
+  return { trustedKeys: keys, requireSignature };
 }
 
 /** What a signature covers, from an entry that lists its files. */
@@ -142,7 +129,9 @@ export class SignatureVerdicts {
   ): Promise<SkillSignatureVerdict> {
     const signature = await readSignature(listed);
     const skillPath = verifiedPath(folder, signedSkillPath(signature));
-    return { ...(await verifySkillListing({ path: skillPath, files: listing.files, signature }, { trustedKeys: this.#keys })), skillPath };
+    // The keys were checked at construction, so the verifier that checks them on each call is not needed.
+    const result = await verifyListingDigests({ path: skillPath, files: listing.files, signature, frontmatterDigest: undefined }, { trustedKeys: this.#keys });
+    return { ...result, skillPath };
   }
 }
 

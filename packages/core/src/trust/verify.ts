@@ -4,6 +4,7 @@ import { importPublicKey, keyHint, SIGNATURE_ALGORITHM, type TrustedKey } from '
 import { BUNDLE_MEDIA_TYPE, PAYLOAD_TYPE, PREDICATE_TYPE, preAuthEncoding, type Resource, rootDigest, SIGNATURE_FILE, STATEMENT_TYPE } from './oms.js';
 import type { SkillDigestFile } from './skill-digest.js';
 import { frontmatterDigest, type SkillToSign, type Subjects, subjectsOf, subjectsOfDigests } from './subjects.js';
+import { checkTrustedKeys } from './trusted-keys.js';
 
 /** Why a signature is invalid (docs/reference/trust.md lists each). */
 export type SignatureInvalidCode =
@@ -120,13 +121,17 @@ function parse(text: string): Parsed | string {
  * const result = await verifySkill({ path: 'pdf', files: [] }, { trustedKeys: [] });
  * result.state; // 'unsigned'
  * ```
+ * @throws {OptionError} (the promise rejects) When `trustedKeys` is not a list of keys {@link checkTrustedKeys}
+ *   accepts (a name missing or given twice, a text that is not an ECDSA P-256 public key): a wrong key is
+ *   a mistake to fix, not a signer to report as untrusted. Checked on every call, a signature or none.
  * @throws {TypeError} Never for a hostile signature (every refusal is a result); only when a path of the
  *   caller's own file list cannot name a file of a skill (as `skillDigest`), or the runtime lacks WebCrypto.
  */
 export async function verifySkill(skill: SkillToSign, options: { trustedKeys: readonly TrustedKey[] }): Promise<SkillSignatureResult> {
+  const trustedKeys = checkTrustedKeys(options?.trustedKeys);
   const file = skill.files.find((f) => f.path === SIGNATURE_FILE);
   if (!file) return { state: 'unsigned' };
-  return verifyAgainst(skill.path, file.bytes, () => subjectsOf(skill), options.trustedKeys);
+  return verifyAgainst(skill.path, file.bytes, () => subjectsOf(skill), trustedKeys);
 }
 
 /** A skill as a listing shows it: its files' digests, the signature's bytes, and SKILL.md's bytes when at hand. */
@@ -154,16 +159,20 @@ export interface SkillListingToVerify {
  * const result = await verifySkillListing({ path: 'pdf', files: [], signature: undefined }, { trustedKeys: [] });
  * result.state; // 'unsigned'
  * ```
+ * @throws {OptionError} (the promise rejects) As {@link verifySkill}, when `trustedKeys` is not a list of
+ *   keys {@link checkTrustedKeys} accepts.
  * @throws {TypeError} Never for a hostile signature; only for a path or digest the skill digest refuses.
  */
 export async function verifySkillListing(listing: SkillListingToVerify, options: { trustedKeys: readonly TrustedKey[] }): Promise<SkillSignatureResult> {
+  const trustedKeys = checkTrustedKeys(options?.trustedKeys);
   const { skillMd, ...rest } = listing;
-  return verifyListingDigests({ ...rest, frontmatterDigest: skillMd && (await frontmatterDigest(skillMd)) }, options);
+  return verifyListingDigests({ ...rest, frontmatterDigest: skillMd && (await frontmatterDigest(skillMd)) }, { trustedKeys });
 }
 
 /**
  * {@link verifySkillListing} with the digest of SKILL.md's frontmatter block in place of its bytes
- * (a catalog keeps that digest from when it parsed the file, and not the bytes).
+ * (a catalog keeps that digest from when it parsed the file, and not the bytes), for keys already
+ * checked (the catalog's and the client's, at creation): they are not checked again.
  */
 export async function verifyListingDigests(
   listing: Omit<SkillListingToVerify, 'skillMd'> & { frontmatterDigest: string | undefined },
