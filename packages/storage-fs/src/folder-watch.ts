@@ -150,8 +150,8 @@ class FolderWatches implements TreeWatch {
 
   /** An event of `folder`'s watch, handled with the others of this turn. */
   #queue(folder: Folder, name: Buffer | null): void {
-    let names = this.#pending.get(folder);
-    if (!names) this.#pending.set(folder, (names = new Map()));
+    const names = this.#pending.get(folder) ?? new Map<string, Buffer | null>();
+    this.#pending.set(folder, names);
     names.set(name === null || name.length === 0 ? '' : keyOf(name), name);
     this.#flush ??= setImmediate(() => {
       this.#flush = undefined;
