@@ -65,6 +65,18 @@ export function rssOf(pid: number): number {
   return Number(kb?.[1] ?? 0) * 1024;
 }
 
+/**
+ * The CPU seconds (user and system) the process has used, from /proc/PID/stat (in USER_HZ ticks,
+ * 100 a second on Linux). What a server spends on a task does not grow with the machine's load,
+ * as the wall time of the task does.
+ */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After the command name in parentheses: field 3 (state) first, so utime (14) and stime (15) are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Sample `rssOf(pid)` every 100 ms for `ms`; the largest value. */
 export async function peakRss(pid: number, ms: number): Promise<number> {
   let peak = rssOf(pid);
