@@ -8,7 +8,6 @@
  * that never read. How long another client waits is bounded in the server's CPU time, not in
  * wall time, which grows with whatever else the machine runs.
  */
-import { request as httpRequest } from 'node:http';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cpuSecondsOf, pipelineUnread, rssOf, startCli } from './attacks.js';
 import { FRAMEWORKS } from './servers.js';
+import { postFrom } from '../support/addresses.js';
 
 const MiB = 1024 * 1024;
 const SKILLS = 200;
@@ -64,23 +64,11 @@ const ERAS = {
 async function timedGet(url: string, pid: number): Promise<{ ms: number; serverCpu: number }> {
   const started = performance.now();
   const cpuBefore = cpuSecondsOf(pid);
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'skills/get', params: { uri: 'skill://skill-007/SKILL.md' } });
-  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = httpRequest(url, {
-      method: 'POST',
-      agent: false,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    });
-    req.once('error', reject);
-    req.once('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      res.once('error', reject);
-    });
-    req.end(body);
-  });
+  const { status, text } = await postFrom(
+    url,
+    { jsonrpc: '2.0', id: 1, method: 'skills/get', params: { uri: 'skill://skill-007/SKILL.md' } },
+    { headers: { 'mcp-protocol-version': '2025-11-25' } },
+  );
   assert.match(text, /skill-007/, `skills/get answered: ${status} ${text.slice(0, 200)}`);
   return { ms: performance.now() - started, serverCpu: cpuSecondsOf(pid) - cpuBefore };
 }
