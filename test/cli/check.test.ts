@@ -244,6 +244,18 @@ test('keygen, sign and check --trust: a signed tree verifies, a changed file or 
   assert.ok(wrongKey.stderr.includes(`--trust ${keyFile}: the file is a private key: verifying needs only the public key`), wrongKey.stderr);
   for (const line of privateKey.split('\n').filter((l) => l !== '' && !l.startsWith('-----'))) assert.ok(!wrongKey.stderr.includes(line), wrongKey.stderr);
 
+  // A key file whose name would be printed as the signer with an escape sequence in it is refused, the name shown escaped.
+  const escaping = path.join(root, 'keys/signer\x1b[2J.pub');
+  await writeFile(escaping, await readFile(pub, 'utf8'));
+  const badName = cli('check', skills, '--trust', escaping);
+  assert.equal(badName.status, 1);
+  assert.equal(badName.stdout, '');
+  assert.match(
+    badName.stderr,
+    /--trust \S*signer\\x1b\[2J\.pub: the file's name contains U\+001B, a control or bidirectional character: .*\(rename the file\)/,
+  );
+  assert.ok(!badName.stderr.includes('\x1b'), 'the escape character never reaches the terminal');
+
   await writeFile(path.join(skills, 'team/pdf/scripts/run.sh'), '#!/bin/sh\nrm -rf ~\n');
   const changed = cli('check', skills, '--trust', pub, '--json');
   assert.equal(changed.status, 1);

@@ -78,6 +78,22 @@ describe('checkTrustedKeys', () => {
       [[{ publicKey: alice.publicKey }], 'trustedKeys[0].name', 'invalid-type', /^must be a non-empty string naming the key .*, got undefined$/],
       [[{ name: 42, publicKey: alice.publicKey }], 'trustedKeys[0].name', 'invalid-type', /got 42$/],
       [[{ name: '', publicKey: alice.publicKey }], 'trustedKeys[0].name', 'invalid-value', /^must be a non-empty string naming the key/],
+      // A signer's name is printed with every result: nothing a terminal or log would act on, nothing unbounded.
+      [[{ name: 'alice\x1b]52;c;cm0gLXJmIH4=\x07.pub', publicKey: alice.publicKey }], 'trustedKeys[0].name', 'invalid-value', /^contains U\+001B, a control /],
+      [[{ name: 'evil\u202egnp.pub', publicKey: alice.publicKey }], 'trustedKeys[0].name', 'invalid-value', /^contains U\+202E, a control or bidirectional/],
+      [[{ name: 'line\nbreak.pub', publicKey: alice.publicKey }], 'trustedKeys[0].name', 'invalid-value', /^contains U\+000A, /],
+      [
+        [{ name: 'half\ud800.pub', publicKey: alice.publicKey }],
+        'trustedKeys[0].name',
+        'invalid-value',
+        /^contains an unpaired UTF-16 surrogate: give a printable name/,
+      ],
+      [
+        [{ name: 'k'.repeat(257), publicKey: alice.publicKey }],
+        'trustedKeys[0].name',
+        'invalid-value',
+        /^is 257 characters long, over 256: give a printable name of at most 256/,
+      ],
       [
         [key(), { name: 'bob.pub', publicKey: bob.publicKey }, { name: 'alice.pub', publicKey: bob.publicKey }],
         'trustedKeys[2].name',

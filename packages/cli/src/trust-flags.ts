@@ -52,15 +52,19 @@ async function readKeyFile(file: string): Promise<string> {
 /**
  * Core's check of trusted keys (PEM, ECDSA P-256, no private key), the one a `SkillsClient`, the
  * catalog's `trust` option and `verifySkill` make: its OptionError on `trustedKeys[i].publicKey`
- * is re-worded to name the i-th file. The names are the files' names, already made unique above.
+ * or `.name` is re-worded to name the i-th file. The names are the files' names, already made unique above.
  */
 function checkKeys(keys: readonly TrustedKey[], files: readonly string[]): readonly TrustedKey[] {
   try {
     return checkTrustedKeys(keys);
   } catch (error) {
-    const at = error instanceof OptionError ? /^trustedKeys\[(\d+)\]\.publicKey$/.exec(error.option) : null;
+    const at = error instanceof OptionError ? /^trustedKeys\[(\d+)\]\.(publicKey|name)$/.exec(error.option) : null;
     const file = at ? files[Number(at[1])] : undefined;
     if (file === undefined) throw error;
-    throw new Error(`--trust ${file}: the file ${(error as OptionError).detail}`, { cause: error });
+    const detail = (error as OptionError).detail;
+    // The name is the file's name: a name the reports cannot print is fixed by renaming the file.
+    throw new Error(at?.[2] === 'name' ? `--trust ${file}: the file's name ${detail} (rename the file)` : `--trust ${file}: the file ${detail}`, {
+      cause: error,
+    });
   }
 }

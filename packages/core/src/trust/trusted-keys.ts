@@ -4,10 +4,24 @@
  * it, rather than every skill it signed reported as signed by a key nobody trusts.
  */
 import { describeValue, type OptionFail, optionFail } from '../option-checks.js';
+import { codePoint, controlCharacterIn } from '../text/escape.js';
 import { publicKeyProblem, type TrustedKey } from './keys.js';
 
 const KEY_FIX = 'give the .pub file `skillmount keygen` writes (skillmount-signing.pub)';
 const NAME_RULE = "must be a non-empty string naming the key (results report it as the signer: the key file's name, say)";
+
+/** Longest key name accepted, in UTF-16 code units: it is printed with every signed result. */
+const MAX_KEY_NAME_LENGTH = 256;
+
+/** Why a key's name cannot be reported as a signer (in logs, terminals, a host's UI), or undefined. */
+function nameProblem(name: string): string | undefined {
+  if (name.length > MAX_KEY_NAME_LENGTH) return `is ${name.length} characters long, over ${MAX_KEY_NAME_LENGTH}`;
+  const control = controlCharacterIn(name);
+  // A log line or terminal that shows the signer would act on these, or show another name.
+  if (control !== undefined) return `contains ${codePoint(control)}, a control or bidirectional character`;
+  if (!name.isWellFormed()) return 'contains an unpaired UTF-16 surrogate';
+  return undefined;
+}
 
 /** A value as a refusal shows it: PEM text only by kind, since it may be a private key given by mistake. */
 const shown = (value: unknown): string => (typeof value === 'string' && value.includes('-----') ? 'the text of a PEM file' : describeValue(value));
@@ -31,6 +45,9 @@ export function trustedKeysOf(keys: unknown, option: string, fail: OptionFail): 
     if (typeof key !== 'object' || key === null || Array.isArray(key)) fail('invalid-type', at, `must be an object { name, publicKey }, got ${shown(key)}`);
     const { name, publicKey } = key as Partial<Record<keyof TrustedKey, unknown>>;
     if (typeof name !== 'string' || name === '') fail(name === '' ? 'invalid-value' : 'invalid-type', `${at}.name`, `${NAME_RULE}, got ${shown(name)}`);
+    const problem = nameProblem(name);
+    if (problem)
+      fail('invalid-value', `${at}.name`, `${problem}: give a printable name of at most ${MAX_KEY_NAME_LENGTH} characters, such as the key file's name`);
     const first = named.get(name);
     if (first !== undefined) {
       fail(
@@ -41,8 +58,8 @@ export function trustedKeysOf(keys: unknown, option: string, fail: OptionFail): 
     }
     named.set(name, i);
     // publicKeyProblem never quotes the text: a private key given by mistake stays out of logs.
-    const problem = publicKeyProblem(publicKey);
-    if (problem) fail(typeof publicKey === 'string' ? 'invalid-value' : 'invalid-type', `${at}.publicKey`, `${problem}; ${KEY_FIX}`);
+    const keyProblem = publicKeyProblem(publicKey);
+    if (keyProblem) fail(typeof publicKey === 'string' ? 'invalid-value' : 'invalid-type', `${at}.publicKey`, `${keyProblem}; ${KEY_FIX}`);
     checked.push(Object.freeze({ name, publicKey: publicKey as string }));
   }
   return Object.freeze(checked);
@@ -50,8 +67,8 @@ export function trustedKeysOf(keys: unknown, option: string, fail: OptionFail): 
 
 /**
  * The public keys to trust, checked as `SkillsClient`, `SkillCatalog`'s `trust.keys` and
- * `verifySkill` check them: an array of `{ name, publicKey }`, each name a non-empty string no
- * other key has (results report it as the signer), each `publicKey` the SPKI PEM of an ECDSA P-256
+ * `verifySkill` check them: an array of `{ name, publicKey }`, each name a non-empty, printable
+ * string of at most 256 characters that no other key has (results report it as the signer), each `publicKey` the SPKI PEM of an ECDSA P-256
  * key (the `.pub` file `skillmount keygen` writes). Returns a frozen copy, so a later change to the
  * caller's array changes nothing. No Node.js built-in and no WebCrypto: it runs in browsers, and
  * at once, where the keys are read (a host's settings, say), rather than on a first verification.
@@ -68,7 +85,8 @@ export function trustedKeysOf(keys: unknown, option: string, fail: OptionFail): 
  * ```
  * @throws {OptionError} Naming `option` and the key (`trustedKeys[1].name`, `trustedKeys[1].publicKey`)
  *   and saying what to give instead: `invalid-type` for a value of the wrong type (`missing-option`
- *   for `keys` undefined), `invalid-value` for an empty or repeated name, or a text that is not an
+ *   for `keys` undefined), `invalid-value` for an empty, repeated or overlong name or one with a
+ *   control or bidirectional character, or a text that is not an
  *   ECDSA P-256 public key (a private key, an RSA key…). A key's text is never quoted.
  */
 export function checkTrustedKeys(keys: unknown, option = 'trustedKeys'): readonly TrustedKey[] {
