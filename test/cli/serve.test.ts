@@ -52,25 +52,54 @@ for (const framework of ['fastify', 'express']) {
   });
 }
 
-test('serve: a changed folder is reloaded and connected clients are told', async (t) => {
+/**
+ * Serve a copy of the examples with `flags`, read a file, change it, and wait for the reload: a
+ * connected client is told, and then holds the digest the file was listed with before.
+ */
+async function servedThenChanged(t: { after(fn: () => Promise<void>): void }, flags: string[]) {
   const root = await mkdtemp(path.join(tmpdir(), 'skillmount-serve-'));
   await cp(EXAMPLES, root, { recursive: true });
-  const s = await serve([root]);
+  const s = await serve([root, ...flags]);
   t.after(async () => {
     s.child.kill('SIGTERM');
     await once(s.child, 'exit');
     await rm(root, { recursive: true, force: true });
   });
-  const { client, call, close } = await connectClient(s.url);
+  const connected = await connectClient(s.url);
+  t.after(() => connected.close());
+  const { client, call } = connected;
   const changed = new Promise<void>((resolve) => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
   const before = (await call('skills/get', { uri: 'skill://git-workflow/SKILL.md' })).skill;
+  const original = (await client.readResource({ uri: FILE })).contents[0] as { text: string };
   await writeFile(path.join(root, 'git-workflow/references/commit-messages.md'), '# Commit messages\n\nChanged.\n');
   await changed;
+  const heldDigest = (before.resources as { uri: string; digest: string }[]).find((r) => r.uri === FILE)!.digest;
+  return { client, call, before, original: original.text, heldDigest };
+}
+
+const FILE = 'skill://git-workflow/references/commit-messages.md';
+
+test('serve: a changed folder is reloaded and connected clients are told; the file listed before is still served by its digest', async (t) => {
+  const { client, call, before, original, heldDigest } = await servedThenChanged(t, []);
   const after = (await call('skills/get', { uri: 'skill://git-workflow/SKILL.md' })).skill;
   assert.notDeepEqual(after.resources, before.resources);
-  const read = await client.readResource({ uri: 'skill://git-workflow/references/commit-messages.md' });
+  const read = await client.readResource({ uri: FILE });
   assert.equal((read.contents[0] as { text: string }).text, '# Commit messages\n\nChanged.\n');
-  await close();
+  // A host that listed before the reload and reads now gets what it listed (retained for 60 s by default).
+  const held = await call('resources/read', { uri: FILE, _meta: { 'io.github.skillmount/digest': heldDigest } });
+  assert.equal(held.contents[0].text, original);
+});
+
+test('serve --retain-ms 0: after a reload, a read naming the earlier digest is told the entry changed', async (t) => {
+  const { call, heldDigest } = await servedThenChanged(t, ['--retain-ms', '0']);
+  await assert.rejects(
+    call('resources/read', { uri: FILE, _meta: { 'io.github.skillmount/digest': heldDigest } }),
+    (error: { code: number; data: unknown }) => {
+      assert.equal(error.code, -32602);
+      assert.deepEqual(error.data, { uri: FILE, digest: heldDigest, reason: 'entry-changed' });
+      return true;
+    },
+  );
 });
 
 test("serve --search: skillmount search is answered by the server's search_skills tool", async () => {
@@ -183,16 +212,19 @@ test('serve --host 0.0.0.0 without --allowed-hosts warns on stderr; with it, no 
   await once(listed.child, 'exit');
 });
 
-test('serve: bad --allowed-hosts, --request-timeout and --cors values are usage errors', async () => {
+test('serve: bad --allowed-hosts, --request-timeout, --retain-ms and --cors values are usage errors', async () => {
   for (const [flag, value, message] of [
     ['--allowed-hosts', ' , ', /--allowed-hosts must list host names/],
     ['--request-timeout', '0', /--request-timeout must be an integer ≥ 1/],
+    ['--retain-ms=-1', '', /--retain-ms must be an integer ≥ 0, got "-1"/],
+    ['--retain-ms', '1.5', /--retain-ms must be an integer ≥ 0, got "1\.5"/],
     ['--instructions', 'sometimes', /--instructions must be auto \(clients without the Skills extension\), always or off, got "sometimes"/],
     ['--cors', '*', /--cors \* would let any web page a user opens call this server.*--cors https:\/\/app\.example\.com/],
     ['--cors', 'https://app.example.com/mcp', /--cors must be an origin such as https:\/\/app\.example\.com.*got "https:\/\/app\.example\.com\/mcp"/],
     ['--cors', 'app.example.com', /--cors must be an origin/],
   ] as const) {
-    const child = spawn(process.execPath, [BIN, 'serve', EXAMPLES, flag, value, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const given = value === '' ? [flag] : [flag, value];
+    const child = spawn(process.execPath, [BIN, 'serve', EXAMPLES, ...given, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const [code] = await once(child, 'exit');

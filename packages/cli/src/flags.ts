@@ -12,6 +12,7 @@ export const FLAGS = {
     framework: { type: 'string' },
     prefix: { type: 'string' },
     'page-size': { type: 'string' },
+    'retain-ms': { type: 'string' },
     stateless: { type: 'boolean' },
     watch: { type: 'boolean' },
     strict: { type: 'boolean' },

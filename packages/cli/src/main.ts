@@ -36,6 +36,8 @@ serve options:
   --framework <name>    fastify or express (default fastify)
   --prefix <segments>   organisational prefix for every skill URI, e.g. acme/billing
   --page-size <n>       skills per skills/list page (default 100)
+  --retain-ms <ms>      after a reload, keep serving the files a client listed before it for this
+                        long, when it names their digest (default 60000; 0: none)
   --stateless           no MCP sessions (a server per request; no change notifications)
   --no-watch            do not reload when the storage changes
   --poll-interval <ms>  S3: how often to look for changes (default 30000)

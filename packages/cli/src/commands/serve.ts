@@ -40,6 +40,7 @@ export async function serve(argv: string[]): Promise<undefined> {
   const framework = values.framework ?? 'fastify';
   if (framework !== 'fastify' && framework !== 'express') throw new UsageError(`--framework must be fastify or express, got "${framework}"`);
   const pageSize = integerOption(values['page-size'], 'page-size', 100, 1);
+  const retainMs = values['retain-ms'] === undefined ? undefined : integerOption(values['retain-ms'], 'retain-ms', 0, 0);
   const pollIntervalMs = values['poll-interval'] === undefined ? undefined : integerOption(values['poll-interval'], 'poll-interval', 30_000, 1);
   const fullListIntervalMs = fullListInterval(values['full-list-interval']);
   const sessions = values.stateless !== true;
@@ -77,7 +78,7 @@ export async function serve(argv: string[]): Promise<undefined> {
       throw error;
     }
   }
-  const catalogOptions = catalogOptionsOf({ pageSize, strict: values.strict === true, prefix: values.prefix, search: reach.search, trust, warn });
+  const catalogOptions = catalogOptionsOf({ pageSize, retainMs, strict: values.strict === true, prefix: values.prefix, search: reach.search, trust, warn });
   let served: Served;
   try {
     served =
@@ -144,6 +145,7 @@ export async function serve(argv: string[]): Promise<undefined> {
 /** The options of the catalog, or of each tenant's catalog with --tenant-header. */
 function catalogOptionsOf(settings: {
   pageSize: number;
+  retainMs: number | undefined;
   strict: boolean;
   prefix: string | undefined;
   search: boolean;
@@ -153,6 +155,7 @@ function catalogOptionsOf(settings: {
   const { prefix, trust } = settings;
   return {
     pageSize: settings.pageSize,
+    ...(settings.retainMs !== undefined ? { retainMs: settings.retainMs } : {}),
     strict: settings.strict,
     onWarning: settings.warn,
     ...(prefix !== undefined ? { prefix } : {}),
