@@ -26,19 +26,16 @@ import { machine } from './machine.js';
 import { now } from './measure.js';
 import { planFor } from './plan.js';
 import { ratiosSection } from './ratios.js';
-import { attachCase, type AttachResult } from './cases/attach.js';
-import { buildCase, buildSection, type BuildResult } from './cases/build.js';
-import { coldStartCase, coldStartSection, type ColdStartResult } from './cases/cold-start.js';
-import { httpCase, httpSection, type HttpResult } from './cases/http.js';
-import { memoryCase, memorySection, type MemoryResult } from './cases/memory.js';
-import { modernCase, type ModernResult } from './cases/modern.js';
-import { reloadCase, type ReloadResult } from './cases/reload.js';
-import { replicasCase, replicasSection, type ReplicasResult } from './cases/replicas.js';
-import { tenantsCase, tenantsSection, type TenantsResult } from './cases/tenants.js';
-import { visibleCase, visibleSection } from './cases/visible.js';
-import { folderStores } from './stores/folder.js';
-import { postgresStores } from './stores/postgres.js';
-import { s3Stores } from './stores/s3.js';
+import { ServerPool } from './http/servers.js';
+import type { AttachResult } from './cases/attach.js';
+import type { BuildResult } from './cases/build.js';
+import type { ColdStartResult } from './cases/cold-start.js';
+import type { HttpResult } from './cases/http.js';
+import type { MemoryResult } from './cases/memory.js';
+import type { ModernResult } from './cases/modern.js';
+import type { ReloadResult } from './cases/reload.js';
+import type { ReplicasResult } from './cases/replicas.js';
+import type { TenantsResult } from './cases/tenants.js';
 import type { SeededStore, StoreKind } from './stores/store.js';
 
 let args: ReturnType<typeof parseArgs>;
@@ -53,6 +50,36 @@ if (args.help) {
   console.log(USAGE);
   process.exit(0);
 }
+// The cases and storages load once the command line is known good: a refused option or --help answers without them.
+const [
+  { attachCase },
+  { buildCase, buildSection },
+  { coldStartCase, coldStartSection },
+  { httpCase, httpSection },
+  { memoryCase, memorySection },
+  { modernCase },
+  { reloadCase },
+  { replicasCase, replicasSection },
+  { tenantsCase, tenantsSection },
+  { visibleCase, visibleSection },
+  { folderStores },
+  { postgresStores },
+  { s3Stores },
+] = await Promise.all([
+  import('./cases/attach.js'),
+  import('./cases/build.js'),
+  import('./cases/cold-start.js'),
+  import('./cases/http.js'),
+  import('./cases/memory.js'),
+  import('./cases/modern.js'),
+  import('./cases/reload.js'),
+  import('./cases/replicas.js'),
+  import('./cases/tenants.js'),
+  import('./cases/visible.js'),
+  import('./stores/folder.js'),
+  import('./stores/postgres.js'),
+  import('./stores/s3.js'),
+]);
 const { mode, out: outFile } = args;
 const plan = planFor(mode);
 const wanted = (name: CaseName) => args.cases.has(name);
@@ -168,6 +195,9 @@ let modern: ModernResult | undefined;
 const attaches: AttachResult[] = [];
 const memories: MemoryResult[] = [];
 
+// The smoke run's HTTP cases share their folder servers (see ServerPool); the other runs start each case's own.
+const serverPool = mode === 'smoke' ? new ServerPool() : undefined;
+
 const sections: Record<CaseName, () => Promise<void>> = {
   build: buildStep,
   'cold-start': coldStartStep,
@@ -201,6 +231,7 @@ try {
   print(`Total run time: ${elapsed()} (wall time from the start of this process; a build before it is not counted).`);
   progress('done');
 } finally {
+  await serverPool?.close();
   for (const store of seeded.values()) await store.remove().catch(() => undefined);
   for (const kind of kinds.values()) await kind.then((k) => k.stop()).catch(() => undefined);
   if (outFile) writeFileSync(outFile, lines.join('\n') + '\n');
@@ -301,7 +332,7 @@ async function httpStep(): Promise<void> {
   progress(`http: folder ${plan.http.label}`);
   const httpRuns = plan.httpRuns;
   const folderKinds = smoke ? (['sdk-v2', 'fastify-stateless', 'express-session'] as const) : undefined;
-  https.push(await httpCase('folder', plan.http.label, folder.served!, httpRuns, folderKinds, plan.httpInFlight));
+  https.push(await httpCase('folder', plan.http.label, folder.served!, httpRuns, folderKinds, plan.httpInFlight, serverPool));
   progress(`http: PostgreSQL ${plan.http.label}`);
   https.push(
     await httpCase(
@@ -329,7 +360,7 @@ async function httpStep(): Promise<void> {
 async function modernStep(): Promise<void> {
   const folder = await storeOf('folder', plan.http);
   progress(`http 2026-07-28: folder ${plan.http.label}`);
-  modern = await modernCase(plan.http.label, folder.served!, plan.httpRuns);
+  modern = await modernCase(plan.http.label, folder.served!, plan.httpRuns, serverPool);
   print('## Over HTTP, protocol 2026-07-28');
   print();
   print(

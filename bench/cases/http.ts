@@ -6,7 +6,7 @@
  */
 import { connect, filesOf, type BenchClient } from '../http/client.js';
 import type { ServerKind, StorageSpec } from '../http/types.js';
-import { startServer, type ForkedServer, type RunningServer } from '../http/servers.js';
+import { startServer, type ForkedServer, type RunningServer, type ServerPool } from '../http/servers.js';
 import { count, micros, ms, perSecond, ratio, table } from '../format.js';
 import { median, timed } from '../measure.js';
 
@@ -41,13 +41,15 @@ export async function httpCase(
   runs: number,
   kinds: readonly ServerKind[] = SERVER_KINDS,
   inFlight: readonly number[] = [1, 8],
+  /** Where the servers come from when they outlive the case (left running); else started and stopped here. */
+  pool?: ServerPool,
 ): Promise<HttpResult> {
   const levels = [...new Set([1, 8, ...inFlight])].sort((a, b) => a - b);
   const servers: RunningServer[] = [];
   const clients: BenchClient[] = [];
   try {
     // Started together (start-up is not measured), measured one at a time.
-    for (const server of await Promise.all(kinds.map((kind) => startServer(kind, storage)))) servers.push(server);
+    for (const server of await Promise.all(kinds.map((kind) => (pool ? pool.start(kind, storage) : startServer(kind, storage))))) servers.push(server);
     for (const server of servers) clients.push(await connect(server.url));
     const samples = servers.map(() => ({
       list: [] as number[],
@@ -94,7 +96,7 @@ export async function httpCase(
     };
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
-    await Promise.allSettled(servers.map((s) => s.stop()));
+    if (!pool) await Promise.allSettled(servers.map((s) => s.stop()));
   }
 }
 

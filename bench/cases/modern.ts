@@ -5,7 +5,7 @@
  * lean client for all three; runs interleave.
  */
 import { connect, filesOf, type BenchClient, type Era } from '../http/client.js';
-import { startServer, type RunningServer } from '../http/servers.js';
+import { startServer, type RunningServer, type ServerPool } from '../http/servers.js';
 import type { ServerKind, StorageSpec } from '../http/types.js';
 import { median, timed } from '../measure.js';
 
@@ -30,11 +30,12 @@ const SIDES: readonly { label: string; kind: ServerKind; era: Era }[] = [
   { label: 'ours (Fastify), 2025-11-25 stateless', kind: 'fastify-stateless', era: 'legacy' },
 ];
 
-export async function modernCase(size: string, storage: StorageSpec, runs: number): Promise<ModernResult> {
+/** `pool`: where the servers come from when they outlive the case (left running); else started and stopped here. */
+export async function modernCase(size: string, storage: StorageSpec, runs: number, pool?: ServerPool): Promise<ModernResult> {
   const servers = new Map<ServerKind, RunningServer>();
   const clients: BenchClient[] = [];
   try {
-    for (const kind of new Set(SIDES.map((s) => s.kind))) servers.set(kind, await startServer(kind, storage));
+    for (const kind of new Set(SIDES.map((s) => s.kind))) servers.set(kind, await (pool ? pool.start(kind, storage) : startServer(kind, storage)));
     for (const side of SIDES) clients.push(await connect(servers.get(side.kind)!.url, side.era));
     const files = filesOf((await clients[0]!.listAll()).entries);
     // One untimed pass each: JIT, connections, caches.
@@ -49,6 +50,6 @@ export async function modernCase(size: string, storage: StorageSpec, runs: numbe
     return { size, files: files.length, runs, sides: SIDES.map((side, i) => ({ ...side, read8: median(samples[i]!) })) };
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
-    await Promise.allSettled([...servers.values()].map((s) => s.stop()));
+    if (!pool) await Promise.allSettled([...servers.values()].map((s) => s.stop()));
   }
 }

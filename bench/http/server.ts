@@ -11,36 +11,34 @@
  */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
-import Fastify from 'fastify';
-import pg from 'pg';
-import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
-import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
-import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
-import { SkillCatalog, type SkillFiles } from '@skillmount/core';
-import { skillsMiddleware } from '@skillmount/express';
-import skillsPlugin from '@skillmount/fastify';
-import { fsStorage } from '@skillmount/storage-fs';
-import { postgresStorage } from '@skillmount/storage-postgres';
-import { s3StorageOf } from './s3-spec.js';
-import { serveFetchHandler } from '../../test/client/support/v2-http.js';
+import type pg from 'pg';
+import type { SkillFiles } from '@skillmount/core';
 import type { ServerKind, StorageSpec } from './types.js';
 
 const [kind, spec] = [process.argv[2] as ServerKind, JSON.parse(process.argv[3] ?? '{}') as StorageSpec];
 const quiet = { onWarning: () => {} };
 let pool: pg.Pool | undefined;
 
-function storage(): SkillFiles {
-  if ('folder' in spec) return fsStorage(spec.folder);
-  if ('s3' in spec) return s3StorageOf(spec.s3);
-  pool ??= new pg.Pool({ connectionString: spec.postgres.connectionString, max: 10 });
+// Each kind and storage imports only what it serves with: the server's start-up is not measured,
+// and a process that loads every framework, both SDKs and the AWS SDK spends most of its CPU there.
+async function storage(): Promise<SkillFiles> {
+  if ('folder' in spec) return (await import('@skillmount/storage-fs')).fsStorage(spec.folder);
+  if ('s3' in spec) return (await import('./s3-spec.js')).s3StorageOf(spec.s3);
+  const [{ default: pgModule }, { postgresStorage }] = await Promise.all([import('pg'), import('@skillmount/storage-postgres')]);
+  pool ??= new pgModule.Pool({ connectionString: spec.postgres.connectionString, max: 10 });
   pool.on('error', () => undefined);
   return postgresStorage({ pool, table: spec.postgres.table, namespace: spec.postgres.namespace });
 }
 
 async function start(): Promise<{ url: string; close(): Promise<void> }> {
   if (kind === 'sdk-v2') {
-    const skills = 'folder' in spec ? await loadSkills(spec.folder, quiet) : await SkillsExtension.load(storage(), quiet);
+    const [{ McpServer, createMcpHandler }, { SkillsExtension }, { loadSkills }, { serveFetchHandler }] = await Promise.all([
+      import('@modelcontextprotocol/server'),
+      import('@modelcontextprotocol/server/ext/skills'),
+      import('@modelcontextprotocol/server/ext/skills/node'),
+      import('../../test/client/support/v2-http.js'),
+    ]);
+    const skills = 'folder' in spec ? await loadSkills(spec.folder, quiet) : await SkillsExtension.load(await storage(), quiet);
     // The SDK v2's documented shape: a fresh server per request, the catalog attached to each.
     const handler = createMcpHandler(() => {
       const mcp = new McpServer({ name: 'bench', version: '1.0.0' });
@@ -51,13 +49,16 @@ async function start(): Promise<{ url: string; close(): Promise<void> }> {
   }
   const sessions = kind.endsWith('-session');
   // Loaded here rather than by the adapter, so both adapters serve the same kind of catalog with the same options.
-  const catalog = await SkillCatalog.load(storage(), spec.cacheBytes === undefined ? quiet : { ...quiet, cacheBytes: spec.cacheBytes });
+  const { SkillCatalog } = await import('@skillmount/core');
+  const catalog = await SkillCatalog.load(await storage(), spec.cacheBytes === undefined ? quiet : { ...quiet, cacheBytes: spec.cacheBytes });
   if (kind.startsWith('fastify')) {
+    const [{ default: Fastify }, { default: skillsPlugin }] = await Promise.all([import('fastify'), import('@skillmount/fastify')]);
     const app = Fastify();
     await app.register(skillsPlugin, { catalog, sessions });
     await app.listen({ port: 0, host: '127.0.0.1' });
     return { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`, close: () => app.close() };
   }
+  const [{ default: express }, { skillsMiddleware }] = await Promise.all([import('express'), import('@skillmount/express')]);
   const router = skillsMiddleware({ catalog, sessions });
   const app = express();
   app.use('/mcp', router);

@@ -26,6 +26,30 @@ export async function startServer(kind: ServerKind, storage: StorageSpec): Promi
 }
 
 /**
+ * Servers one run keeps for its later cases, started on first use and stopped by `close`. The smoke
+ * run shares its folder servers between the HTTP cases: it checks the wiring, and each server
+ * process costs far more CPU to start than its requests there.
+ */
+export class ServerPool {
+  private readonly servers = new Map<string, Promise<RunningServer>>();
+
+  start(kind: ServerKind, storage: StorageSpec): Promise<RunningServer> {
+    const key = `${kind} ${JSON.stringify(storage)}`;
+    let server = this.servers.get(key);
+    if (!server) {
+      server = startServer(kind, storage);
+      this.servers.set(key, server);
+    }
+    return server;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.servers.values()].map(async (server) => (await server).stop()));
+    this.servers.clear();
+  }
+}
+
+/**
  * Fork `script` (run through tsx, plus `BENCH_SERVER_NODE_ARGS` and `execArgv`) and resolve once
  * it sends its URL; `label` names it in errors. The script answers `'cpu'` with `{ cpu }` and
  * exits on `'stop'`, as bench/http/server.ts does.

@@ -227,11 +227,12 @@ test('bench/run.ts --smoke completes and prints every figure with the SDK v2 fig
 });
 
 test('bench/run.ts --only runs the named cases alone, starting no storage server they do not use', { timeout: 120_000 }, async () => {
-  const { code, stdout, stderr } = await runBench(['--smoke', '--only', 'memory']);
+  // The per-request setup case: the cheapest one, in this process and on the folder alone.
+  const { code, stdout, stderr } = await runBench(['--smoke', '--only', 'attach']);
   assert.equal(code, 0, `the run failed (exit ${code}):\n${stderr}\n${stdout}`);
   const headings = stdout.split('\n').filter((l) => l.startsWith('## '));
-  assert.deepEqual(headings, ['## Corpora', '## Memory of a loaded catalog', '## Targets', '## Seeding (not measured against anything)']);
-  assert.match(stdout, /Command: `node --import tsx bench\/run.ts --smoke --only memory`/);
+  assert.deepEqual(headings, ['## Corpora', '## Per-request server setup', '## Seeding (not measured against anything)']);
+  assert.match(stdout, /Command: `node --import tsx bench\/run.ts --smoke --only attach`/);
   assert.doesNotMatch(stderr, /starting (PostgreSQL|the S3-protocol server)/);
 });
 
