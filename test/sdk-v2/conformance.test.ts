@@ -11,18 +11,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SkillCatalog } from '@skillmount/core';
 import { assertTotals, describeProblems, ensureSuite, EXPECTED_RUNS, runScenario, type Check, type ScenarioRun } from '../peers/support/conformance.js';
-import { EXAMPLE_STORAGES, type StorageName } from './storages.js';
-import { serveSdkV2, type Framework, type SdkV2App } from './support.js';
+import { EXAMPLE_STORAGES } from './storages.js';
+import { SDK_V2_APPS, serveSdkV2, type SdkV2App } from './support.js';
 
 const SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
-// Each storage once and each framework at least once, every one in both eras: the storages give
-// `sdkV2Skills` the same catalog (their contract battery proves it), so the suite run again over
-// every storage behind every framework proved nothing more.
-const APPS: { framework: Framework; storage: StorageName }[] = [
-  { framework: 'express', storage: 'folder storage' },
-  { framework: 'fastify', storage: 'S3' },
-  { framework: 'express', storage: 'PostgreSQL' },
-];
 
 let node: string;
 before(
@@ -32,7 +24,7 @@ before(
   { timeout: 660_000 },
 );
 
-for (const { framework, storage } of APPS) {
+for (const { framework, storage } of SDK_V2_APPS) {
   describe(`conformance suite against an SDK v2 app on @modelcontextprotocol/${framework} serving a skillmount catalog (${storage})`, () => {
     let app: SdkV2App;
     before(async () => {

@@ -13,9 +13,21 @@ import type { SkillSource, TenantSource } from '@skillmount/core';
 import { notifyListChanges, sdkV2Skills, sdkV2TenantHandler, type SdkV2SourceOptions } from '@skillmount/core/sdk-v2';
 import type { Request as ExpressRequest } from 'express';
 import { listenExpress, listenFastify } from '../support/apps.js';
+import type { StorageName } from './storages.js';
 
 export type Framework = 'express' | 'fastify';
 export const FRAMEWORKS: Framework[] = ['express', 'fastify'];
+
+/**
+ * The SDK v2 apps a peer (the conformance suite, MCP Inspector) judges: each storage once and each
+ * framework at least once. The storages give `sdkV2Skills` the same catalog (their contract
+ * battery proves it), so a peer run again over every storage behind every framework proves nothing more.
+ */
+export const SDK_V2_APPS: readonly { framework: Framework; storage: StorageName }[] = [
+  { framework: 'express', storage: 'folder storage' },
+  { framework: 'fastify', storage: 'S3' },
+  { framework: 'express', storage: 'PostgreSQL' },
+];
 
 export interface SdkV2Served {
   url: string;
