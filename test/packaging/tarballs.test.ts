@@ -1,8 +1,9 @@
 // Every package as the npm registry, bundlers and TypeScript get it: packed into a tarball (as
-// scripts/pack-all.mjs does for a release, `workspace:` ranges rewritten), then judged on that
-// tarball by publint (package.json against the files that ship), by Are the Types Wrong (types
-// for every entry point under node10, node16 from CommonJS and from ESM, and bundler resolution),
-// and by what the tarball holds: every file package.json names, nothing nothing uses.
+// scripts/pack-all.mjs does for a release, `workspace:` ranges rewritten; once per build:
+// test/support/packed-tarballs.ts), then judged on that tarball by publint (package.json against
+// the files that ship), by Are the Types Wrong (types for every entry point under node10, node16
+// from CommonJS and from ESM, and bundler resolution), and by what the tarball holds: every file
+// package.json names, nothing nothing uses.
 // Both tools read the local tarball and need no network: `fetch` is refused here and in attw.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,11 +15,11 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { packedTarballs } from '../support/packed-tarballs.ts';
 import { contentProblems } from '../support/tarball-contents.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const attw = path.join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js');
 const noFetch = pathToFileURL(path.join(root, 'test/support/no-fetch.mjs')).href;
 await import(noFetch);
 
@@ -33,41 +34,27 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const tarballs = new Map<string, string>();
 
 before(async () => {
-  const { stdout } = await run(process.execPath, [path.join(root, 'scripts/pack-all.mjs'), path.join(work, 'packs')], { cwd: root, timeout: 300_000 });
-  for (const file of stdout.trim().split('\n')) {
+  for (const file of await packedTarballs()) {
     const manifest = JSON.parse((await run('tar', ['-xzOf', file, 'package/package.json'])).stdout) as { name: string };
     tarballs.set(manifest.name, file);
   }
 });
 
-// attw loads TypeScript, which takes a second or two of CPU: two at a time, all started at once.
-const slots: (() => void)[] = [];
-let running = 0;
-async function limited<T>(job: () => Promise<T>): Promise<T> {
-  if (running >= 2) await new Promise<void>((resolve) => slots.push(resolve));
-  running++;
-  try {
-    return await job();
-  } finally {
-    running--;
-    slots.shift()?.();
-  }
-}
-
 /**
- * attw's verdict on a tarball, as its ASCII report. Profile `strict` (attw's default): every
+ * attw's verdict on every tarball, as its ASCII report. Profile `strict` (attw's default): every
  * resolution mode counts, as packages that ship both ESM and CommonJS need, node10 included
  * (TypeScript's `moduleResolution: node`, still common). The CLI package has a `bin` too; its
- * library entry (`main`) is held to the same profile.
+ * library entry (`main`) is held to the same profile. The CLI's steps run for all tarballs in one
+ * process (test/support/attw-all.mjs): attw loads TypeScript, over a second of CPU, once.
  */
-async function typesVerdict(tarball: string): Promise<{ ok: boolean; report: string }> {
-  const args = ['--import', noFetch, attw, tarball, '--profile', 'strict', '--format', 'ascii', '--no-color', '--no-definitely-typed'];
+async function typesVerdicts(files: string[]): Promise<Map<string, { ok: boolean; report: string }>> {
+  const args = ['--import', noFetch, path.join(root, 'test/support/attw-all.mjs'), ...files];
   try {
-    const { stdout } = await run(process.execPath, args, { cwd: root, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
-    return { ok: true, report: stdout };
+    const { stdout } = await run(process.execPath, args, { cwd: root, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    return new Map(Object.entries(JSON.parse(stdout) as Record<string, { ok: boolean; report: string }>));
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string };
-    return { ok: false, report: `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message };
+    throw new Error(`attw failed on ${files.join(', ')}:\n${failed.stdout ?? ''}${failed.stderr ?? ''}\n${failed.message}`);
   }
 }
 
@@ -85,17 +72,15 @@ async function lintVerdict(tarball: string): Promise<{ problems: string[]; sugge
   };
 }
 
-const verdicts = new Map<string, Promise<{ ok: boolean; report: string }>>();
+let verdicts: Promise<Map<string, { ok: boolean; report: string }>> | undefined;
 const verdictOf = (name: string) => {
   const tarball = tarballs.get(name);
   if (tarball === undefined) throw new Error(`pack-all made no tarball for ${name}; it printed: ${[...tarballs.values()].join(', ')}`);
-  if (!verdicts.has(name))
-    for (const [each, file] of tarballs)
-      verdicts.set(
-        each,
-        limited(() => typesVerdict(file)),
-      );
-  return { tarball, types: verdicts.get(name)! };
+  verdicts ??= typesVerdicts([...tarballs.values()]);
+  return {
+    tarball,
+    types: verdicts.then((all) => all.get(tarball) ?? { ok: false, report: `attw gave no verdict on ${tarball}` }),
+  };
 };
 
 for (const { dir, name } of packages) {
@@ -115,6 +100,6 @@ for (const { dir, name } of packages) {
       ...(contents.length ? [`tarball contents (${path.basename(tarball)}):\n  ${contents.join('\n  ')}`] : []),
     ];
     assert.equal(failures.length, 0, failures.join('\n\n'));
-    assert.match(verdict.report, /No problems found/, `attw exited 0 without its all-clear:\n${verdict.report}`);
+    assert.match(verdict.report, /No problems found/, `attw found no problem but printed no all-clear:\n${verdict.report}`);
   });
 }
