@@ -1,9 +1,27 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type MarkdownIt from 'markdown-it';
 import { defineConfig } from 'vitepress';
 import { repositoryLinks } from './repo-links.mjs';
 import { processTerm, searchRender } from './search.mjs';
 import { readableTables } from './tables.mjs';
+
+/**
+ * Each code block is highlighted once per build: the local search index renders every guide and
+ * reference page a second time, and highlighting (Shiki) was a third of the build's time. The
+ * result depends only on the code, its language and its attributes.
+ */
+function onceHighlighted(md: MarkdownIt): void {
+  const highlight = md.options.highlight;
+  if (!highlight) return;
+  const done = new Map<string, string>();
+  md.options.highlight = (code, lang, attrs) => {
+    const key = JSON.stringify([code, lang, attrs]);
+    let html = done.get(key);
+    if (html === undefined) done.set(key, (html = highlight(code, lang, attrs)));
+    return html;
+  };
+}
 
 // The site is built from the markdown in docs/; the same files read well on GitHub, so links
 // between pages are relative `.md` links, which VitePress turns into page links.
@@ -19,6 +37,7 @@ export default defineConfig({
   head: [['style', {}, readFileSync(path.join(import.meta.dirname, 'style.css'), 'utf8')]],
   markdown: {
     config: (md) => {
+      onceHighlighted(md);
       repositoryLinks(md);
       readableTables(md);
     },

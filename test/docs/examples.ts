@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import type { DocumentedItem } from './public-api.js';
+import { COMPILER_OPTIONS, type DocumentedItem, sharedHost } from './public-api.js';
 
 export interface ExampleFile {
   /** The item whose doc comment holds the example. */
@@ -36,17 +36,8 @@ export const writeExamples = (items: DocumentedItem[], dir: string): ExampleFile
 export const exampleProblems = (files: ExampleFile[]): string[] => {
   const program = ts.createProgram(
     files.map((f) => f.file),
-    {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      skipLibCheck: true,
-      noEmit: true,
-    },
+    COMPILER_OPTIONS,
+    sharedHost(),
   );
   const itemOf = new Map(files.map((f) => [path.resolve(f.file), f.item.name]));
   return ts.getPreEmitDiagnostics(program).map((d) => {

@@ -22,6 +22,38 @@ export const ENTRY_POINTS: Record<string, string> = {
   skillmount: 'packages/cli/src/index.ts',
 };
 
+/**
+ * The compiler options of both programs of test/docs/api-reference.test.ts: this one, over the
+ * sources, and the one that type-checks the examples against the built packages (test/docs/examples.ts).
+ */
+export const COMPILER_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+  types: ['node'],
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+// The files both programs read (the standard library, Node's types, the dependencies' types), parsed once.
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
+/** A compiler host for COMPILER_OPTIONS that parses each file once for every program made with it. */
+export const sharedHost = (): ts.CompilerHost => {
+  const host = ts.createCompilerHost(COMPILER_OPTIONS);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, version, onError, shouldCreate) => {
+    const format = typeof version === 'object' ? version.impliedNodeFormat : undefined;
+    const key = `${format}:${fileName}`;
+    if (shouldCreate || !parsed.has(key)) parsed.set(key, read(fileName, version, onError, shouldCreate));
+    return parsed.get(key);
+  };
+  return host;
+};
+
 export interface DocumentedItem {
   /** Where it is exported and under what name, e.g. `@skillmount/core#SkillCatalog.reload`. */
   name: string;
@@ -93,7 +125,7 @@ const itemsOfSymbol = (exported: string, symbol: ts.Symbol, checker: ts.TypeChec
 /** Every exported function, class and public class method of every entry point. */
 export const publicApi = (): DocumentedItem[] => {
   const files = Object.values(ENTRY_POINTS).map((file) => path.join(ROOT, file));
-  const program = ts.createProgram(files, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true });
+  const program = ts.createProgram(files, COMPILER_OPTIONS, sharedHost());
   const checker = program.getTypeChecker();
   const items: DocumentedItem[] = [];
   for (const [entry, file] of Object.entries(ENTRY_POINTS)) {

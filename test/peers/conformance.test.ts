@@ -5,11 +5,20 @@
  * without the extension off, and with every one of them on (behind Fastify).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { assertTotals, describeProblems, ensureSuite, EXPECTED_RUNS, runScenario, type Check, type ScenarioRun } from './support/conformance.js';
+import {
+  assertTotals,
+  describeProblems,
+  ensureSuite,
+  EXPECTED_RUNS,
+  runScenarios,
+  type Check,
+  type ScenarioRequest,
+  type ScenarioRun,
+} from './support/conformance.js';
 import { assertEverySurfaceOn } from './support/every-surface.js';
 import { EVERY_SURFACE, useServer } from './support/serve.js';
 
@@ -34,17 +43,33 @@ const SERVERS = [
 for (const { framework, args } of SERVERS) {
   describe(`conformance suite against skillmount serve --framework ${framework}${args.length ? ` ${args.join(' ')}` : ''}`, () => {
     const server = useServer({ framework, args: [...args] });
+    const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-conformance-${framework}-`));
+    after(() => rmSync(outDir, { recursive: true, force: true }));
+    // Every scenario at both protocol versions, one after the other in one process of the suite
+    // (loading the suite cost most of a process per scenario), each run asserted by its own test below.
+    const planned = EXPECTED_RUNS.flatMap((expected, era) =>
+      SCENARIOS.map((scenario) => ({ era, scenario, specVersion: expected.specVersion, outDir: path.join(outDir, String(era)) })),
+    );
+    let results: (ScenarioRun | Error)[] = [];
+    before(
+      async () => {
+        const requests = planned.map(({ scenario, specVersion, outDir }): ScenarioRequest => ({ url: server.url, scenario, specVersion, outDir }));
+        for (const { outDir } of requests) mkdirSync(outDir, { recursive: true });
+        results = await runScenarios(node, requests);
+      },
+      { timeout: 60_000 * planned.length },
+    );
     if (args.length > 0) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 
-    for (const expected of EXPECTED_RUNS) {
+    for (const [era, expected] of EXPECTED_RUNS.entries()) {
       describe(expected.label, () => {
-        const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-conformance-${framework}-`));
         const runs: ScenarioRun[] = [];
-        after(() => rmSync(outDir, { recursive: true, force: true }));
 
         for (const scenario of SCENARIOS) {
-          test(scenario, { timeout: 90_000 }, async () => {
-            const result = await runScenario(node, server.url, scenario, outDir, expected.specVersion);
+          test(scenario, () => {
+            const result = results[planned.findIndex((run) => run.era === era && run.scenario === scenario)];
+            assert.ok(result, `${scenario} was not run`);
+            if (result instanceof Error) throw result;
             runs.push(result);
             const { counts, checks } = result;
             console.log(

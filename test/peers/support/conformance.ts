@@ -85,29 +85,52 @@ export async function ensureSuite(): Promise<string> {
   return NODE22;
 }
 
-/**
- * Run one server scenario against `url` (at `specVersion`, or the suite's default) and return its checks. A run that writes no checks.json,
- * or an empty one, is an error: the suite exits 0 without checks when a scenario does not apply.
- */
-export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion?: string): Promise<ScenarioRun> {
-  // Without a version the suite runs at its default (2026-07-28); an older one needs --force.
-  const version = specVersion === undefined ? [] : ['--spec-version', specVersion, '--force'];
-  const args = [SUITE_CLI, 'server', '--url', url, '--scenario', scenario, ...version, '-o', outDir, '--timeout', '30000'];
-  const started = Date.now();
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+/** One scenario to run: against `url`, at `specVersion` (or the suite's default), its results written under `outDir`. */
+export interface ScenarioRequest {
+  url: string;
+  scenario: string;
+  outDir: string;
+  specVersion?: string;
+}
+
+// The suite's command line for one scenario. Without a version the suite runs at its default
+// (2026-07-28); an older one needs --force.
+const scenarioArgs = ({ url, scenario, outDir, specVersion }: ScenarioRequest): string[] => [
+  'server',
+  '--url',
+  url,
+  '--scenario',
+  scenario,
+  ...(specVersion === undefined ? [] : ['--spec-version', specVersion, '--force']),
+  '-o',
+  outDir,
+  '--timeout',
+  '30000',
+];
+
+/** Run `node args…` and return its exit code and its stdout and stderr together; killed after `guardMs`. */
+function runSuite(node: string, args: string[], guardMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
     const child = spawn(node, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
-    // The suite stops itself after --timeout; this only guards against a hang in the suite.
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    // The suite stops each scenario itself after --timeout; this only guards against a hang in the suite.
+    const killer = setTimeout(() => child.kill('SIGKILL'), guardMs);
     child.on('error', (e) => (output += `\nspawn error: ${e.message}`));
     child.on('close', (exitCode) => {
       clearTimeout(killer);
       resolve({ code: exitCode, output });
     });
   });
-  const ms = Date.now() - started;
+}
+
+/**
+ * The checks a scenario's run wrote. A run that writes no checks.json, or an empty one, is an error:
+ * the suite exits 0 without checks when a scenario does not apply.
+ */
+function readRun(request: ScenarioRequest, code: number | null, output: string, ms: number): ScenarioRun {
+  const { scenario, outDir } = request;
   const file = checksFile(outDir, scenario);
   const tail = output.trim().split('\n').slice(-15).join('\n');
   if (!file) throw new Error(`${scenario}: the suite wrote no checks.json (exit ${code})\n${tail}`);
@@ -116,6 +139,41 @@ export async function runScenario(node: string, url: string, scenario: string, o
   const counts: Record<CheckStatus, number> = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
   for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
   return { scenario, checks, counts, ms };
+}
+
+/** Run one server scenario against `url` (at `specVersion`, or the suite's default) in a process of its own and return its checks. */
+export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion?: string): Promise<ScenarioRun> {
+  const request = { url, scenario, outDir, specVersion };
+  const started = Date.now();
+  const { code, output } = await runSuite(node, [SUITE_CLI, ...scenarioArgs(request)], 60_000);
+  return readRun(request, code, output, Date.now() - started);
+}
+
+const BATCH = path.join(import.meta.dirname, 'conformance-batch.mjs');
+const RUN_END = /^conformance-batch-run (\{.*\})$/m;
+
+/**
+ * Run several server scenarios, one after the other, in one process of the suite
+ * (conformance-batch.mjs runs the suite's command line once per scenario, as `runScenario` does):
+ * each run's checks, or the error that it wrote none, in the order asked.
+ */
+export async function runScenarios(node: string, requests: ScenarioRequest[]): Promise<(ScenarioRun | Error)[]> {
+  const runs = requests.map((request) => ({ args: scenarioArgs(request) }));
+  const { code, output } = await runSuite(node, [BATCH, SUITE_CLI, JSON.stringify(runs)], 60_000 * requests.length);
+  let rest = output;
+  return requests.map((request) => {
+    const end = RUN_END.exec(rest);
+    const own = end ? rest.slice(0, end.index) : rest;
+    rest = end ? rest.slice(end.index + end[0].length) : '';
+    if (!end)
+      return new Error(`${request.scenario}: the suite's process ended (exit ${code}) before this run did\n${own.trim().split('\n').slice(-15).join('\n')}`);
+    const { code: runCode, ms } = JSON.parse(end[1]!) as { code: number; ms: number };
+    try {
+      return readRun(request, runCode, own, ms);
+    } catch (error) {
+      return error as Error;
+    }
+  });
 }
 
 /** Results land in <outDir>/server-<scenario>-<timestamp>/checks.json; take the newest. */
