@@ -1,8 +1,10 @@
 /**
  * What OpenTelemetry costs a skills server: server CPU per verified `resources/read`, measured in
- * three server processes side by side — no OpenTelemetry; `instrumentSkills()` with the API and no
+ * server processes side by side — no OpenTelemetry; `instrumentSkills()` with the API and no
  * SDK; and an SDK recording every span (always-on sampler, batch processor) with a metric reader.
- * Batches of reads go to each server in turn, in a rotating order (interleaved A/B/C), and each
+ * Two more split the SDK's figure: the same SDK with `instrumentSkills()` not called (what the SDK
+ * costs by itself), and `instrumentSkills()` with the SDK's tracer only (the metrics' share, by
+ * difference). Batches of reads go to each server in turn, in a rotating order (interleaved), and each
  * batch's CPU is the server's own (`process.cpuUsage` across the batch). The client checks every
  * answer's SHA-256 against the listing's digest. Prints each mode's median CPU per read with the
  * spread over rounds, and the median of the per-round ratios to no OpenTelemetry.
@@ -16,12 +18,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from '../measure.js';
 
-const MODES = ['none', 'api', 'sdk'] as const;
+const MODES = ['none', 'api', 'sdk', 'sdk-only', 'sdk-traces'] as const;
 type Mode = (typeof MODES)[number];
 const LABELS: Record<Mode, string> = {
   none: 'no OpenTelemetry',
   api: 'instrumentSkills, API without an SDK',
   sdk: 'instrumentSkills, SDK recording every span',
+  'sdk-only': 'the same SDK, instrumentSkills not called',
+  'sdk-traces': 'instrumentSkills, SDK recording every span, no meter provider',
 };
 
 const { values } = parseArgs({ options: { reads: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '15' } } });
@@ -95,7 +99,7 @@ try {
   const listed = await digests(servers.none.url);
   // Warm-up, not measured: each server's JIT settles before the rounds (a first round ran up to half again slower).
   for (const mode of MODES) await readBatch(servers[mode].url, listed, reads);
-  const perRead: Record<Mode, number[]> = { none: [], api: [], sdk: [] };
+  const perRead = Object.fromEntries(MODES.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>;
   for (let round = 0; round < rounds; round++) {
     const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!);
     for (const mode of order) {

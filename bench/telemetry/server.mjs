@@ -1,15 +1,19 @@
 // One server of the telemetry cost bench (bench/telemetry/run.ts), in its own process so its CPU
-// is its own: a skills endpoint over 50 skills, with OpenTelemetry off, on through the API alone
-// (no SDK: spans are no-ops), or on with an SDK recording every span (always-on sampler, batch
-// processor, an exporter that drops what it gets) and a metric reader. Answers "cpu" with its
-// CPU microseconds so far.
+// is its own: a skills endpoint over 50 skills, in one of these modes:
+// - none: no OpenTelemetry;
+// - api: instrumentSkills() through the API alone (no SDK: spans are no-ops);
+// - sdk: an SDK recording every span (always-on sampler, batch processor, an exporter that drops
+//   what it gets) and a metric reader, and instrumentSkills();
+// - sdk-only: the same SDK set up, instrumentSkills() not called (what the SDK costs by itself);
+// - sdk-traces: the SDK's tracer only, no meter provider (what the metrics cost, by difference).
+// Answers "cpu" with its CPU microseconds so far.
 import { createServer } from 'node:http';
 import { createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
 
 const mode = process.argv[2];
-if (mode === 'api' || mode === 'sdk') {
+if (mode !== 'none') {
   const { instrumentSkills } = await import('@skillmount/core/telemetry');
-  if (mode === 'sdk') {
+  if (mode !== 'api') {
     const { context, propagation, trace, metrics } = await import('@opentelemetry/api');
     const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
     const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
@@ -23,9 +27,11 @@ if (mode === 'api' || mode === 'sdk') {
       async onForceFlush() {}
       async onShutdown() {}
     }
-    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+    if (mode !== 'sdk-traces') metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+    // The context manager is enabled before any request, as an app's HTTP instrumentation would.
+    context.with(context.active(), () => {});
   }
-  instrumentSkills();
+  if (mode !== 'sdk-only') instrumentSkills();
 }
 
 const files = {};

@@ -1,7 +1,7 @@
 /**
- * The telemetry cost bench (bench/telemetry/run.ts) runs: three servers, every read verified
- * against the listing's digest, one line per mode with its CPU per read and, for the two
- * instrumented ones, their ratio to no OpenTelemetry. The figures themselves are the bench's
+ * The telemetry cost bench (bench/telemetry/run.ts) runs: a server per mode, every read verified
+ * against the listing's digest, one line per mode with its CPU per read and, for each mode with
+ * OpenTelemetry, its ratio to none. The figures themselves are the bench's
  * to report, not this test's to judge.
  */
 import assert from 'node:assert/strict';
@@ -21,4 +21,7 @@ test('bench/telemetry/run.ts: a line per mode, each read verified', async () => 
   assert.match(lines[1]!, /^ {2}no OpenTelemetry: median \d+\.\d \(spread \d+\.\d–\d+\.\d\)$/);
   assert.match(lines[2]!, /^ {2}instrumentSkills, API without an SDK: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
   assert.match(lines[3]!, /^ {2}instrumentSkills, SDK recording every span: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
+  assert.match(lines[4]!, /^ {2}the same SDK, instrumentSkills not called: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
+  assert.match(lines[5]!, /^ {2}instrumentSkills, SDK recording every span, no meter provider: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
+  assert.equal(lines.length, 6);
 });
