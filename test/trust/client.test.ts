@@ -226,8 +226,7 @@ describe('skillmount ls and get with --trust', () => {
   let bobPub: string;
   before(() => {
     keys = mkdtempSync(path.join(tmpdir(), 'skillmount-keys-'));
-    // A key file's name is shown as the signer: one with an escape sequence in it must reach the terminal escaped.
-    alicePub = path.join(keys, 'alice\x1b[2J.pub');
+    alicePub = path.join(keys, 'alice.pub');
     bobPub = path.join(keys, 'bob.pub');
     writeFileSync(alicePub, alice.publicKey);
     writeFileSync(bobPub, bob.publicKey);
@@ -236,12 +235,11 @@ describe('skillmount ls and get with --trust', () => {
 
   const row = (stdout: string, skill: string) => stdout.split('\n').find((line) => line.includes(`skill://${skill}/SKILL.md`)) ?? '';
 
-  test("ls shows each skill's signer or state, escaped, and exits 1 when a signature does not verify", async () => {
+  test("ls shows each skill's signer or state, and exits 1 when a signature does not verify", async () => {
     const r = await cli('ls', `${served.url}`, '--trust', alicePub, '--trust', bobPub);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^NAME +FILES +SIZE +SIGNATURE +URI +DESCRIPTION\n/);
-    assert.match(row(r.stdout, 'signed'), /verified \(alice\\x1b\[2J\.pub\) +skill:/);
-    assert.ok(!(r.stdout + r.stderr).includes('\x1b'), 'no raw escape reaches the terminal');
+    assert.match(row(r.stdout, 'signed'), /verified \(alice\.pub\) +skill:/);
     assert.match(row(r.stdout, 'rotated'), /verified \(bob\.pub\)/);
     assert.match(row(r.stdout, 'mounted/inner'), /verified \(alice/);
     assert.match(row(r.stdout, 'unsigned'), / unsigned +skill:/);
@@ -272,7 +270,7 @@ describe('skillmount ls and get with --trust', () => {
       { state: 'invalid', code: 'changed-file', path: 'notes.md', skillPath: 'changed', detail: undefined },
     );
     const inner = rows.get(uri('mounted/inner'))!;
-    assert.equal((inner.signer as { name: string }).name, 'alice\x1b[2J.pub', 'JSON keeps the name, escaped by JSON');
+    assert.equal((inner.signer as { name: string }).name, 'alice.pub');
     assert.equal(inner.skillPath, 'inner');
   });
 
@@ -310,6 +308,19 @@ describe('skillmount ls and get with --trust', () => {
       assert.match(r.stderr, /give the \.pub file `skillmount keygen` writes/);
       for (const line of body) assert.ok(!r.stderr.includes(line), `the private key is never printed: ${r.stderr}`);
     }
+    // A key file's name is reported as the signer: one with an escape sequence in it is refused, shown escaped.
+    const escaping = path.join(keys, 'alice\x1b[2J.pub');
+    writeFileSync(escaping, alice.publicKey);
+    for (const args of [
+      ['ls', served.url],
+      ['get', 'http://127.0.0.1:9/mcp', 'signed'],
+    ]) {
+      const r = await cli(...args, '--trust', escaping);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.ok(r.stderr.includes("alice\\x1b[2J.pub: the file's name contains U+001B, a control or bidirectional character"), r.stderr);
+      assert.ok(!r.stderr.includes('\x1b'), 'no raw escape reaches the terminal');
+    }
   });
 
   test('ls refuses two --trust files with one name (the name is the signer in every report), and reads a file given twice once', async () => {
@@ -329,7 +340,7 @@ describe('skillmount ls and get with --trust', () => {
     const ok = await cli('get', served.url, 'skill://signed/SKILL.md', '--trust', bobPub, '--trust', alicePub, '--require-signature');
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(ok.stdout, skillMd('signed'));
-    assert.match(ok.stderr, /skill:\/\/signed\/SKILL\.md: signed by alice\\x1b\[2J\.pub/);
+    assert.match(ok.stderr, /skill:\/\/signed\/SKILL\.md: signed by alice\.pub/);
     const bad = await cli('get', served.url, 'skill://added/SKILL.md', 'notes.md', '--trust', alicePub);
     assert.equal(bad.code, 1);
     assert.equal(bad.stdout, '');
