@@ -141,21 +141,13 @@ function readRun(request: ScenarioRequest, code: number | null, output: string, 
   return { scenario, checks, counts, ms };
 }
 
-/** Run one server scenario against `url` (at `specVersion`, or the suite's default) in a process of its own and return its checks. */
-export async function runScenario(node: string, url: string, scenario: string, outDir: string, specVersion?: string): Promise<ScenarioRun> {
-  const request = { url, scenario, outDir, specVersion };
-  const started = Date.now();
-  const { code, output } = await runSuite(node, [SUITE_CLI, ...scenarioArgs(request)], 60_000);
-  return readRun(request, code, output, Date.now() - started);
-}
-
 const BATCH = path.join(import.meta.dirname, 'conformance-batch.mjs');
 const RUN_END = /^conformance-batch-run (\{.*\})$/m;
 
 /**
  * Run several server scenarios, one after the other, in one process of the suite
- * (conformance-batch.mjs runs the suite's command line once per scenario, as `runScenario` does):
- * each run's checks, or the error that it wrote none, in the order asked.
+ * (conformance-batch.mjs runs the suite's own command line once per scenario): each run's checks,
+ * or the error that it wrote none, in the order asked.
  */
 export async function runScenarios(node: string, requests: ScenarioRequest[]): Promise<(ScenarioRun | Error)[]> {
   const runs = requests.map((request) => ({ args: scenarioArgs(request) }));
