@@ -5,20 +5,11 @@
  * without the extension off, and with every one of them on (behind Fastify).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  assertTotals,
-  describeProblems,
-  ensureSuite,
-  EXPECTED_RUNS,
-  runScenarios,
-  type Check,
-  type ScenarioRequest,
-  type ScenarioRun,
-} from './support/conformance.js';
+import { assertTotals, describeProblems, ensureSuite, EXPECTED_RUNS, scenariosInOneProcess, type Check, type ScenarioRun } from './support/conformance.js';
 import { assertEverySurfaceOn } from './support/every-surface.js';
 import { EVERY_SURFACE, useServer } from './support/serve.js';
 
@@ -45,19 +36,11 @@ for (const { framework, args } of SERVERS) {
     const server = useServer({ framework, args: [...args] });
     const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-conformance-${framework}-`));
     after(() => rmSync(outDir, { recursive: true, force: true }));
-    // Every scenario at both protocol versions, one after the other in one process of the suite
-    // (loading the suite cost most of a process per scenario), each run asserted by its own test below.
-    const planned = EXPECTED_RUNS.flatMap((expected, era) =>
-      SCENARIOS.map((scenario) => ({ era, scenario, specVersion: expected.specVersion, outDir: path.join(outDir, String(era)) })),
-    );
-    let results: (ScenarioRun | Error)[] = [];
-    before(
-      async () => {
-        const requests = planned.map(({ scenario, specVersion, outDir }): ScenarioRequest => ({ url: server.url, scenario, specVersion, outDir }));
-        for (const { outDir } of requests) mkdirSync(outDir, { recursive: true });
-        results = await runScenarios(node, requests);
-      },
-      { timeout: 60_000 * planned.length },
+    const resultOf = scenariosInOneProcess(
+      () => node,
+      () => server.url,
+      SCENARIOS,
+      outDir,
     );
     if (args.length > 0) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 
@@ -67,8 +50,7 @@ for (const { framework, args } of SERVERS) {
 
         for (const scenario of SCENARIOS) {
           test(scenario, () => {
-            const result = results[planned.findIndex((run) => run.era === era && run.scenario === scenario)];
-            assert.ok(result, `${scenario} was not run`);
+            const result = resultOf(era, scenario);
             if (result instanceof Error) throw result;
             runs.push(result);
             const { counts, checks } = result;

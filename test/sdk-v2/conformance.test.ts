@@ -5,7 +5,7 @@
  * They must score what the official SDK v2 server and skillmount's own server score.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,9 +15,8 @@ import {
   describeProblems,
   ensureSuite,
   EXPECTED_RUNS,
-  runScenarios,
+  scenariosInOneProcess,
   type Check,
-  type ScenarioRequest,
   type ScenarioRun,
 } from '../peers/support/conformance.js';
 import { EXAMPLE_STORAGES } from './storages.js';
@@ -43,19 +42,11 @@ for (const { framework, storage } of SDK_V2_APPS) {
     after(() => app?.close());
     const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-sdk-v2-conformance-${framework}-${storage.replace(/\W/g, '')}-`));
     after(() => rmSync(outDir, { recursive: true, force: true }));
-    // Every scenario at both protocol versions, one after the other in one process of the suite
-    // (loading the suite cost most of a process per scenario), each run asserted by its own test below.
-    const planned = EXPECTED_RUNS.flatMap((expected, era) =>
-      SCENARIOS.map((scenario) => ({ era, scenario, specVersion: expected.specVersion, outDir: path.join(outDir, String(era)) })),
-    );
-    let results: (ScenarioRun | Error)[] = [];
-    before(
-      async () => {
-        const requests = planned.map(({ scenario, specVersion, outDir }): ScenarioRequest => ({ url: app.url, scenario, specVersion, outDir }));
-        for (const { outDir } of requests) mkdirSync(outDir, { recursive: true });
-        results = await runScenarios(node, requests);
-      },
-      { timeout: 60_000 * planned.length },
+    const resultOf = scenariosInOneProcess(
+      () => node,
+      () => app.url,
+      SCENARIOS,
+      outDir,
     );
 
     for (const [era, expected] of EXPECTED_RUNS.entries()) {
@@ -64,8 +55,7 @@ for (const { framework, storage } of SDK_V2_APPS) {
 
         for (const scenario of SCENARIOS) {
           test(scenario, () => {
-            const result = results[planned.findIndex((run) => run.era === era && run.scenario === scenario)];
-            assert.ok(result, `${scenario} was not run`);
+            const result = resultOf(era, scenario);
             if (result instanceof Error) throw result;
             runs.push(result);
             const unexpected = (c: Check) => c.status !== 'SUCCESS' && !(c.status === 'SKIPPED' && expected.skips.includes(c.id));

@@ -6,6 +6,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { before } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO } from './serve.js';
 
@@ -166,6 +167,33 @@ export async function runScenarios(node: string, requests: ScenarioRequest[]): P
       return error as Error;
     }
   });
+}
+
+/**
+ * Every scenario at each protocol version of `EXPECTED_RUNS` against `url()`, one after the other
+ * in one process of the suite (loading the suite cost most of a process per scenario), run by a
+ * `before` hook registered in the calling `describe`: returns the lookup of a run's checks (or of
+ * why it has none) by the era's index in `EXPECTED_RUNS` and the scenario, for a test of its own.
+ */
+export function scenariosInOneProcess(
+  node: () => string,
+  url: () => string,
+  scenarios: readonly string[],
+  outDir: string,
+): (era: number, scenario: string) => ScenarioRun | Error {
+  const planned = EXPECTED_RUNS.flatMap((expected, era) =>
+    scenarios.map((scenario) => ({ era, scenario, specVersion: expected.specVersion, outDir: path.join(outDir, String(era)) })),
+  );
+  let results: (ScenarioRun | Error)[] = [];
+  before(
+    async () => {
+      const requests = planned.map(({ scenario, specVersion, outDir }): ScenarioRequest => ({ url: url(), scenario, specVersion, outDir }));
+      for (const { outDir } of requests) mkdirSync(outDir, { recursive: true });
+      results = await runScenarios(node(), requests);
+    },
+    { timeout: 60_000 * planned.length },
+  );
+  return (era, scenario) => results[planned.findIndex((run) => run.era === era && run.scenario === scenario)] ?? new Error(`${scenario} was not run`);
 }
 
 /** Results land in <outDir>/server-<scenario>-<timestamp>/checks.json; take the newest. */
