@@ -17,8 +17,10 @@ function onceHighlighted(md: MarkdownIt): void {
   const done = new Map<string, string>();
   md.options.highlight = (code, lang, attrs) => {
     const key = JSON.stringify([code, lang, attrs]);
-    let html = done.get(key);
-    if (html === undefined) done.set(key, (html = highlight(code, lang, attrs)));
+    const known = done.get(key);
+    if (known !== undefined) return known;
+    const html = highlight(code, lang, attrs);
+    done.set(key, html);
     return html;
   };
 }
