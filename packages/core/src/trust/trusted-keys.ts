@@ -68,8 +68,8 @@ export function trustedKeysOf(keys: unknown, option: string, fail: OptionFail): 
 /**
  * The public keys to trust, checked as `SkillsClient`, `SkillCatalog`'s `trust.keys` and
  * `verifySkill` check them: an array of `{ name, publicKey }`, each name a non-empty, printable
- * string of at most 256 characters that no other key has (results report it as the signer), each `publicKey` the SPKI PEM of an ECDSA P-256
- * key (the `.pub` file `skillmount keygen` writes). Returns a frozen copy, so a later change to the
+ * string of at most 256 characters that no other key has (results report it as the signer), each
+ * `publicKey` the SPKI PEM of an ECDSA P-256 key (the `.pub` file `skillmount keygen` writes). Returns a frozen copy, so a later change to the
  * caller's array changes nothing. No Node.js built-in and no WebCrypto: it runs in browsers, and
  * at once, where the keys are read (a host's settings, say), rather than on a first verification.
  *
