@@ -8,8 +8,13 @@ import {
   memoryStorage,
   searchEntries,
   type SkillEntry,
+  type SkillFiles,
   type SkillSearchOptions,
 } from '@skillmount/core';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fsStorage } from '@skillmount/storage-fs';
 import { instrumented } from './helpers.js';
 import { skillMd } from '../support/skill-md.js';
 
@@ -152,16 +157,113 @@ describe('search: index kept beside the catalog', () => {
     );
   });
 
-  test('frontmatter search reads nothing more from storage; bodies cost one read per SKILL.md', async () => {
+  test('search reads nothing more from storage, bodies included: the index takes the SKILL.md bytes the build read', async () => {
     const tree = generatedTree(30, random(3));
     const counted = async (search: boolean | { text: boolean }) => {
       const storage = instrumented(memoryStorage(tree));
-      await SkillCatalog.load(storage.files, { search });
-      return storage.state.readCalls;
+      const catalog = await SkillCatalog.load(storage.files, { search });
+      return { reads: storage.state.readCalls, catalog };
     };
     const plain = await counted(false);
-    assert.equal(await counted(true), plain);
-    assert.equal(await counted({ text: true }), plain + 30);
+    assert.ok(plain.reads >= 30, 'the build reads every SKILL.md');
+    assert.equal((await counted(true)).reads, plain.reads);
+    const text = await counted({ text: true });
+    assert.equal(text.reads, plain.reads);
+    // The bodies are indexed all the same: a word only a body holds finds its skill.
+    const [path, body] = Object.entries(tree)[4]!;
+    const word = /\b[a-z]{6,}\b/.exec(body.split('---')[2]!)?.[0];
+    assert.ok(word, `${path} has a body word`);
+    assert.ok(text.catalog.search(word).skills.length > 0, `"${word}" found through the bodies`);
+  });
+
+  test("a folder's first load (listed in batches) and a reload read no more with the bodies indexed than without", async (t) => {
+    const root = await mkdtemp(path.join(tmpdir(), 'skillmount-search-bodies-'));
+    t.after(() => rm(root, { recursive: true, force: true }));
+    for (const name of ['alpha', 'beta', 'gamma']) {
+      await mkdir(path.join(root, name));
+      await writeFile(path.join(root, name, 'SKILL.md'), skillMd(name, { description: `The ${name} skill.`, body: `# ${name}\n\nzeppelin${name}\n` }));
+    }
+    /** A catalog of the folder with `search`, and the paths it asked the storage to read. */
+    const counted = async (search: true | { text: true }) => {
+      const storage = fsStorage(root);
+      const reads: string[] = [];
+      const counting = new Proxy(storage, {
+        get(target, key) {
+          if (key === 'read') return (p: string, o?: { maxBytes?: number }) => (reads.push(p), target.read(p, o));
+          const value = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const catalog = await SkillCatalog.load(counting, { search });
+      t.after(() => catalog.close());
+      return { catalog, reads };
+    };
+    const names = await counted(true);
+    const bodies = await counted({ text: true });
+    assert.deepEqual(bodies.reads, names.reads, 'the load reads what it reads without the bodies');
+    assert.deepEqual(
+      bodies.catalog.search('zeppelinbeta').skills.map((s) => s.uri),
+      ['skill://beta/SKILL.md'],
+    );
+    assert.deepEqual(names.catalog.search('zeppelinbeta').skills, [], 'without text, bodies are not searched');
+
+    await writeFile(path.join(root, 'beta', 'SKILL.md'), skillMd('beta', { description: 'The beta skill.', body: '# beta\n\nairshipbeta\n' }));
+    for (const { reads } of [names, bodies]) reads.length = 0;
+    assert.deepEqual((await names.catalog.reload()).changed, ['skill://beta/SKILL.md']);
+    assert.deepEqual((await bodies.catalog.reload()).changed, ['skill://beta/SKILL.md']);
+    assert.deepEqual(bodies.reads, names.reads, 'the reload reads what it reads without the bodies');
+    assert.deepEqual(
+      bodies.catalog.search('airshipbeta').skills.map((s) => s.uri),
+      ['skill://beta/SKILL.md'],
+    );
+    assert.deepEqual(bodies.catalog.search('zeppelinbeta').skills, []);
+  });
+
+  test('the SKILL.md bytes a load keeps for the index are bounded (32 MiB): beyond that, bodies are read again, and all indexed', async () => {
+    // 40 SKILL.md of 1,000,000 bytes each: 33 fit in 32 MiB (33,554,432 bytes), 7 do not.
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      const head = skillMd(`big-${i}`, { body: `# big ${i}\n\nmarker${i}word\n` });
+      tree[`big-${i}/SKILL.md`] = head + 'filler '.repeat(Math.ceil((1_000_000 - head.length) / 7)).slice(0, 1_000_000 - head.length);
+    }
+    const counted = async (search: true | { text: true }) => {
+      const storage = instrumented(memoryStorage(tree));
+      const catalog = await SkillCatalog.load(storage.files, { search });
+      return { reads: storage.state.readCalls, catalog };
+    };
+    const names = await counted(true);
+    const bodies = await counted({ text: true });
+    assert.equal(bodies.catalog.entries.length, 40);
+    assert.equal(bodies.reads - names.reads, 7, 'the 7 SKILL.md beyond the bound are read again for the index');
+    for (const i of [0, 20, 39])
+      assert.deepEqual(
+        bodies.catalog.search(`marker${i}word`).skills.map((s) => s.uri),
+        [`skill://big-${i}/SKILL.md`],
+      );
+  });
+
+  test('a storage whose batched listing brings the bytes along: the bodies are indexed with no read at all', async () => {
+    const tree = { 'alpha/SKILL.md': skillMd('alpha', { body: '# alpha\n\nzeppelinalpha\n' }), 'beta/SKILL.md': skillMd('beta') };
+    const memory = memoryStorage(tree);
+    let reads = 0;
+    const bringing: SkillFiles = {
+      list: (dir) => memory.list(dir),
+      read: (p, o) => (reads++, memory.read(p, o)),
+      async *listAllBatches() {
+        const encoder = new TextEncoder();
+        yield [
+          { path: 'alpha', kind: 'directory' },
+          { path: 'beta', kind: 'directory' },
+          ...Object.entries(tree).map(([p, text]) => ({ path: p, kind: 'file' as const, content: encoder.encode(text) })),
+        ];
+      },
+    };
+    const catalog = await SkillCatalog.load(bringing, { search: { text: true } });
+    assert.equal(reads, 0, 'the listing brought every SKILL.md: none is read, for the build or for the index');
+    assert.deepEqual(
+      catalog.search('zeppelinalpha').skills.map((s) => s.uri),
+      ['skill://alpha/SKILL.md'],
+    );
   });
 
   test('search off, and bad search options, are refused', async () => {

@@ -2,6 +2,7 @@ import { sha256Digest } from '../bytes/digest.js';
 import { isSkillMdPath } from '../storage-kit/skill-folders.js';
 import type { SkillFileListing, SkillFiles } from '../types.js';
 import { frontmatterOf } from './records.js';
+import type { ByteBudget } from './byte-budget.js';
 import type { ListedEntry } from './reuse.js';
 import type { FileRecord, ListedState } from './snapshot.js';
 import { entryOf, joinPath, rootCallError, TreeBuilder, type StorageTree } from './walk.js';
@@ -20,11 +21,13 @@ export interface ListedItems {
 
 /**
  * A storage's tree from `listAllBatches`, built as the batches arrive: no whole listing is held
- * beside it, and bytes that come with an item are hashed (a SKILL.md parsed) on arrival and let go.
- * Nothing is built from a listing that fails part way: the failure is thrown.
+ * beside it, and bytes that come with an item are hashed (a SKILL.md parsed) on arrival and let go,
+ * except a SKILL.md's while `keepSkillMd` has room for them. Nothing is built from a listing that
+ * fails part way: the failure is thrown.
  */
-export async function treeFromBatches(files: SkillFiles): Promise<{ tree: StorageTree; listed: ListedItems }> {
+export async function treeFromBatches(files: SkillFiles, keepSkillMd: ByteBudget | undefined): Promise<{ tree: StorageTree; listed: ListedItems }> {
   const builder = new TreeBuilder();
+  const takeContent = (item: SkillFileListing, name: string) => takenEntry(item, name, keepSkillMd);
   const listed: ListedItems = { count: 0, others: new Map(), strays: [] };
   try {
     for await (const batch of files.listAllBatches!()) {
@@ -42,13 +45,16 @@ export async function treeFromBatches(files: SkillFiles): Promise<{ tree: Storag
 }
 
 /** An item's entry, with its bytes (if any) taken now: what the records phase would make of them. */
-function takeContent(item: SkillFileListing, name: string): ListedEntry {
+function takenEntry(item: SkillFileListing, name: string, keepSkillMd: ByteBudget | undefined): ListedEntry {
   const entry: ListedEntry = entryOf(item, name);
   const bytes = entry.content;
   if (item.kind !== 'file' || !(bytes instanceof Uint8Array)) return entry;
   delete entry.content;
   entry.taken = { size: bytes.byteLength, digest: sha256Digest(bytes) };
-  if (isSkillMdPath(item.path)) entry.taken.parsed = frontmatterOf(bytes);
+  if (isSkillMdPath(item.path)) {
+    entry.taken.parsed = frontmatterOf(bytes);
+    if (keepSkillMd?.take(bytes.byteLength)) entry.taken.bytes = bytes;
+  }
   return entry;
 }
 

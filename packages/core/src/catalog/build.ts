@@ -1,7 +1,7 @@
 import { CatalogError } from '../errors.js';
 import { SKILL_MD, SKILL_MD_MIME } from '../protocol/constants.js';
 import type { SkillEntry, SkillFileListing, SkillFiles, SkillLimits, SkillResource, SkillResourceListing, SkillWarning } from '../types.js';
-import { isHiddenName } from '../storage-kit/skill-folders.js';
+import { isHiddenName, isSkillMdPath } from '../storage-kit/skill-folders.js';
 import { escapeControls } from '../text/escape.js';
 import { findCandidates, type Candidate } from './candidates.js';
 import { fileRecords, type Records } from './records.js';
@@ -14,6 +14,7 @@ import { UriTable } from './uris.js';
 import { fingerprintOf } from './fingerprint.js';
 import { listedState, treeFromBatches, type ListedItems } from './batches.js';
 import { gateSignatures, isSignatureToKeep } from './signature-gate.js';
+import { ByteBudget } from './byte-budget.js';
 import type { TrustSettings } from './trust-option.js';
 
 export interface BuildOptions {
@@ -26,7 +27,16 @@ export interface BuildOptions {
   concurrency: number;
   /** Check each skill's signature (the `trust` option). */
   trust?: TrustSettings | undefined;
+  /**
+   * When given, the build puts in it the bytes of each SKILL.md it reads (or a listing brings), by
+   * path, up to `SKILL_MD_BYTES_KEPT` in all: a text search index takes the bodies from them rather
+   * than reading each SKILL.md again (and reads the rest, beyond that, as it would without).
+   */
+  skillMdBytes?: Map<string, Uint8Array> | undefined;
 }
+
+/** SKILL.md bytes a build keeps for a text index, at most, in all (`BuildOptions.skillMdBytes`). */
+const SKILL_MD_BYTES_KEPT = 32 * 1024 * 1024;
 
 /** What the walk phase saw: the tree, and how a reload can tell it unchanged. */
 interface Seen {
@@ -47,12 +57,18 @@ interface Seen {
  * unchanged are not read again, and entries that come out identical are the previous (frozen) objects.
  */
 export async function buildSnapshot(files: SkillFiles, options: BuildOptions, previous?: CatalogSnapshot): Promise<CatalogSnapshot> {
-  const seen = await walk(files, options, previous);
+  // SKILL.md bytes kept for a text index: bounded, so a load holds no more than this beside its work.
+  const skillMdBudget = options.skillMdBytes && new ByteBudget(SKILL_MD_BYTES_KEPT);
+  const seen = await walk(files, options, previous, skillMdBudget);
   if (!('tree' in seen)) return { ...seen.previous, bodiesRead: 0, reload: withTreeToken(seen.previous.reload, seen.treeToken) };
   const walked = findCandidates(seen.tree, files.label);
   if (walked.candidates.length === 0 && !walked.warnings.some((w) => w.code === 'root-skill')) walked.warnings.push(noSkills(files.label));
   const uris = new UriTable(options.prefix, options.scheme);
-  const records = await fileRecords(files, walked.candidates, walked.listedFiles, uris, options.concurrency, previous, options.trust && isSignatureToKeep);
+  const { skillMdBytes } = options;
+  const keepBytes = (path: string, size: number) =>
+    (options.trust !== undefined && isSignatureToKeep(path, size)) || (isSkillMdPath(path) && skillMdBudget?.take(size) === true);
+  const records = await fileRecords(files, walked.candidates, walked.listedFiles, uris, options.concurrency, previous, keepBytes);
+  if (skillMdBytes) for (const [path, bytes] of records.kept) if (isSkillMdPath(path)) skillMdBytes.set(path, bytes);
   const inputs = {
     records: records.records,
     skillMds: records.skillMds,
@@ -89,13 +105,18 @@ interface Unchanged {
  * The storage's tree, or the previous snapshot when its tree token, listing or walk shows nothing
  * changed. The token is read before the listing, so a change made while listing shows in the next one.
  */
-async function walk(files: SkillFiles, options: BuildOptions, previous: CatalogSnapshot | undefined): Promise<Seen | Unchanged> {
+async function walk(
+  files: SkillFiles,
+  options: BuildOptions,
+  previous: CatalogSnapshot | undefined,
+  skillMdBudget: ByteBudget | undefined,
+): Promise<Seen | Unchanged> {
   const memory = previous?.reload;
   const treeToken = await treeTokenOf(files);
   if (treeToken !== undefined && memory?.treeToken === treeToken) return { previous: previous!, treeToken };
   // A first load builds its tree as the batches arrive; a reload compares whole listings.
   if (!previous && typeof files.listAllBatches === 'function') {
-    const { tree, listed } = await treeFromBatches(files);
+    const { tree, listed } = await treeFromBatches(files, skillMdBudget);
     return { treeToken, tree, listing: undefined, listedItems: listed, fingerprint: undefined };
   }
   const known = previous && ((path: string) => (previous.files.get(path) ?? memory!.unserved.get(path))?.token);

@@ -31,7 +31,7 @@ import type {
   SkillSource,
   SkillWarning,
 } from '../types.js';
-import { buildSnapshot } from './build.js';
+import { buildSnapshot, type BuildOptions } from './build.js';
 import { DEFAULT_CACHE_BYTES, RETAINED_SHARE, normalizeCatalogOptions, type NormalizedCatalogOptions } from './options.js';
 import { RetainedBytes } from './retained.js';
 import { BytesCache } from './cache.js';
@@ -166,12 +166,14 @@ export class SkillCatalog implements SkillSource {
     }
     const normalized = normalizeCatalogOptions(options);
     const timed = storageCalls(files, normalized.timeoutMs);
-    const build = () => buildSnapshot(timed, buildOptions(normalized));
+    const { search } = normalized;
+    // With bodies indexed, the build hands over the SKILL.md bytes it read: none is read twice.
+    const skillMdBytes = search?.text ? new Map<string, Uint8Array>() : undefined;
+    const build = () => buildSnapshot(timed, buildOptions(normalized, skillMdBytes));
     const snapshot = await (catalogChannel.hasSubscribers
       ? traceBuild('load', build, (built) => ({ skills: built.entries.length, bodiesRead: built.bodiesRead }))
       : build());
-    const { search } = normalized;
-    const bodies = search?.text ? await skillBodies(timed, snapshot, undefined, normalized.concurrency) : undefined;
+    const bodies = skillMdBytes ? await skillBodies(timed, snapshot, undefined, normalized.concurrency, skillMdBytes) : undefined;
     snapshot.warnings.forEach(normalized.onWarning);
     return new SkillCatalog(files, normalized, snapshot, search && buildSearch(search, snapshot, bodies));
   }
@@ -239,12 +241,13 @@ export class SkillCatalog implements SkillSource {
 
   #run(): Promise<ReloadReport> {
     const reload = async () => {
-      const next = await buildSnapshot(this.#timed, buildOptions(this.#options), this.#snapshot);
-      const report = diffEntries(this.#snapshot.entries, next.entries);
       const search = this.#search;
+      const skillMdBytes = search?.text ? new Map<string, Uint8Array>() : undefined;
+      const next = await buildSnapshot(this.#timed, buildOptions(this.#options, skillMdBytes), this.#snapshot);
+      const report = diffEntries(this.#snapshot.entries, next.entries);
       const bodies =
-        search?.text && report.listChanged
-          ? await skillBodies(this.#timed, next, new Set([...report.added, ...report.changed]), this.#options.concurrency)
+        skillMdBytes && report.listChanged
+          ? await skillBodies(this.#timed, next, new Set([...report.added, ...report.changed]), this.#options.concurrency, skillMdBytes)
           : undefined;
       const previous = this.#snapshot;
       // Swapped together, with no await between: no search sees an index of another snapshot.
@@ -558,7 +561,7 @@ function directoryChild(item: DirectoryItem): DirectoryChild {
   return { uri: item.resource.uri, name, mimeType: mimeTypeFor(name), size: item.resource.size };
 }
 
-function buildOptions(options: NormalizedCatalogOptions) {
+function buildOptions(options: NormalizedCatalogOptions, skillMdBytes: Map<string, Uint8Array> | undefined): BuildOptions {
   return {
     prefix: [...options.base.segments, ...options.prefix],
     scheme: options.base.scheme,
@@ -566,6 +569,7 @@ function buildOptions(options: NormalizedCatalogOptions) {
     strict: options.strict,
     concurrency: options.concurrency,
     trust: options.trust,
+    skillMdBytes,
   };
 }
 

@@ -26,7 +26,7 @@ export interface Records {
 /**
  * One record per file, even when nested skills share it: each file as `decideFile` says, the
  * reads with `concurrency` in flight. The bytes of files `keepBytes` names are kept for a later
- * phase of the build (the signatures), so it need not read them again.
+ * phase of the build (the signatures) or the search index, so neither reads them again.
  */
 export async function fileRecords(
   files: SkillFiles,
@@ -67,6 +67,8 @@ export async function fileRecords(
       } else if (decision.take === 'taken') {
         records.set(path, recordOf(path, decision.taken.size, decision.taken.digest));
         if (skillMd) skillMds.set(path, decision.taken.parsed!); // parsed for every SKILL.md path
+        // Admitted when the listing brought them (treeFromBatches).
+        if (decision.taken.bytes) kept.set(path, decision.taken.bytes);
         contentsTaken++;
       } else if (decision.take === 'vouched') {
         records.set(path, recordOf(path, decision.size, decision.digest));

@@ -10,6 +10,8 @@ export interface TakenContent {
   digest: string;
   /** Set for a SKILL.md. */
   parsed?: ParsedSkillMd;
+  /** A SKILL.md's bytes, kept only when the build was asked for them (`BuildOptions.skillMdBytes`). */
+  bytes?: Uint8Array;
 }
 
 /** A listed entry, whose `content` may have been taken already (see `TakenContent`). */

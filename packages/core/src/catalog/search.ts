@@ -24,21 +24,25 @@ export interface CatalogSearch extends SearchTarget {
   text: boolean;
 }
 
-/** SKILL.md bodies by SKILL.md URI, for the skills `uris` names (all of them when undefined). */
+/**
+ * SKILL.md bodies by SKILL.md URI, for the skills `uris` names (all of them when undefined): from
+ * `built`, the bytes the snapshot's build read, else read from storage.
+ */
 export async function skillBodies(
   files: SkillFiles,
   snapshot: CatalogSnapshot,
   uris: ReadonlySet<string> | undefined,
   concurrency: number,
+  built: ReadonlyMap<string, Uint8Array>,
 ): Promise<Map<string, string>> {
   const wanted = [...snapshot.skills].filter(([, entry]) => uris === undefined || uris.has(entry.uri));
   const bodies = new Map<string, string>();
   await mapLimit(wanted, concurrency, async ([path, entry]) => {
     const published = (entry.resources as SkillResource[]).find((r) => r.uri === entry.uri);
     if (!published) return;
-    let bytes: Uint8Array;
+    let bytes = built.get(path);
     try {
-      bytes = await files.read(path, { maxBytes: published.size });
+      bytes ??= await files.read(path, { maxBytes: published.size });
     } catch (error) {
       throw toStorageError(error, 'cannot read', path);
     }
