@@ -6,6 +6,7 @@
 import { SKILL_MD } from '../protocol/constants.js';
 import type { ListSkillsPage, SkillEntry } from '../types.js';
 import { catalogInternals, type SkillCatalog } from './catalog.js';
+import type { CatalogSnapshot } from './snapshot.js';
 import { decodeCursor, encodeCursor } from './paging.js';
 
 /** Whether one entry is visible to the request; sync when the rule is. */
@@ -42,12 +43,21 @@ export async function visiblePage(catalog: SkillCatalog, cursor: string | undefi
 }
 
 /**
+ * The skills holding each served file, by the file's own URI, per snapshot: asked on every read a
+ * visibility rule, a read hook or a tracer follows, so each is worked out once (a reload's
+ * snapshot starts afresh). Only a file's own URI is kept, so the map is bounded by the files served.
+ */
+const holdersByFile = new WeakMap<CatalogSnapshot, Map<string, readonly SkillEntry[]>>();
+
+/**
  * The skills whose folders hold `uri` (a file, or with `directory` a folder), nearest first:
  * nested skills share their files with the skills around them. Empty for a URI no skill holds,
  * malformed ones included.
  */
-export function skillsHolding(catalog: SkillCatalog, uri: string, kind: 'file' | 'directory'): SkillEntry[] {
+export function skillsHolding(catalog: SkillCatalog, uri: string, kind: 'file' | 'directory'): readonly SkillEntry[] {
   const { snapshot, pathOf } = catalogInternals(catalog);
+  const known = kind === 'file' ? holdersByFile.get(snapshot)?.get(uri) : undefined;
+  if (known) return known;
   let path: string;
   try {
     path = pathOf(uri, kind);
@@ -60,6 +70,15 @@ export function skillsHolding(catalog: SkillCatalog, uri: string, kind: 'file' |
     const entry = snapshot.skills.get(`${folder}/${SKILL_MD}`);
     if (entry) holding.push(entry);
     folder = folder.slice(0, Math.max(0, folder.lastIndexOf('/')));
+  }
+  // Another spelling of the URI (percent-encoding, say) is answered but not kept: spellings are unbounded.
+  if (kind === 'file' && snapshot.files.get(path)?.resource.uri === uri) {
+    let byFile = holdersByFile.get(snapshot);
+    if (!byFile) {
+      byFile = new Map();
+      holdersByFile.set(snapshot, byFile);
+    }
+    byFile.set(uri, Object.freeze(holding));
   }
   return holding;
 }
