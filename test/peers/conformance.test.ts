@@ -5,10 +5,7 @@
  * without the extension off, and with every one of them on (behind Fastify).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { assertTotals, describeProblems, ensureSuite, EXPECTED_RUNS, scenariosInOneProcess, type Check, type ScenarioRun } from './support/conformance.js';
 import { assertEverySurfaceOn } from './support/every-surface.js';
 import { EVERY_SURFACE, useServer } from './support/serve.js';
@@ -34,13 +31,11 @@ const SERVERS = [
 for (const { framework, args } of SERVERS) {
   describe(`conformance suite against skillmount serve --framework ${framework}${args.length ? ` ${args.join(' ')}` : ''}`, () => {
     const server = useServer({ framework, args: [...args] });
-    const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-conformance-${framework}-`));
-    after(() => rmSync(outDir, { recursive: true, force: true }));
     const resultOf = scenariosInOneProcess(
       () => node,
       () => server.url,
       SCENARIOS,
-      outDir,
+      `conformance-${framework}`,
     );
     if (args.length > 0) test('every surface is on', () => assertEverySurfaceOn(server.url, server.server.skills));
 

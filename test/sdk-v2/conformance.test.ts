@@ -5,9 +5,6 @@
  * They must score what the official SDK v2 server and skillmount's own server score.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SkillCatalog } from '@skillmount/core';
 import {
@@ -40,13 +37,11 @@ for (const { framework, storage } of SDK_V2_APPS) {
       app = await serveSdkV2(framework, catalog);
     });
     after(() => app?.close());
-    const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-sdk-v2-conformance-${framework}-${storage.replace(/\W/g, '')}-`));
-    after(() => rmSync(outDir, { recursive: true, force: true }));
     const resultOf = scenariosInOneProcess(
       () => node,
       () => app.url,
       SCENARIOS,
-      outDir,
+      `sdk-v2-conformance-${framework}-${storage.replace(/\W/g, '')}`,
     );
 
     for (const [era, expected] of EXPECTED_RUNS.entries()) {

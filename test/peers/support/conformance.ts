@@ -3,10 +3,11 @@
  * Node 22 it needs, from the `node` package), installed from its lock file on first use.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import path from 'node:path';
-import { before } from 'node:test';
+import { after, before } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO } from './serve.js';
 
@@ -172,15 +173,18 @@ export async function runScenarios(node: string, requests: ScenarioRequest[]): P
 /**
  * Every scenario at each protocol version of `EXPECTED_RUNS` against `url()`, one after the other
  * in one process of the suite (loading the suite cost most of a process per scenario), run by a
- * `before` hook registered in the calling `describe`: returns the lookup of a run's checks (or of
- * why it has none) by the era's index in `EXPECTED_RUNS` and the scenario, for a test of its own.
+ * `before` hook registered in the calling `describe`, its results under a temporary folder named
+ * from `label` that an `after` hook removes: returns the lookup of a run's checks (or of why it has
+ * none) by the era's index in `EXPECTED_RUNS` and the scenario, for a test of its own.
  */
 export function scenariosInOneProcess(
   node: () => string,
   url: () => string,
   scenarios: readonly string[],
-  outDir: string,
+  label: string,
 ): (era: number, scenario: string) => ScenarioRun | Error {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), `skillmount-${label}-`));
+  after(() => rmSync(outDir, { recursive: true, force: true }));
   const planned = EXPECTED_RUNS.flatMap((expected, era) =>
     scenarios.map((scenario) => ({ era, scenario, specVersion: expected.specVersion, outDir: path.join(outDir, String(era)) })),
   );
