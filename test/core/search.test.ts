@@ -189,7 +189,12 @@ describe('search: index kept beside the catalog', () => {
       const reads: string[] = [];
       const counting = new Proxy(storage, {
         get(target, key) {
-          if (key === 'read') return (p: string, o?: { maxBytes?: number }) => (reads.push(p), target.read(p, o));
+          if (key === 'read') {
+            return (p: string, o?: { maxBytes?: number }) => {
+              reads.push(p);
+              return target.read(p, o);
+            };
+          }
           const value = Reflect.get(target, key);
           return typeof value === 'function' ? value.bind(target) : value;
         },
@@ -248,7 +253,10 @@ describe('search: index kept beside the catalog', () => {
     let reads = 0;
     const bringing: SkillFiles = {
       list: (dir) => memory.list(dir),
-      read: (p, o) => (reads++, memory.read(p, o)),
+      read: (p, o) => {
+        reads++;
+        return memory.read(p, o);
+      },
       async *listAllBatches() {
         const encoder = new TextEncoder();
         yield [

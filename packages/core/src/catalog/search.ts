@@ -40,14 +40,17 @@ export async function skillBodies(
   await mapLimit(wanted, concurrency, async ([path, entry]) => {
     const published = (entry.resources as SkillResource[]).find((r) => r.uri === entry.uri);
     if (!published) return;
+    // The build's own bytes are the ones its digest was taken of: only a read now is checked again.
     let bytes = built.get(path);
-    try {
-      bytes ??= await files.read(path, { maxBytes: published.size });
-    } catch (error) {
-      throw toStorageError(error, 'cannot read', path);
+    if (!bytes) {
+      try {
+        bytes = await files.read(path, { maxBytes: published.size });
+      } catch (error) {
+        throw toStorageError(error, 'cannot read', path);
+      }
+      // Changed since the build: indexed without its body now, and in full once a reload publishes the change.
+      if (bytes.byteLength !== published.size || sha256Digest(bytes) !== published.digest) return;
     }
-    // Changed since the build: indexed without its body now, and in full once a reload publishes the change.
-    if (bytes.byteLength !== published.size || sha256Digest(bytes) !== published.digest) return;
     const body = splitFrontmatter(decodeUtf8(bytes) ?? '')?.body;
     if (body !== undefined) bodies.set(entry.uri, body);
   });
