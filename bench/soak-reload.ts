@@ -29,6 +29,7 @@ import { SkillsClient as V2SkillsClient } from '@modelcontextprotocol/client/ext
 import { SkillCatalog, createSkillsEndpoint } from '@skillmount/core';
 import { SkillsClient, type SkillEntry } from '@skillmount/core/client';
 import { fsStorage } from '@skillmount/storage-fs';
+import { TYPESCRIPT_IMPORT } from '../scripts/typescript-import.mjs';
 
 const URI = 'skill://moving/SKILL.md';
 const KINDS = ['skillmount', 'sdk-v2'] as const;
@@ -139,7 +140,7 @@ async function phase(name: Phase, options: { clients: number; seconds: number; e
   mkdirSync(path.join(root, 'moving'));
   const file = path.join(root, 'moving', 'SKILL.md');
   writeFileSync(file, skillMd(0));
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--serve', root, '--retain-ms', String(PHASES[name].retainMs)], {
+  const child = spawn(process.execPath, [...TYPESCRIPT_IMPORT, import.meta.filename, '--serve', root, '--retain-ms', String(PHASES[name].retainMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: string[] = [];

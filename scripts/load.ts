@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { SkillSource } from '@skillmount/core';
+import { TYPESCRIPT_IMPORT } from './typescript-import.mjs';
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../examples/skills');
 const TENANTS = ['acme', 'globex'] as const;
@@ -83,7 +84,7 @@ async function runServer(framework: 'fastify' | 'express', clientCount: number, 
     fileURLToPath(import.meta.url),
     ['--role', 'clients', '--url', server.url, '--clients', String(clientCount), '--seconds', String(runSeconds), '--client', clientKind],
     {
-      execArgv: ['--import', 'tsx'],
+      execArgv: [...TYPESCRIPT_IMPORT],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with Node's own test runner (TypeScript through tsx).
+// Runs every test file under test/ with Node's own test runner (TypeScript as scripts/typescript-import.mjs runs it).
 // Usage: node scripts/test.mjs [--skip-once] [filter...]  — a filter keeps files whose path contains it;
 // --skip-once leaves out the files listed in scripts/test-once.mjs.
 // SKILLMOUNT_TEST_VERBOSE=1 also prints the warnings the tests cause on purpose.
@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { packageDirs, quickBuilt } from './dist-state.mjs';
 import { costLines, keepTable, overBudget, readCosts } from './test-cost-table.mjs';
 import { oncePerCi } from './test-once.mjs';
+import { TYPESCRIPT_IMPORT } from './typescript-import.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -122,7 +123,7 @@ const limits = ['--test-concurrency=4', `--test-timeout=${timeoutMs}`];
 const quiet = verbose ? [] : ['--import', pathToFileURL(path.join(root, 'scripts/test-quiet-warnings.mjs')).href];
 const cost = ['--import', pathToFileURL(path.join(root, 'scripts/test-cost.mjs')).href];
 const started = Date.now();
-const result = spawnSync(process.execPath, ['--import', 'tsx', ...quiet, ...cost, '--test', ...limits, ...reporters, ...files], {
+const result = spawnSync(process.execPath, [...TYPESCRIPT_IMPORT, ...quiet, ...cost, '--test', ...limits, ...reporters, ...files], {
   cwd: root,
   stdio: 'inherit',
   env,
@@ -159,7 +160,7 @@ process.exit(status);
  */
 async function sharedPostgres() {
   if (!files.some((f) => /postgres/i.test(readFileSync(path.join(root, f), 'utf8')))) return undefined;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/postgres-service.ts')], {
+  const child = spawn(process.execPath, [...TYPESCRIPT_IMPORT, path.join(root, 'test/support/postgres-service.ts')], {
     cwd: root,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { TYPESCRIPT_IMPORT } from '../../scripts/typescript-import.mjs';
 import { count, mib, table } from '../format.js';
 import { median } from '../measure.js';
 import type { SeededStore } from '../stores/store.js';
@@ -28,7 +29,7 @@ const CHILD = path.join(import.meta.dirname, 'memory-child.ts');
 const run = promisify(execFile);
 
 async function measure(which: 'ours' | 'ours-inline' | 'sdk-v2', dir: string): Promise<MemorySide> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, which, dir], { maxBuffer: 1 << 20 });
+  const { stdout } = await run(process.execPath, ['--expose-gc', ...TYPESCRIPT_IMPORT, CHILD, which, dir], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as MemorySide;
 }
 

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { TYPESCRIPT_IMPORT } from '../../scripts/typescript-import.mjs';
 import pg from 'pg';
 import { postgresStorage } from '@skillmount/storage-postgres';
 import { corpusFiles, fileBytes, fileCount, type CorpusSize } from '../corpus.js';
@@ -56,7 +57,7 @@ export async function tenantsCase(connectionString: string, size: CorpusSize, co
     const results: TenantsResult[] = [];
     for (const tenants of counts) {
       const spec = { connectionString, table: tableName, prefix, tenants, skills: size.skills };
-      const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, JSON.stringify(spec)], { maxBuffer: 16 << 20 });
+      const { stdout } = await run(process.execPath, ['--expose-gc', ...TYPESCRIPT_IMPORT, CHILD, JSON.stringify(spec)], { maxBuffer: 16 << 20 });
       const r = JSON.parse(stdout) as { inMemory: number; rssPerTenant: number; heapPerTenant: number; first: number[]; warm: number[] };
       if (r.inMemory !== tenants) throw new Error(`bench: ${r.inMemory} of ${tenants} tenants stayed in memory`);
       results.push({

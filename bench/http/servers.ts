@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { TYPESCRIPT_IMPORT } from '../../scripts/typescript-import.mjs';
 import type { ServerKind, StorageSpec } from './types.js';
 
 /** A server process that reports `{ url, … }` over IPC once it listens, and answers requests sent over IPC. */
@@ -50,13 +51,13 @@ export class ServerPool {
 }
 
 /**
- * Fork `script` (run through tsx, plus `BENCH_SERVER_NODE_ARGS` and `execArgv`) and resolve once
+ * Fork `script` (run as TypeScript (scripts/typescript-import.mjs), plus `BENCH_SERVER_NODE_ARGS` and `execArgv`) and resolve once
  * it sends its URL; `label` names it in errors. The script answers `'cpu'` with `{ cpu }` and
  * exits on `'stop'`, as bench/http/server.ts does.
  */
 export async function forkServer(script: string, args: readonly string[], label: string, execArgv: readonly string[] = []): Promise<ForkedServer> {
   const child: ChildProcess = fork(script, args, {
-    execArgv: ['--import', 'tsx', ...execArgv, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    execArgv: [...TYPESCRIPT_IMPORT, ...execArgv, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -9,11 +9,12 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { TYPESCRIPT_IMPORT } from '../../scripts/typescript-import.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 test('bench/telemetry/run.ts: a line per mode, each read verified', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/telemetry/run.ts', '--reads', '40', '--rounds', '2'], {
+  const { stdout } = await promisify(execFile)(process.execPath, [...TYPESCRIPT_IMPORT, 'bench/telemetry/run.ts', '--reads', '40', '--rounds', '2'], {
     cwd: ROOT,
   });
   const lines = stdout.trim().split('\n');

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 
 /** The parsed body of a POST that was not valid JSON; the route answers it with JSON-RPC -32700. */
 export class MalformedBody {
-  constructor(readonly reason: string) {}
+  readonly reason: string;
+
+  constructor(reason: string) {
+    this.reason = reason;
+  }
 }
 
 /**

@@ -49,11 +49,13 @@ interface Folder {
 
 /** A folder that could not be watched, for reasons other than being gone. */
 class WatchFailure extends Error {
-  constructor(
-    readonly folder: Folder | { full: Buffer; relative: Buffer },
-    override readonly cause: unknown,
-  ) {
+  readonly folder: Folder | { full: Buffer; relative: Buffer };
+  override readonly cause: unknown;
+
+  constructor(folder: Folder | { full: Buffer; relative: Buffer }, cause: unknown) {
     super('cannot watch');
+    this.folder = folder;
+    this.cause = cause;
   }
 }
 

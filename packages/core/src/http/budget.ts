@@ -50,7 +50,10 @@ class ConnectionLoad {
   /** Bytes the socket had sent before it was first seen here. */
   readonly #base: number;
 
-  constructor(readonly socket: Socket) {
+  readonly socket: Socket;
+
+  constructor(socket: Socket) {
+    this.socket = socket;
     this.#base = sent(socket);
   }
 

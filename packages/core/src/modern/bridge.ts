@@ -56,7 +56,11 @@ class RequestTransport implements Transport {
   readonly #answers = new Map<string, (message: JSONRPCMessage) => void>();
   readonly #closers = new Set<() => void>();
 
-  constructor(private readonly onNotification: (message: { method: string; params?: unknown }) => void) {}
+  private readonly onNotification: (message: { method: string; params?: unknown }) => void;
+
+  constructor(onNotification: (message: { method: string; params?: unknown }) => void) {
+    this.onNotification = onNotification;
+  }
 
   async start(): Promise<void> {}
 
@@ -108,10 +112,13 @@ type AnyServer = McpServer | Server;
 export class AppBridge {
   #identity: ServerIdentity | undefined;
 
-  constructor(
-    private readonly buildServer: () => Promise<AnyServer>,
-    private readonly beforeConnect: (server: AnyServer, transport: Transport) => void = () => undefined,
-  ) {}
+  private readonly buildServer: () => Promise<AnyServer>;
+  private readonly beforeConnect: (server: AnyServer, transport: Transport) => void;
+
+  constructor(buildServer: () => Promise<AnyServer>, beforeConnect: (server: AnyServer, transport: Transport) => void = () => undefined) {
+    this.buildServer = buildServer;
+    this.beforeConnect = beforeConnect;
+  }
 
   /** The app server's name, version, capabilities and instructions, read once from a handshake. */
   async identity(): Promise<ServerIdentity> {

@@ -33,13 +33,13 @@ export class Listeners {
   readonly #perClient = new ClientCounts();
   readonly #limits: ListenLimits;
   #closed = false;
+  private readonly source: SkillSource;
+  /** Whether the skills are prompts too, so a change also changes the prompt list. */
+  private readonly prompts: boolean;
 
-  constructor(
-    private readonly source: SkillSource,
-    limits: Partial<ListenLimits> = {},
-    /** Whether the skills are prompts too, so a change also changes the prompt list. */
-    private readonly prompts = false,
-  ) {
+  constructor(source: SkillSource, limits: Partial<ListenLimits> = {}, prompts = false) {
+    this.source = source;
+    this.prompts = prompts;
     this.#limits = {
       max: limits.max ?? LISTEN_DEFAULTS.max,
       maxPerClient: limits.maxPerClient ?? LISTEN_DEFAULTS.maxPerClient,

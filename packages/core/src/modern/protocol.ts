@@ -41,13 +41,15 @@ export const REMOVED_METHODS: ReadonlySet<string> = new Set(['ping', 'logging/se
 
 /** A JSON-RPC error the modern path answers with, and the HTTP status it goes out with. */
 export class ModernError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
+  readonly status: number;
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(status: number, code: number, message: string, data?: unknown) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.data = data;
     this.name = 'ModernError';
   }
 }

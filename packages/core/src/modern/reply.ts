@@ -34,7 +34,11 @@ export function resultMessage(id: RequestId, result: unknown): string {
 export class ModernReply {
   #streaming = false;
 
-  constructor(private readonly res: ServerResponse) {}
+  private readonly res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.res = res;
+  }
 
   get closed(): boolean {
     return this.res.writableEnded || this.res.destroyed;

@@ -19,7 +19,11 @@ export class KeptArchives {
   readonly #holders = new Map<number, Holder>();
   #held = 0;
 
-  constructor(readonly capacity = ARCHIVE_CACHE_BYTES) {}
+  readonly capacity: number;
+
+  constructor(capacity = ARCHIVE_CACHE_BYTES) {
+    this.capacity = capacity;
+  }
 
   /** Bytes kept, over every tenant. */
   get size(): number {

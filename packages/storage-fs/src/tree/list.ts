@@ -68,14 +68,25 @@ class TreeListing {
   readonly #waiting: Folder[] = [];
   #toRead: FileToRead[] = [];
 
+  readonly root: string;
+  readonly runner: TreeRunner;
+  readonly sink: ListingSink;
+  readonly context: ListingContext;
+  readonly checked: ReadonlyMap<string, CheckedFolder> | undefined;
+
   constructor(
-    readonly root: string,
-    readonly runner: TreeRunner,
+    root: string,
+    runner: TreeRunner,
     options: ListAllOptions,
-    readonly sink: ListingSink,
-    readonly context: ListingContext,
-    readonly checked: ReadonlyMap<string, CheckedFolder> | undefined,
+    sink: ListingSink,
+    context: ListingContext,
+    checked: ReadonlyMap<string, CheckedFolder> | undefined,
   ) {
+    this.root = root;
+    this.runner = runner;
+    this.sink = sink;
+    this.context = context;
+    this.checked = checked;
     this.#known = typeof options.known === 'function' ? options.known : undefined;
   }
 

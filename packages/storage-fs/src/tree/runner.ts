@@ -26,8 +26,11 @@ export interface FileToRead {
 
 /** A job that failed: carries what crossed the thread boundary. */
 export class TreeJobError extends Error {
-  constructor(readonly detail: TreeError) {
+  readonly detail: TreeError;
+
+  constructor(detail: TreeError) {
     super(detail.message);
+    this.detail = detail;
   }
 }
 
