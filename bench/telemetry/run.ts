@@ -2,9 +2,10 @@
  * What OpenTelemetry costs a skills server: server CPU per verified `resources/read`, measured in
  * server processes side by side — no OpenTelemetry; `instrumentSkills()` with the API and no
  * SDK; and an SDK recording every span (always-on sampler, batch processor) with a metric reader.
- * Two more split the SDK's figure: the same SDK with `instrumentSkills()` not called (what the SDK
- * costs by itself), and `instrumentSkills()` with the SDK's tracer only (the metrics' share, by
- * difference). Batches of reads go to each server in turn, in a rotating order (interleaved), and each
+ * Three more split the SDK's figure: the same SDK with `instrumentSkills()` not called (what the SDK
+ * costs by itself), `instrumentSkills()` with the SDK's tracer only (the metrics' share, by
+ * difference), and the SDK with a bare span per request from a subscriber of the bench's own (no
+ * attributes, no context, no metrics: what any instrumentation that records a span pays). Batches of reads go to each server in turn, in a rotating order (interleaved), and each
  * batch's CPU is the server's own (`process.cpuUsage` across the batch). The client checks every
  * answer's SHA-256 against the listing's digest. Prints each mode's median CPU per read with the
  * spread over rounds, and the median of the per-round ratios to no OpenTelemetry.
@@ -18,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from '../measure.js';
 
-const MODES = ['none', 'api', 'sdk', 'sdk-only', 'sdk-traces'] as const;
+const MODES = ['none', 'api', 'sdk', 'sdk-only', 'sdk-traces', 'sdk-bare'] as const;
 type Mode = (typeof MODES)[number];
 const LABELS: Record<Mode, string> = {
   none: 'no OpenTelemetry',
@@ -26,6 +27,7 @@ const LABELS: Record<Mode, string> = {
   sdk: 'instrumentSkills, SDK recording every span',
   'sdk-only': 'the same SDK, instrumentSkills not called',
   'sdk-traces': 'instrumentSkills, SDK recording every span, no meter provider',
+  'sdk-bare': 'the same SDK, a bare span per request, instrumentSkills not called',
 };
 
 const { values } = parseArgs({ options: { reads: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '15' } } });

@@ -5,7 +5,9 @@
 // - sdk: an SDK recording every span (always-on sampler, batch processor, an exporter that drops
 //   what it gets) and a metric reader, and instrumentSkills();
 // - sdk-only: the same SDK set up, instrumentSkills() not called (what the SDK costs by itself);
-// - sdk-traces: the SDK's tracer only, no meter provider (what the metrics cost, by difference).
+// - sdk-traces: the SDK's tracer only, no meter provider (what the metrics cost, by difference);
+// - sdk-bare: the same SDK, instrumentSkills() not called, and a bare span per request from a
+//   subscriber of its own (no attributes, no context, no metrics): what any instrumentation pays.
 // Answers "cpu" with its CPU microseconds so far.
 import { createServer } from 'node:http';
 import { createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
@@ -31,7 +33,19 @@ if (mode !== 'none') {
     // The context manager is enabled before any request, as an app's HTTP instrumentation would.
     context.with(context.active(), () => {});
   }
-  if (mode !== 'sdk-only') instrumentSkills();
+  if (mode === 'sdk-bare') {
+    const { tracingChannel } = await import('node:diagnostics_channel');
+    const { trace } = await import('@opentelemetry/api');
+    const tracer = trace.getTracer('bare');
+    const open = new WeakMap();
+    tracingChannel('skillmount:request').subscribe({
+      start: (message) => open.set(message, tracer.startSpan(message.method)),
+      end() {},
+      asyncStart() {},
+      error() {},
+      asyncEnd: (message) => open.get(message)?.end(),
+    });
+  } else if (mode !== 'sdk-only') instrumentSkills();
 }
 
 const files = {};

@@ -24,5 +24,6 @@ test('bench/telemetry/run.ts: a line per mode, each read verified', async () => 
   assert.match(lines[3]!, /^ {2}instrumentSkills, SDK recording every span: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
   assert.match(lines[4]!, /^ {2}the same SDK, instrumentSkills not called: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
   assert.match(lines[5]!, /^ {2}instrumentSkills, SDK recording every span, no meter provider: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
-  assert.equal(lines.length, 6);
+  assert.match(lines[6]!, /^ {2}the same SDK, a bare span per request, instrumentSkills not called: median \d+\.\d .*×\d\.\d{3} of no OpenTelemetry/);
+  assert.equal(lines.length, 7);
 });
