@@ -51,9 +51,9 @@ export class ServerPool {
 }
 
 /**
- * Fork `script` (run as TypeScript (scripts/typescript-import.mjs), plus `BENCH_SERVER_NODE_ARGS` and `execArgv`) and resolve once
- * it sends its URL; `label` names it in errors. The script answers `'cpu'` with `{ cpu }` and
- * exits on `'stop'`, as bench/http/server.ts does.
+ * Fork `script` (as TypeScript, with scripts/typescript-import.mjs's options, plus
+ * `BENCH_SERVER_NODE_ARGS` and `execArgv`) and resolve once it sends its URL; `label` names it in
+ * errors. The script answers `'cpu'` with `{ cpu }` and exits on `'stop'`, as bench/http/server.ts does.
  */
 export async function forkServer(script: string, args: readonly string[], label: string, execArgv: readonly string[] = []): Promise<ForkedServer> {
   const child: ChildProcess = fork(script, args, {

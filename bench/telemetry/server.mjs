@@ -9,6 +9,7 @@
 // - sdk-bare: the same SDK, instrumentSkills() not called, and a bare span per request from a
 //   subscriber of its own (no attributes, no context, no metrics): what any instrumentation pays.
 // Answers "cpu" with its CPU microseconds so far.
+import { tracingChannel } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import { createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
 
@@ -32,20 +33,21 @@ if (mode !== 'none') {
     if (mode !== 'sdk-traces') metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
     // The context manager is enabled before any request, as an app's HTTP instrumentation would.
     context.with(context.active(), () => {});
+    if (mode === 'sdk-bare') bareSpans(trace.getTracer('bare'));
   }
-  if (mode === 'sdk-bare') {
-    const { tracingChannel } = await import('node:diagnostics_channel');
-    const { trace } = await import('@opentelemetry/api');
-    const tracer = trace.getTracer('bare');
-    const open = new WeakMap();
-    tracingChannel('skillmount:request').subscribe({
-      start: (message) => open.set(message, tracer.startSpan(message.method)),
-      end() {},
-      asyncStart() {},
-      error() {},
-      asyncEnd: (message) => open.get(message)?.end(),
-    });
-  } else if (mode !== 'sdk-only') instrumentSkills();
+  if (mode !== 'sdk-only' && mode !== 'sdk-bare') instrumentSkills();
+}
+
+/** A span per skills request, started and ended, and nothing else: no attributes, context or metrics. */
+function bareSpans(tracer) {
+  const open = new WeakMap();
+  tracingChannel('skillmount:request').subscribe({
+    start: (message) => open.set(message, tracer.startSpan(message.method)),
+    end() {},
+    asyncStart() {},
+    error() {},
+    asyncEnd: (message) => open.get(message)?.end(),
+  });
 }
 
 const files = {};
