@@ -83,7 +83,11 @@ async function listWhile(call: (method: string, params?: unknown) => Promise<Rec
   let calls = 0;
   while (!finished) {
     const start = performance.now();
-    const page = await call('skills/list', {});
+    const page = await call('skills/list', {}).catch((error: Error & { cause?: { code?: string; message?: string } }) => {
+      // fetch's own message ("fetch failed") says nothing of why: its cause does.
+      const why = error.cause ? ` (${error.cause.code ?? ''} ${error.cause.message ?? ''})` : '';
+      throw new Error(`another client's skills/list failed after ${calls} calls: ${error.message}${why}`, { cause: error });
+    });
     worst = Math.max(worst, performance.now() - start);
     calls++;
     assert.equal(page.skills.length, 4, 'every skill listed while the manifest is read');

@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { skillMd } from './skill-md.js';
@@ -155,6 +155,19 @@ export function arena(): { root: string; outside: string; pairs: [string, string
     pairs.push([path.join(skill, 'ref'), path.join(skill, '.ref')]);
   }
   return { root, outside, pairs, remove: tmp.remove };
+}
+
+/**
+ * Puts every pair back as `arena()` made it (the first entry the folder, the second the symlink):
+ * the swapping stops wherever it is, and a skill left with `ref` as the symlink is skipped whole.
+ */
+export function unswap(pairs: readonly (readonly [string, string])[]): void {
+  for (const [folder, link] of pairs) {
+    if (!lstatSync(folder).isSymbolicLink()) continue;
+    renameSync(folder, `${folder}.swap`);
+    renameSync(link, folder);
+    renameSync(`${folder}.swap`, link);
+  }
 }
 
 /**
