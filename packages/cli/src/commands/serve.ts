@@ -342,10 +342,10 @@ function reachFlags(values: { tools?: boolean; prompts?: boolean; search?: boole
   };
 }
 
-/** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */
 /** The least time a storage failure shows as degraded when no reload follows it. */
 const STORAGE_WINDOW_MS = 30_000;
 
+/** Keep-alive connections idle this long are closed (Node's default is 5 s; the same here, named). */
 const KEEP_ALIVE_MS = 5_000;
 
 /** What the endpoint serves: one catalog, or a source that picks a catalog per tenant. */
