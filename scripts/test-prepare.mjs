@@ -4,7 +4,7 @@
 // step is the package.json script of that name, run as `pnpm run` would run it. On two cores the
 // build leaves about half a core idle (its longest part, the core package's declarations, is one
 // thread), and the checks fill it: about 8 s less than running one after another.
-// Usage: node scripts/test-prepare.mjs
+// Run by `pnpm test` (the build script calls pnpm, so pnpm must be on PATH when run by hand).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,19 +33,19 @@ function run(name, keep = false) {
 
 const header = (step) => `\n> ${step.name}: ${step.command}\n`;
 
-console.log(header({ name: 'build', command: scripts.build }));
-const [built, ...checks] = await Promise.all([run('build'), run('lint', true), run('check:imports', true), run('format:check', true)]);
-for (const check of checks) process.stdout.write(`${header(check)}${check.output}`);
-const failed = [built, ...checks].filter((step) => step.code !== 0);
-if (failed.length > 0) {
+/** Stop the run, naming each step that failed, when any did. */
+function stopIfFailed(steps) {
+  const failed = steps.filter((step) => step.code !== 0);
+  if (failed.length === 0) return;
   console.error(
     `\n${failed.map((s) => `"${s.name}" failed (exit ${s.code}): ${s.command}`).join('\n')}\nFix what its output above says, then run the command again.`,
   );
   process.exit(1);
 }
+
+console.log(header({ name: 'build', command: scripts.build }));
+const steps = await Promise.all([run('build'), run('lint', true), run('check:imports', true), run('format:check', true)]);
+for (const check of steps.slice(1)) process.stdout.write(`${header(check)}${check.output}`);
+stopIfFailed(steps);
 console.log(header({ name: 'typecheck', command: scripts.typecheck }));
-const typed = await run('typecheck');
-if (typed.code !== 0) {
-  console.error(`\n"typecheck" failed (exit ${typed.code}): ${typed.command}\nFix the type errors above, then run the command again.`);
-  process.exit(1);
-}
+stopIfFailed([await run('typecheck')]);
