@@ -6,11 +6,21 @@
  * and the skills are served from the listing as without a manifest.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { describe, test } from 'node:test';
+import type { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createSkillsEndpoint, SkillCatalog, type StorageError } from '@skillmount/core';
 import { s3Storage, type S3StorageOptions } from '@skillmount/storage-s3';
@@ -18,7 +28,7 @@ import { connectClient } from '../support/client.js';
 import type { S3TestServer } from '../support/s3-server.js';
 import { readJsonBody } from '../core/helpers.js';
 import { listenHttp } from '../support/apps.js';
-import { countRequests, freshPrefix, s3ForFile, upload } from './helpers.js';
+import { countRequests, freshPrefix, ownClientOptions, s3ForFile, upload } from './helpers.js';
 import { numberedSkills } from '../support/trees.js';
 
 const MANIFEST = '.skillmount/manifest.json';
@@ -96,12 +106,58 @@ async function listWhile(call: (method: string, params?: unknown) => Promise<Rec
   return { worst: Math.round(worst), calls };
 }
 
-async function serving(label: string, extra: Partial<S3StorageOptions> = {}) {
+/** The manifest's body, from `client`'s GETs, held back until `until()` settles: a slow bucket. */
+function holdManifestBody(client: S3Client, until: () => Promise<unknown>) {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const key = (args.input as { Key?: string }).Key ?? '';
+      const output = result.output as { Body?: AsyncIterable<Uint8Array> };
+      const body = output.Body;
+      if ((context as { commandName?: string }).commandName === 'GetObjectCommand' && key.endsWith(MANIFEST) && body) {
+        output.Body = Readable.from(
+          (async function* () {
+            await until();
+            yield* body;
+          })(),
+        );
+      }
+      return result;
+    },
+    { name: 'holdManifestBody' },
+  );
+}
+
+/** A server built into one file, as by a bundler: prints its skills, the storage's errors and how many threads said they were ready, as JSON. */
+const BUNDLED_SERVER = `
+import { subscribe } from 'node:diagnostics_channel';
+import { once } from 'node:events';
+import { SkillCatalog } from '@skillmount/core';
+import { s3Storage } from '@skillmount/storage-s3';
+let ready = 0;
+subscribe('worker_threads', ({ worker }) => once(worker, 'message').then(() => ready++, () => {}));
+const errors = [];
+const storage = s3Storage({ ...JSON.parse(process.argv[2]), onError: (error) => errors.push(error.message) });
+const catalog = await SkillCatalog.load(storage, { onWarning() {} });
+console.log(JSON.stringify({ skills: catalog.entries.length, errors, ready }));
+catalog.close();
+await storage.close();
+`;
+
+/** Run `node file …args` to its end: its exit code and what it printed. */
+const runNode = (args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(process.execPath, args, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })),
+  );
+
+/** Skills served from S3 through the endpoint, and another client; `onClient` sees the storage's S3 client first. */
+async function serving(label: string, extra: Partial<S3StorageOptions> = {}, onClient?: (client: S3Client) => void) {
   const prefix = freshPrefix(label);
   await upload(admin, bucket, prefix, numberedSkills(4));
   // Served with a good manifest, which the writer then replaces: each reload asks whether it changed.
   await s3Storage({ client: admin, bucket, prefix }).writeManifest();
   const client = server.client();
+  onClient?.(client);
   const counts = countRequests(client);
   const errors: StorageError[] = [];
   const storage = s3Storage({ client, bucket, prefix, onError: (e) => errors.push(e), ...extra });
@@ -223,6 +279,71 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
     } finally {
       await s.close();
     }
+  });
+
+  test('a reload ends once its parsing thread has exited, and a thread ready before the body arrived is used again', async () => {
+    // Node announces every thread it starts on this channel; a thread that has exited has threadId -1.
+    const started: Worker[] = [];
+    const spoke = new Map<Worker, Promise<unknown>>();
+    const onThread = (message: unknown) => {
+      const { worker } = message as { worker: Worker };
+      started.push(worker);
+      spoke.set(worker, once(worker, 'message'));
+    };
+    subscribe('worker_threads', onThread);
+    // The manifest's body arrives only after its thread said it is ready, as from a slow bucket.
+    const s = await serving('planted-exit', {}, (client) => holdManifestBody(client, () => spoke.get(started.at(-1)!)!));
+    try {
+      for (const salt of ['refused', 'refused again']) {
+        await s.plant(plantedManifest({ entries: MAX_ENTRIES + 1 }, salt));
+        const before = started.length;
+        await s.catalog.reload();
+        assert.equal(started.length, before + 1, `one parsing thread for the planted manifest (${salt})`);
+        // Until it has exited, the bytes moved to it are still the process's memory.
+        assert.equal(started.at(-1)!.threadId, -1, `the parsing thread was still running when the reload ended (${salt})`);
+      }
+      assert.deepEqual(
+        s.errors.map((e) => e.message.includes(`it has ${MAX_ENTRIES + 1} entries, more than the ${MAX_ENTRIES}`)),
+        [true, true],
+        s.errors.map((e) => e.message).join('\n'),
+      );
+    } finally {
+      unsubscribe('worker_threads', onThread);
+      await s.close();
+    }
+  });
+
+  test('a server bundled into one file (no manifest-worker.js beside it) parses a planted manifest in place and keeps serving', async (t) => {
+    const prefix = freshPrefix('planted-bundled');
+    await upload(admin, bucket, prefix, numberedSkills(4));
+    await admin.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST, Body: plantedManifest({ entries: MAX_ENTRIES + 1 }) }));
+    const dir = mkdtempSync(path.join(tmpdir(), 'skillmount-bundle-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const bundle = path.join(dir, 'server.mjs');
+    await build({
+      stdin: { contents: BUNDLED_SERVER, resolveDir: import.meta.dirname, loader: 'js' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: bundle,
+      // The AWS SDK's CommonJS modules call require().
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      logLevel: 'silent',
+    });
+    const serve = async () => {
+      const run = await runNode([bundle, JSON.stringify(ownClientOptions(server, bucket, prefix))]);
+      assert.equal(run.code, 0, `the bundled server failed:\n${run.stderr}`);
+      const { skills, errors, ready } = JSON.parse(run.stdout) as { skills: number; errors: string[]; ready: number };
+      assert.equal(skills, 4);
+      assert.equal(errors.length, 1, errors.join('\n'));
+      assert.ok(errors[0]!.includes(`it has ${MAX_ENTRIES + 1} entries, more than the ${MAX_ENTRIES}`), errors[0]);
+      return ready;
+    };
+    assert.equal(await serve(), 0, 'no thread could start');
+    // As the reference says: manifest-worker.js copied beside the bundle puts the parse back on a thread.
+    const installed = path.dirname(fileURLToPath(import.meta.resolve('@skillmount/storage-s3/package.json')));
+    copyFileSync(path.join(installed, 'dist', 'manifest-worker.js'), path.join(dir, 'manifest-worker.js'));
+    assert.equal(await serve(), 1, 'the copied manifest-worker.js ran');
   });
 
   test('a rewrite past maxManifestBytes is refused from its headers: no body read, nothing parsed', async () => {

@@ -27,13 +27,13 @@ export async function getManifest(at: Prefix, maxBytes: number, maxEntries: numb
   try {
     got = await getBounded(at.client, at.bucket, at.prefix + MANIFEST_PATH, maxBytes, ifNoneMatch, beforeBody);
   } catch (error) {
-    thread?.release();
+    await thread?.release();
     if (ifNoneMatch !== undefined && statusOf(error) === 304) return { notModified: true };
     return isMissingKey(error) ? { missing: true } : { error };
   }
   const { etag } = got;
   if (!('bytes' in got)) {
-    thread?.release();
+    await thread?.release();
     return { problem: tooLargeProblem(got.tooLarge, maxBytes), etag };
   }
   try {
