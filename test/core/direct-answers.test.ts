@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SkillCatalog, attach, createSkillsEndpoint, memoryStorage, type SkillContext, type SkillSource } from '@skillmount/core';
 import { statelessTransport } from '../support/stateless-route.ts';
+import { keepIdleConnections } from '../support/apps.js';
 
 const SKILL = '---\nname: demo\ndescription: A demo skill.\n---\nBody.\n';
 const FILES = { 'demo/SKILL.md': SKILL, 'demo/references/a.md': 'A.\n', 'demo/assets/logo.bin': new Uint8Array([0, 1, 2, 255]) };
@@ -23,7 +24,7 @@ interface Served {
 
 async function listen(handler: http.RequestListener): Promise<Served & { server: http.Server }> {
   const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => keepIdleConnections(server).listen(0, '127.0.0.1', resolve));
   return {
     server,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,

@@ -8,12 +8,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SkillCatalog, createSkillsEndpoint, memoryStorage, type SkillSource, type SkillsEndpoint } from '@skillmount/core';
+import { keepIdleConnections } from '../support/apps.js';
 
 const SKILL = '---\nname: demo\ndescription: A demo skill.\n---\nBody.\n';
 
 async function serve(endpoint: SkillsEndpoint): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => void endpoint.handle(req, res, undefined).catch(() => undefined));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => keepIdleConnections(server).listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
     async close() {

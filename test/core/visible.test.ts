@@ -22,7 +22,7 @@ import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import Fastify from 'fastify';
 import { connectClient, errorCode } from '../support/client.js';
-import { listenHttp, type Listening } from '../support/apps.js';
+import { keepIdleConnections, listenHttp, type Listening } from '../support/apps.js';
 import { modern } from '../modern/support.js';
 
 const skillMd = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\nBody of ${name}.\n`;
@@ -229,7 +229,7 @@ test('visible(): the context an adapter builds reaches the rule (Fastify and Exp
   const expressApp = express();
   expressApp.use('/mcp', router);
   const server = await new Promise<import('node:http').Server>((resolve) => {
-    const s = expressApp.listen(0, '127.0.0.1', () => resolve(s));
+    const s = expressApp.listen(0, '127.0.0.1', () => resolve(keepIdleConnections(s)));
   });
   const expressUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
   try {

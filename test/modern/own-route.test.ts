@@ -18,7 +18,7 @@ import skillsPlugin from '@skillmount/fastify';
 import { skillsMiddleware } from '@skillmount/express';
 import { connectClient } from '../support/client.js';
 import { EXAMPLES } from '../support/skills-suite.js';
-import { listenExpress, listenFastify } from '../support/apps.js';
+import { keepIdleConnections, listenExpress, listenFastify } from '../support/apps.js';
 import { appServer } from './support.js';
 import { statelessTransport } from '../support/stateless-route.js';
 
@@ -84,7 +84,7 @@ const APPS: Record<string, () => Promise<OwnRouteApp>> = {
         await own(req, res, undefined);
       })();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => keepIdleConnections(server).listen(0, '127.0.0.1', resolve));
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
       legacy,

@@ -16,6 +16,16 @@ export interface Listening {
 
 const urlOf = (server: Server, path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 
+/**
+ * Idle connections stay open until `close()`: a server that closes one on a timer races a client in
+ * the same process that sends on it in the same turn of a stalled event loop (apps.test.ts). The
+ * client's own idle timer (4 s for fetch) closes it from its side, which cannot race.
+ */
+export const keepIdleConnections = <S extends Server>(server: S): S => {
+  server.keepAliveTimeout = 0;
+  return server;
+};
+
 const closeServer = (server: Server) =>
   new Promise<void>((resolve, reject) => {
     server.close((error) => (error ? reject(error) : resolve()));
@@ -25,7 +35,7 @@ const closeServer = (server: Server) =>
 /** An Express app, listening; `url` ends in `path` (`/mcp` unless given). */
 export async function listenExpress(app: Express, path = '/mcp'): Promise<Listening> {
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(s)));
+    const s = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(keepIdleConnections(s))));
   });
   return { url: urlOf(server, path), close: () => closeServer(server) };
 }
@@ -51,12 +61,14 @@ export async function listenFastify(app: FastifyInstance, path = '/mcp'): Promis
 
 /** A node:http handler, listening; a handler that throws answers 500 (or ends a started answer). */
 export async function listenHttp(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void, path = '/mcp'): Promise<Listening> {
-  const server = createServer((req, res) => {
-    Promise.resolve(handler(req, res)).catch((error) => {
-      if (!res.headersSent) res.writeHead(500).end(String(error));
-      else res.end();
-    });
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      Promise.resolve(handler(req, res)).catch((error) => {
+        if (!res.headersSent) res.writeHead(500).end(String(error));
+        else res.end();
+      });
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: urlOf(server, path),

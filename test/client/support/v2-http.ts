@@ -1,6 +1,7 @@
 /** Serve an SDK v2 `createMcpHandler` (web-standard fetch handler) on node:http, 127.0.0.1, a free port. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from '../../support/apps.js';
 
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;
@@ -24,7 +25,7 @@ export async function serveFetchHandler(handler: FetchHandler): Promise<{ url: s
       res.end(String(error));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => keepIdleConnections(server).listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
