@@ -6,11 +6,11 @@
  * and the skills are served from the listing as without a manifest.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -128,16 +128,35 @@ function holdManifestBody(client: S3Client, until: () => Promise<unknown>) {
   );
 }
 
-/** A server built into one file, as by a bundler: prints its skills, the storage's errors and how many threads said they were ready, as JSON. */
+/**
+ * A server built into one file, as by a bundler: prints its skills, the storage's errors and how
+ * many threads said they were ready, as JSON. Given a FIFO, it writes to it once the manifest's
+ * body is read.
+ */
 const BUNDLED_SERVER = `
 import { subscribe } from 'node:diagnostics_channel';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SkillCatalog } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
+const { endpoint, region, credentials, bucket, prefix, fifo } = JSON.parse(process.argv[2]);
 let ready = 0;
 subscribe('worker_threads', ({ worker }) => once(worker, 'message').then(() => ready++, () => {}));
+const client = new S3Client({ endpoint, region, credentials, forcePathStyle: true });
+if (fifo) {
+  client.middlewareStack.add((next) => async (args) => {
+    const result = await next(args);
+    const body = result.output.Body;
+    if (args.input.Key?.endsWith('manifest.json') && body) {
+      result.output.Body = Readable.from((async function* () { yield* body; writeFileSync(fifo, 'read'); })());
+    }
+    return result;
+  });
+}
 const errors = [];
-const storage = s3Storage({ ...JSON.parse(process.argv[2]), onError: (error) => errors.push(error.message) });
+const storage = s3Storage({ client, bucket, prefix, onError: (error) => errors.push(error.message) });
 const catalog = await SkillCatalog.load(storage, { onWarning() {} });
 console.log(JSON.stringify({ skills: catalog.entries.length, errors, ready }));
 catalog.close();
@@ -313,7 +332,7 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
     }
   });
 
-  test('a server bundled into one file (no manifest-worker.js beside it) parses a planted manifest in place and keeps serving', async (t) => {
+  test('a server bundled into one file (no manifest-worker.js beside it, or one that cannot run) parses a planted manifest in place and keeps serving', async (t) => {
     const prefix = freshPrefix('planted-bundled');
     await upload(admin, bucket, prefix, numberedSkills(4));
     await admin.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + MANIFEST, Body: plantedManifest({ entries: MAX_ENTRIES + 1 }) }));
@@ -330,8 +349,8 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
       banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
       logLevel: 'silent',
     });
-    const serve = async () => {
-      const run = await runNode([bundle, JSON.stringify(ownClientOptions(server, bucket, prefix))]);
+    const serve = async (fifo?: string) => {
+      const run = await runNode([bundle, JSON.stringify({ ...ownClientOptions(server, bucket, prefix), fifo })]);
       assert.equal(run.code, 0, `the bundled server failed:\n${run.stderr}`);
       const { skills, errors, ready } = JSON.parse(run.stdout) as { skills: number; errors: string[]; ready: number };
       assert.equal(skills, 4);
@@ -339,10 +358,22 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
       assert.ok(errors[0]!.includes(`it has ${MAX_ENTRIES + 1} entries, more than the ${MAX_ENTRIES}`), errors[0]);
       return ready;
     };
+    const worker = path.join(dir, 'manifest-worker.js');
     assert.equal(await serve(), 0, 'no thread could start');
+
+    // A manifest-worker.js that cannot run here and fails only after the body was read: the bytes are
+    // still there to parse in place (not moved to a thread that never loaded).
+    const fifo = path.join(dir, 'body-read');
+    execFileSync('mkfifo', [fifo]);
+    writeFileSync(
+      worker,
+      `import { readFileSync } from 'node:fs';\nreadFileSync(${JSON.stringify(fifo)});\nthrow new Error('this manifest-worker.js cannot run here');\n`,
+    );
+    assert.equal(await serve(fifo), 0, 'the failing thread never said it was ready');
+
     // As the reference says: manifest-worker.js copied beside the bundle puts the parse back on a thread.
     const installed = path.dirname(fileURLToPath(import.meta.resolve('@skillmount/storage-s3/package.json')));
-    copyFileSync(path.join(installed, 'dist', 'manifest-worker.js'), path.join(dir, 'manifest-worker.js'));
+    copyFileSync(path.join(installed, 'dist', 'manifest-worker.js'), worker);
     assert.equal(await serve(), 1, 'the copied manifest-worker.js ran');
   });
 

@@ -5,8 +5,9 @@ import type { ParseReply, ParseRequest } from './manifest-messages.js';
 /** One manifest-parsing thread, listened to from its start. */
 export interface ManifestThread {
   /**
-   * The entries of `bytes` (moved to the thread, not copied), collected from the slices it sends
-   * back. `inPlace` decodes them here instead when the thread could not load its module.
+   * The entries of `bytes`, collected from the slices the thread sends back. The bytes are moved
+   * to it (not copied) once it has loaded its module; `inPlace` decodes them here instead when it
+   * could not load it.
    */
   decode(bytes: Uint8Array, maxEntries: number, inPlace: () => Map<string, ManifestEntry>): Promise<Map<string, ManifestEntry>>;
   /** End the thread; settles once it has exited, and with it everything it held. */
@@ -33,48 +34,49 @@ export function startThread(): ManifestThread | undefined {
   }
   let ready = false;
   let stopping = false;
-  /** Why the thread ended before its answer; kept for a decode that has not begun yet. */
+  /** Why the thread ended before its answer. */
   let ended: Error | undefined;
-  let waiting: { reply(reply: ParseReply): void; ended(error: Error): void } | undefined;
+  let started!: (loaded: boolean) => void;
+  /** Whether the thread loaded its module: true once it says it is ready, false if it ended first. */
+  const loaded = new Promise<boolean>((resolve) => {
+    started = resolve;
+  });
+  let answer: ((outcome: ParseReply | Error) => void) | undefined;
   worker.on('message', (reply: ParseReply) => {
-    if ('ready' in reply) ready = true;
-    else waiting?.reply(reply);
+    if ('ready' in reply) {
+      ready = true;
+      started(true);
+    } else answer?.(reply);
   });
   const end = (error: Error) => {
     if (stopping || ended) return;
-    // Failing before it said it was ready means its module cannot load here: it never will.
-    if (!ready) unavailable = true;
     ended = error;
-    waiting?.ended(error);
+    // Ending before it said it was ready means its module cannot load here: it never will.
+    if (!ready) unavailable = true;
+    started(false);
+    answer?.(error);
   };
   worker.on('error', end);
   worker.on('exit', (code) => end(new Error(`the parsing thread exited (code ${code})`)));
 
-  const decode: ManifestThread['decode'] = (bytes, maxEntries, inPlace) =>
-    new Promise((resolve, reject) => {
-      const fallBack = (error: Error) => {
-        if (ready) return reject(new Error(`it could not be parsed: ${error.message}`));
-        try {
-          resolve(inPlace());
-        } catch (problem) {
-          reject(problem);
-        }
-      };
-      if (ended) return fallBack(ended);
+  const decode: ManifestThread['decode'] = async (bytes, maxEntries, inPlace) => {
+    // Moved only to a thread that loaded its module: the bytes must still be here to parse in place.
+    if (!(await loaded)) return inPlace();
+    return new Promise((resolve, reject) => {
       const entries = new Map<string, ManifestEntry>();
-      waiting = {
-        reply(reply) {
-          if ('entries' in reply) for (const [path, entry] of reply.entries) entries.set(path, entry);
-          else if ('done' in reply) resolve(entries);
-          else if ('problem' in reply) reject(new Error(reply.problem));
-        },
-        ended: fallBack,
+      answer = (outcome) => {
+        if (outcome instanceof Error) reject(new Error(`it could not be parsed: ${outcome.message}`));
+        else if ('entries' in outcome) for (const [path, entry] of outcome.entries) entries.set(path, entry);
+        else if ('done' in outcome) resolve(entries);
+        else if ('problem' in outcome) reject(new Error(outcome.problem));
       };
+      if (ended) return answer(ended);
       // The thread takes the buffer: copy first when the bytes are a view into a larger one.
       const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
       const buffer = whole ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
       worker.postMessage({ bytes: buffer, maxEntries } satisfies ParseRequest, [buffer]);
     });
+  };
 
   const stop = async () => {
     stopping = true;
