@@ -130,31 +130,37 @@ function holdManifestBody(client: S3Client, until: () => Promise<unknown>) {
 
 /**
  * A server built into one file, as by a bundler: prints its skills, the storage's errors and how
- * many threads said they were ready, as JSON. Given a FIFO, it writes to it once the manifest's
- * body is read.
+ * many threads said they were ready, as JSON. It watches its threads without listening for their
+ * errors (that is the package's job). Its manifest body is held back until the thread has exited
+ * (`untilExit`), or is followed by a write to a FIFO (`fifo`).
  */
 const BUNDLED_SERVER = `
 import { subscribe } from 'node:diagnostics_channel';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SkillCatalog } from '@skillmount/core';
 import { s3Storage } from '@skillmount/storage-s3';
-const { endpoint, region, credentials, bucket, prefix, fifo } = JSON.parse(process.argv[2]);
+const { endpoint, region, credentials, bucket, prefix, fifo, untilExit } = JSON.parse(process.argv[2]);
 let ready = 0;
-subscribe('worker_threads', ({ worker }) => once(worker, 'message').then(() => ready++, () => {}));
+let exited;
+subscribe('worker_threads', ({ worker }) => {
+  worker.once('message', () => ready++);
+  exited = new Promise((resolve) => worker.once('exit', resolve));
+});
 const client = new S3Client({ endpoint, region, credentials, forcePathStyle: true });
-if (fifo) {
-  client.middlewareStack.add((next) => async (args) => {
-    const result = await next(args);
-    const body = result.output.Body;
-    if (args.input.Key?.endsWith('manifest.json') && body) {
-      result.output.Body = Readable.from((async function* () { yield* body; writeFileSync(fifo, 'read'); })());
-    }
-    return result;
-  });
-}
+client.middlewareStack.add((next) => async (args) => {
+  const result = await next(args);
+  const body = result.output.Body;
+  if (args.input.Key?.endsWith('manifest.json') && body) {
+    result.output.Body = Readable.from((async function* () {
+      if (untilExit) await exited;
+      yield* body;
+      if (fifo) writeFileSync(fifo, 'read');
+    })());
+  }
+  return result;
+});
 const errors = [];
 const storage = s3Storage({ client, bucket, prefix, onError: (error) => errors.push(error.message) });
 const catalog = await SkillCatalog.load(storage, { onWarning() {} });
@@ -163,10 +169,10 @@ catalog.close();
 await storage.close();
 `;
 
-/** Run `node file …args` to its end: its exit code and what it printed. */
+/** Run `node file …args` to its end (stopped after a minute, when it hangs): its exit code and what it printed. */
 const runNode = (args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, args, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })),
+    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })),
   );
 
 /** Skills served from S3 through the endpoint, and another client; `onClient` sees the storage's S3 client first. */
@@ -300,7 +306,7 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
     }
   });
 
-  test('a reload ends once its parsing thread has exited, and a thread ready before the body arrived is used again', async () => {
+  test('a reload ends once its parsing thread has exited, and a thread ready before the body arrived is used again', { timeout: 60_000 }, async () => {
     // Node announces every thread it starts on this channel; a thread that has exited has threadId -1.
     const started: Worker[] = [];
     const spoke = new Map<Worker, Promise<unknown>>();
@@ -349,8 +355,8 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
       banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
       logLevel: 'silent',
     });
-    const serve = async (fifo?: string) => {
-      const run = await runNode([bundle, JSON.stringify({ ...ownClientOptions(server, bucket, prefix), fifo })]);
+    const serve = async (hold: { fifo?: string; untilExit?: boolean } = {}) => {
+      const run = await runNode([bundle, JSON.stringify({ ...ownClientOptions(server, bucket, prefix), ...hold })]);
       assert.equal(run.code, 0, `the bundled server failed:\n${run.stderr}`);
       const { skills, errors, ready } = JSON.parse(run.stdout) as { skills: number; errors: string[]; ready: number };
       assert.equal(skills, 4);
@@ -359,7 +365,8 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
       return ready;
     };
     const worker = path.join(dir, 'manifest-worker.js');
-    assert.equal(await serve(), 0, 'no thread could start');
+    // The thread's module is missing: its 'error' comes while the body is still downloading.
+    assert.equal(await serve({ untilExit: true }), 0, 'no thread could start');
 
     // A manifest-worker.js that cannot run here and fails only after the body was read: the bytes are
     // still there to parse in place (not moved to a thread that never loaded).
@@ -369,7 +376,7 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
       worker,
       `import { readFileSync } from 'node:fs';\nreadFileSync(${JSON.stringify(fifo)});\nthrow new Error('this manifest-worker.js cannot run here');\n`,
     );
-    assert.equal(await serve(fifo), 0, 'the failing thread never said it was ready');
+    assert.equal(await serve({ fifo }), 0, 'the failing thread never said it was ready');
 
     // As the reference says: manifest-worker.js copied beside the bundle puts the parse back on a thread.
     const installed = path.dirname(fileURLToPath(import.meta.resolve('@skillmount/storage-s3/package.json')));
