@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -313,7 +312,8 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
     const onThread = (message: unknown) => {
       const { worker } = message as { worker: Worker };
       started.push(worker);
-      spoke.set(worker, once(worker, 'message'));
+      // A listener for its first message only: an 'error' listener here would hide one the package lacks.
+      spoke.set(worker, new Promise((resolve) => worker.once('message', resolve)));
     };
     subscribe('worker_threads', onThread);
     // The manifest's body arrives only after its thread said it is ready, as from a slow bucket.
