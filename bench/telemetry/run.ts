@@ -1,16 +1,22 @@
 /**
  * What OpenTelemetry costs a skills server: server CPU per verified `resources/read`, measured in
- * server processes side by side — no OpenTelemetry; `instrumentSkills()` with the API and no
- * SDK; and an SDK recording every span (always-on sampler, batch processor) with a metric reader.
- * Three more split the SDK's figure: the same SDK with `instrumentSkills()` not called (what the SDK
- * costs by itself), `instrumentSkills()` with the SDK's tracer only (the metrics' share, by
- * difference), and the SDK with a bare span per request from a subscriber of the bench's own (no
- * attributes, no context, no metrics: what any instrumentation that records a span pays). Batches of reads go to each server in turn, in a rotating order (interleaved), and each
- * batch's CPU is the server's own (`process.cpuUsage` across the batch). The client checks every
- * answer's SHA-256 against the listing's digest. Prints each mode's median CPU per read with the
- * spread over rounds, and the median of the per-round ratios to no OpenTelemetry.
+ * server processes side by side, on two servers: the skills endpoint alone on node:http (the
+ * lightest read there is) and a Fastify app with the skills plugin and its own McpServer (the
+ * server the plugin's README sets up). Each runs with no OpenTelemetry; `instrumentSkills()` with
+ * the API and no SDK; and an SDK recording every span (always-on sampler, batch processor) with a
+ * metric reader; and the same SDK with `instrumentSkills()` not called (what the SDK costs by
+ * itself). Two more split the SDK's figure on the endpoint: `instrumentSkills()` with the SDK's
+ * tracer only (the metrics' share, by difference), and the SDK with a bare span per request from a
+ * subscriber of the bench's own (no attributes, no context, no metrics: what any instrumentation
+ * that records a span pays). The servers run in sets of fresh processes, each warmed up before it
+ * is measured; each round of a set sends every server the same number of reads, in turns of 100
+ * reads per server in a new order each round, so that all of them answer through the same stretch
+ * of time: a shared machine's changing speed falls on every mode alike. Each server's CPU is its
+ * own (`process.cpuUsage` across the round). The client checks every answer's SHA-256 against the
+ * listing's digest. Prints each mode's median CPU per read with the spread over all rounds, and
+ * the median of the per-round ratios to the same server with no OpenTelemetry.
  *
- *   node --import tsx bench/telemetry/run.ts [--reads 3000] [--rounds 15]
+ *   node --import tsx bench/telemetry/run.ts [--sets 3] [--warm-up 20000] [--rounds 5] [--reads 3000]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -21,6 +27,12 @@ import { median } from '../measure.js';
 
 const MODES = ['none', 'api', 'sdk', 'sdk-only', 'sdk-traces', 'sdk-bare'] as const;
 type Mode = (typeof MODES)[number];
+/** The servers, by kind, and the modes each runs in: the endpoint in all of them, the Fastify app in the first four. */
+const KINDS = {
+  endpoint: { label: 'the skills endpoint alone on node:http', modes: MODES },
+  fastify: { label: 'a Fastify app with the skills plugin and its own McpServer', modes: MODES.slice(0, 4) },
+} as const satisfies Record<string, { label: string; modes: readonly Mode[] }>;
+type Kind = keyof typeof KINDS;
 const LABELS: Record<Mode, string> = {
   none: 'no OpenTelemetry',
   api: 'instrumentSkills, API without an SDK',
@@ -30,23 +42,46 @@ const LABELS: Record<Mode, string> = {
   'sdk-bare': 'the same SDK, a bare span per request, instrumentSkills not called',
 };
 
-const { values } = parseArgs({ options: { reads: { type: 'string', default: '3000' }, rounds: { type: 'string', default: '15' } } });
-const reads = Number(values.reads);
-const rounds = Number(values.rounds);
-if (!Number.isInteger(reads) || reads < 1 || !Number.isInteger(rounds) || rounds < 1) {
-  console.error(`--reads and --rounds must be positive whole numbers, got ${values.reads} and ${values.rounds}`);
+const { values } = parseArgs({
+  options: {
+    sets: { type: 'string', default: '3' },
+    'warm-up': { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '5' },
+    reads: { type: 'string', default: '3000' },
+  },
+});
+function positive(name: 'sets' | 'warm-up' | 'rounds' | 'reads'): number {
+  const value = Number(values[name]);
+  if (Number.isInteger(value) && value >= 1) return value;
+  console.error(`--${name} must be a positive whole number, got ${values[name]}`);
   process.exit(2);
 }
+const [sets, warmUp, rounds, reads] = [positive('sets'), positive('warm-up'), positive('rounds'), positive('reads')];
 
 interface Server {
   child: ChildProcess;
   url: string;
 }
 
-async function start(mode: Mode): Promise<Server> {
-  const child = fork(path.join(import.meta.dirname, 'server.mjs'), [mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+async function start(kind: Kind, mode: Mode): Promise<Server> {
+  const child = fork(path.join(import.meta.dirname, 'server.mjs'), [kind, mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const [message] = (await once(child, 'message')) as [{ port: number }];
   return { child, url: `http://127.0.0.1:${message.port}/mcp` };
+}
+
+function shuffled<T>(list: readonly T[]): T[] {
+  const items = [...list];
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+async function stop(server: Server): Promise<void> {
+  const exited = once(server.child, 'exit');
+  server.child.send('stop');
+  await exited;
 }
 
 async function cpu(server: Server): Promise<number> {
@@ -81,14 +116,26 @@ async function digests(url: string): Promise<Map<string, string>> {
   return listed;
 }
 
-/** `count` verified reads, 8 in flight, spread over the skills. */
-async function readBatch(url: string, listed: Map<string, string>, count: number): Promise<void> {
+/** Reads one server answers in a row before the next one's turn: enough to keep it warm, few enough to interleave finely. */
+const BURST = 100;
+
+/**
+ * `count` verified reads from each server, 8 in flight, taken in turns of `BURST` reads, so that
+ * every server answers through the same stretch of time, on the same machine.
+ */
+async function readRound(urls: readonly string[], listed: Map<string, string>, count: number): Promise<void> {
   const uris = [...listed.keys()];
+  // The server of each read, in order: BURST reads for each in turn, until each has had `count`.
+  const turns: number[] = [];
+  for (let done = 0; done < count; done += BURST) {
+    for (let i = 0; i < urls.length; i++) turns.push(...Array<number>(Math.min(BURST, count - done)).fill(i));
+  }
   let next = 0;
   const worker = async () => {
-    while (next < count) {
-      const uri = uris[next++ % uris.length]!;
-      const { contents } = await call(url, 'resources/read', { uri });
+    while (next < turns.length) {
+      const k = next++;
+      const uri = uris[k % uris.length]!;
+      const { contents } = await call(urls[turns[k]!]!, 'resources/read', { uri });
       const digest = `sha256:${createHash('sha256').update(contents[0].text, 'utf8').digest('hex')}`;
       if (digest !== listed.get(uri)) throw new Error(`${uri}: the answer does not match the listed digest`);
     }
@@ -96,29 +143,46 @@ async function readBatch(url: string, listed: Map<string, string>, count: number
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
-const servers = Object.fromEntries(await Promise.all(MODES.map(async (mode) => [mode, await start(mode)] as const))) as Record<Mode, Server>;
-try {
-  const listed = await digests(servers.none.url);
-  // Warm-up, not measured: each server's JIT settles before the rounds (a first round ran up to half again slower).
-  for (const mode of MODES) await readBatch(servers[mode].url, listed, reads);
-  const perRead = Object.fromEntries(MODES.map((mode) => [mode, [] as number[]])) as Record<Mode, number[]>;
-  for (let round = 0; round < rounds; round++) {
-    const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!);
-    for (const mode of order) {
-      const before = await cpu(servers[mode]);
-      await readBatch(servers[mode].url, listed, reads);
-      perRead[mode].push(((await cpu(servers[mode])) - before) / reads);
+const runs = (Object.keys(KINDS) as Kind[]).flatMap((kind) => KINDS[kind].modes.map((mode) => ({ kind, mode })));
+const perRead = runs.map(() => [] as number[]);
+// Fresh servers for each set: a process keeps the speed its code and heap settled at (the SDK set
+// up and unused, which runs the same requests as no OpenTelemetry, stayed at ×0.90–1.00 of it
+// through one set of long-lived servers), and only new ones make that a spread rather than a bias.
+for (let set = 0; set < sets; set++) {
+  const servers = await Promise.all(runs.map(({ kind, mode }) => start(kind, mode)));
+  try {
+    const urls = servers.map((server) => server.url);
+    const listed = await digests(urls[0]!);
+    // Not measured: a server's CPU per read settles only after some 20,000 reads (after 1000 it
+    // was three times the settled figure, after 3000 twice), as its code is optimised.
+    await readRound(shuffled(urls), listed, warmUp);
+    for (let round = 0; round < rounds; round++) {
+      const before = await Promise.all(servers.map(cpu));
+      // A new order each round: the server before another's turn leaves the caches in its own
+      // state, and a fixed order would make that a bias of one mode.
+      await readRound(shuffled(urls), listed, reads);
+      const after = await Promise.all(servers.map(cpu));
+      for (let i = 0; i < servers.length; i++) perRead[i]!.push((after[i]! - before[i]!) / reads);
     }
+  } finally {
+    await Promise.all(servers.map(stop));
   }
-  console.log(`Server CPU per verified resources/read (µs), ${rounds} interleaved rounds of ${reads} reads, 8 in flight, Node.js ${process.version}`);
-  for (const mode of MODES) {
-    const values = perRead[mode];
-    const ratios = values.map((v, i) => v / perRead.none[i]!);
+}
+console.log(
+  `Server CPU per verified resources/read (µs), ${sets} sets of servers × ${rounds} interleaved rounds of ${reads} reads, 8 in flight, Node.js ${process.version}`,
+);
+for (const kind of Object.keys(KINDS) as Kind[]) {
+  console.log(`${KINDS[kind].label}:`);
+  const none = perRead[runs.findIndex((run) => run.kind === kind && run.mode === 'none')]!;
+  runs.forEach((run, i) => {
+    if (run.kind !== kind) return;
+    const values = perRead[i]!;
+    const ratios = values.map((v, r) => v / none[r]!);
     const spread = `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
     const vsNone =
-      mode === 'none' ? '' : `, ×${median(ratios).toFixed(3)} of no OpenTelemetry (rounds ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`;
-    console.log(`  ${LABELS[mode]}: median ${median(values).toFixed(1)} (spread ${spread})${vsNone}`);
-  }
-} finally {
-  for (const server of Object.values(servers)) server.child.send('stop');
+      run.mode === 'none'
+        ? ''
+        : `, ×${median(ratios).toFixed(3)} of no OpenTelemetry (rounds ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`;
+    console.log(`  ${LABELS[run.mode]}: median ${median(values).toFixed(1)} (spread ${spread})${vsNone}`);
+  });
 }

@@ -1,5 +1,9 @@
 // One server of the telemetry cost bench (bench/telemetry/run.ts), in its own process so its CPU
-// is its own: a skills endpoint over 50 skills, in one of these modes:
+// is its own, serving 50 skills. Its kind, the first argument:
+// - endpoint: the skills endpoint alone on node:http (createSkillsEndpoint), the lightest read;
+// - fastify: a Fastify app with the skills plugin and its own McpServer (a tool beside the skills),
+//   as the plugin's README sets one up.
+// Its mode, the second:
 // - none: no OpenTelemetry;
 // - api: instrumentSkills() through the API alone (no SDK: spans are no-ops);
 // - sdk: an SDK recording every span (always-on sampler, batch processor, an exporter that drops
@@ -10,10 +14,11 @@
 //   subscriber of its own (no attributes, no context, no metrics): what any instrumentation pays.
 // Answers "cpu" with its CPU microseconds so far.
 import { tracingChannel } from 'node:diagnostics_channel';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createSkillsEndpoint, memoryStorage, SkillCatalog } from '@skillmount/core';
 
-const mode = process.argv[2];
+const [kind, mode] = process.argv.slice(2);
 if (mode !== 'none') {
   const { instrumentSkills } = await import('@skillmount/core/telemetry');
   if (mode !== 'api') {
@@ -55,10 +60,33 @@ for (let i = 0; i < 50; i++) {
   files[`skill-${i}/SKILL.md`] = `---\nname: skill-${i}\ndescription: Skill number ${i}.\n---\n\n${'Instructions. '.repeat(280)}\n`;
 }
 const catalog = await SkillCatalog.load(memoryStorage(files));
-const endpoint = createSkillsEndpoint({ source: catalog });
-const server = createServer((req, res) => void endpoint.handle(req, res, undefined));
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+const server = kind === 'fastify' ? await fastifyServer(catalog) : await endpointServer(catalog);
+process.send({ port: server.address().port });
+
+async function endpointServer(source) {
+  const endpoint = createSkillsEndpoint({ source });
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => void endpoint.handle(req, res, undefined));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return server;
+}
+
+async function fastifyServer(source) {
+  const { default: Fastify } = await import('fastify');
+  const { skillsPlugin } = await import('@skillmount/fastify');
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const app = Fastify({ keepAliveTimeout: 60_000, requestTimeout: 30_000 });
+  await app.register(skillsPlugin, {
+    source,
+    server: () => {
+      const server = new McpServer({ name: 'bench-app', version: '1.0.0' });
+      server.registerTool('ping', { description: 'Answers pong.' }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
+      return server;
+    },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app.server;
+}
 process.on('message', (message) => {
   if (message === 'cpu') {
     const { user, system } = process.cpuUsage();
