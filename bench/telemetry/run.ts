@@ -18,11 +18,10 @@
  *
  *   node --import tsx bench/telemetry/run.ts [--sets 3] [--warm-up 20000] [--rounds 5] [--reads 3000]
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { forkServer, type ForkedServer } from '../http/servers.js';
 import { median } from '../measure.js';
 
 const MODES = ['none', 'api', 'sdk', 'sdk-only', 'sdk-traces', 'sdk-bare'] as const;
@@ -58,15 +57,8 @@ function positive(name: 'sets' | 'warm-up' | 'rounds' | 'reads'): number {
 }
 const [sets, warmUp, rounds, reads] = [positive('sets'), positive('warm-up'), positive('rounds'), positive('reads')];
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
-
-async function start(kind: Kind, mode: Mode): Promise<Server> {
-  const child = fork(path.join(import.meta.dirname, 'server.mjs'), [kind, mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const [message] = (await once(child, 'message')) as [{ port: number }];
-  return { child, url: `http://127.0.0.1:${message.port}/mcp` };
+function start(kind: Kind, mode: Mode): Promise<ForkedServer> {
+  return forkServer(path.join(import.meta.dirname, 'server.mjs'), [kind, mode], `${kind} ${mode}`);
 }
 
 function shuffled<T>(list: readonly T[]): T[] {
@@ -76,18 +68,6 @@ function shuffled<T>(list: readonly T[]): T[] {
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
-}
-
-async function stop(server: Server): Promise<void> {
-  const exited = once(server.child, 'exit');
-  server.child.send('stop');
-  await exited;
-}
-
-async function cpu(server: Server): Promise<number> {
-  const answer = once(server.child, 'message') as Promise<[{ cpu: number }]>;
-  server.child.send('cpu');
-  return (await answer)[0].cpu;
 }
 
 let id = 0;
@@ -157,15 +137,15 @@ for (let set = 0; set < sets; set++) {
     // was three times the settled figure, after 3000 twice), as its code is optimised.
     await readRound(shuffled(urls), listed, warmUp);
     for (let round = 0; round < rounds; round++) {
-      const before = await Promise.all(servers.map(cpu));
+      const before = await Promise.all(servers.map((server) => server.cpuMicros()));
       // A new order each round: the server before another's turn leaves the caches in its own
       // state, and a fixed order would make that a bias of one mode.
       await readRound(shuffled(urls), listed, reads);
-      const after = await Promise.all(servers.map(cpu));
+      const after = await Promise.all(servers.map((server) => server.cpuMicros()));
       for (let i = 0; i < servers.length; i++) perRead[i]!.push((after[i]! - before[i]!) / reads);
     }
   } finally {
-    await Promise.all(servers.map(stop));
+    await Promise.all(servers.map((server) => server.stop()));
   }
 }
 console.log(

@@ -12,7 +12,8 @@
 // - sdk-traces: the SDK's tracer only, no meter provider (what the metrics cost, by difference);
 // - sdk-bare: the same SDK, instrumentSkills() not called, and a bare span per request from a
 //   subscriber of its own (no attributes, no context, no metrics): what any instrumentation pays.
-// Answers "cpu" with its CPU microseconds so far.
+// Sends its URL once it listens, answers "cpu" with its CPU time so far and exits on "stop", as
+// bench/http/servers.ts's forkServer expects.
 import { tracingChannel } from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -61,7 +62,7 @@ for (let i = 0; i < 50; i++) {
 }
 const catalog = await SkillCatalog.load(memoryStorage(files));
 const server = kind === 'fastify' ? await fastifyServer(catalog) : await endpointServer(catalog);
-process.send({ port: server.address().port });
+process.send({ url: `http://127.0.0.1:${server.address().port}/mcp` });
 
 async function endpointServer(source) {
   const endpoint = createSkillsEndpoint({ source });
@@ -89,8 +90,7 @@ async function fastifyServer(source) {
 }
 process.on('message', (message) => {
   if (message === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send({ cpu: user + system });
+    process.send({ cpu: process.cpuUsage() });
   } else if (message === 'stop') {
     server.closeAllConnections();
     server.close(() => process.exit(0));
