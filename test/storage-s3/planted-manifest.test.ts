@@ -378,6 +378,11 @@ describe('a planted manifest', { timeout: 240_000 }, () => {
     );
     assert.equal(await serve({ fifo }), 0, 'the failing thread never said it was ready');
 
+    // A manifest-worker.js that runs and never says it is ready (the app's own server copied under
+    // that name) holds the manifest only until the bound on its start: it is then parsed in place.
+    writeFileSync(worker, `import { createServer } from 'node:http';\ncreateServer().listen(0, '127.0.0.1');\n`);
+    assert.equal(await serve(), 0, 'the other program never said it was ready');
+
     // As the reference says: manifest-worker.js copied beside the bundle puts the parse back on a thread.
     const installed = path.dirname(fileURLToPath(import.meta.resolve('@skillmount/storage-s3/package.json')));
     copyFileSync(path.join(installed, 'dist', 'manifest-worker.js'), worker);

@@ -18,6 +18,13 @@ export interface ManifestThread {
 let unavailable = false;
 
 /**
+ * How long a manifest's bytes wait for their thread to say it has loaded its module (it boots
+ * while the body is read, in well under a second). One that takes longer is stuck, say a
+ * manifest-worker.js that is some other program: the manifest is parsed in place instead.
+ */
+const START_BOUND_MS = 10_000;
+
+/**
  * Start a thread unless threads are known not to start here. Its events are listened to at once:
  * it boots while the manifest's body is still being read, and what it says meanwhile (that it is
  * ready, or that its module could not load) must neither be lost nor be an unhandled 'error'.
@@ -61,7 +68,7 @@ export function startThread(): ManifestThread | undefined {
 
   const decode: ManifestThread['decode'] = async (bytes, maxEntries, inPlace) => {
     // Moved only to a thread that loaded its module: the bytes must still be here to parse in place.
-    if (!(await loaded)) return inPlace();
+    if (!(await within(loaded, START_BOUND_MS))) return inPlace();
     return new Promise((resolve, reject) => {
       const entries = new Map<string, ManifestEntry>();
       answer = (outcome) => {
@@ -83,4 +90,17 @@ export function startThread(): ManifestThread | undefined {
     await worker.terminate();
   };
   return { decode, stop };
+}
+
+/** What `promise` settles to, or false once `ms` have passed first. */
+async function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
