@@ -8,7 +8,8 @@
  * itself). Two more split the SDK's figure on the endpoint: `instrumentSkills()` with the SDK's
  * tracer only (the metrics' share, by difference), and the SDK with a bare span per request from a
  * subscriber of the bench's own (no attributes, no context, no metrics: what any instrumentation
- * that records a span pays). The servers run in sets of fresh processes, each warmed up before it
+ * that records a span pays), and that bare span with no span processor at all (the span by
+ * itself, before anything keeps or exports it). The servers run in sets of fresh processes, each warmed up before it
  * is measured; each round of a set sends every server the same number of reads, in turns of 100
  * reads per server in a new order each round, so that all of them answer through the same stretch
  * of time: a shared machine's changing speed falls on every mode alike. Each server's CPU is its
@@ -24,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { forkServer, type ForkedServer } from '../http/servers.js';
 import { median } from '../measure.js';
 
-const MODES = ['none', 'api', 'sdk', 'sdk-only', 'sdk-traces', 'sdk-bare'] as const;
+const MODES = ['none', 'api', 'sdk', 'sdk-only', 'sdk-traces', 'sdk-bare', 'sdk-span'] as const;
 type Mode = (typeof MODES)[number];
 /** The servers, by kind, and the modes each runs in: the endpoint in all of them, the Fastify app in the first four. */
 const KINDS = {
@@ -39,6 +40,7 @@ const LABELS: Record<Mode, string> = {
   'sdk-only': 'the same SDK, instrumentSkills not called',
   'sdk-traces': 'instrumentSkills, SDK recording every span, no meter provider',
   'sdk-bare': 'the same SDK, a bare span per request, instrumentSkills not called',
+  'sdk-span': 'the same SDK with no span processor, a bare span per request, instrumentSkills not called',
 };
 
 const { values } = parseArgs({

@@ -11,7 +11,8 @@
 // - sdk-only: the same SDK set up, instrumentSkills() not called (what the SDK costs by itself);
 // - sdk-traces: the SDK's tracer only, no meter provider (what the metrics cost, by difference);
 // - sdk-bare: the same SDK, instrumentSkills() not called, and a bare span per request from a
-//   subscriber of its own (no attributes, no context, no metrics): what any instrumentation pays.
+//   subscriber of its own (no attributes, no context, no metrics): what any instrumentation pays;
+// - sdk-span: sdk-bare with no span processor: the span by itself, before anything keeps it.
 // Sends its URL once it listens, answers "cpu" with its CPU time so far and exits on "stop", as
 // bench/http/servers.ts's forkServer expects.
 import { tracingChannel } from 'node:diagnostics_channel';
@@ -31,7 +32,7 @@ if (mode !== 'none') {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new BatchSpanProcessor(dropping)] }));
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: mode === 'sdk-span' ? [] : [new BatchSpanProcessor(dropping)] }));
     class Reader extends MetricReader {
       async onForceFlush() {}
       async onShutdown() {}
@@ -39,9 +40,9 @@ if (mode !== 'none') {
     if (mode !== 'sdk-traces') metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
     // The context manager is enabled before any request, as an app's HTTP instrumentation would.
     context.with(context.active(), () => {});
-    if (mode === 'sdk-bare') bareSpans(trace.getTracer('bare'));
+    if (mode === 'sdk-bare' || mode === 'sdk-span') bareSpans(trace.getTracer('bare'));
   }
-  if (mode !== 'sdk-only' && mode !== 'sdk-bare') instrumentSkills();
+  if (mode === 'api' || mode === 'sdk' || mode === 'sdk-traces') instrumentSkills();
 }
 
 /** A span per skills request, started and ended, and nothing else: no attributes, context or metrics. */

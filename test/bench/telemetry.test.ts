@@ -34,6 +34,7 @@ test('bench/telemetry/run.ts: a line per mode on each server, each read verified
     mode('the same SDK, instrumentSkills not called'),
     mode('instrumentSkills, SDK recording every span, no meter provider'),
     mode('the same SDK, a bare span per request, instrumentSkills not called'),
+    mode('the same SDK with no span processor, a bare span per request, instrumentSkills not called'),
     /^a Fastify app with the skills plugin and its own McpServer:$/,
     none,
     mode('instrumentSkills, API without an SDK'),
