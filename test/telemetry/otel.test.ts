@@ -9,7 +9,7 @@
  * Through a real endpoint over HTTP with the SDK's own client, and once through the Fastify plugin.
  */
 import assert from 'node:assert/strict';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,6 +29,7 @@ import {
   SkillCatalog,
   SKILLS_CHANNELS,
   tenantCatalogs,
+  type SkillRequestMessage,
   type TenantCacheMessage,
 } from '@skillmount/core';
 import { instrumentSkills, SCHEMA_URL, type SkillsTelemetry } from '@skillmount/core/telemetry';
@@ -262,18 +263,23 @@ test("traceContext 'link' and 'ignore'; options checked", async (t) => {
 });
 
 test('metrics: the operation duration by method, version and error; skill reads with the names bounded', async () => {
-  // One histogram for the reads (its count) and their bytes (its sum), by skill.
+  // Two counters, by skill: the reads and their bytes.
   const bySkill = async () => {
-    const metric = (await reader.collect()).resourceMetrics.scopeMetrics
-      .flatMap((s) => s.metrics)
-      .find((m) => m.descriptor.name === 'skillmount.skill.read.size') as HistogramMetricData | undefined;
-    const points = (metric?.dataPoints ?? []).filter((p) => p.attributes['mcp.protocol.version'] === '2025-11-25');
-    const of = (name: string) => points.find((p) => p.attributes['gen_ai.skill.name'] === name)?.value;
+    const all = (await reader.collect()).resourceMetrics.scopeMetrics.flatMap((s) => s.metrics);
+    const counter = (name: string) => {
+      const metric = all.find((m) => m.descriptor.name === name) as SumMetricData | undefined;
+      const points = (metric?.dataPoints ?? []).filter((p) => p.attributes['mcp.protocol.version'] === '2025-11-25');
+      return { metric, points, of: (skill: string) => points.find((p) => p.attributes['gen_ai.skill.name'] === skill)?.value ?? 0 };
+    };
+    const reads = counter('skillmount.skill.reads');
+    const bytes = counter('skillmount.skill.read.io');
     return {
-      unit: metric?.descriptor.unit,
-      names: points.map((p) => p.attributes['gen_ai.skill.name']).sort(),
-      reads: (name: string) => of(name)?.count ?? 0,
-      bytes: (name: string) => of(name)?.sum ?? 0,
+      units: [reads.metric?.descriptor.unit, bytes.metric?.descriptor.unit],
+      monotonic: [reads.metric?.isMonotonic, bytes.metric?.isMonotonic],
+      names: reads.points.map((p) => p.attributes['gen_ai.skill.name']).sort(),
+      byteNames: bytes.points.map((p) => p.attributes['gen_ai.skill.name']).sort(),
+      reads: reads.of,
+      bytes: bytes.of,
     };
   };
   const before = await bySkill();
@@ -307,11 +313,103 @@ test('metrics: the operation duration by method, version and error; skill reads 
   const after = await bySkill();
   // maxSkills 1: the first skill read keeps its name, every other counts as _other.
   assert.deepEqual(after.names, ['_other', 'alpha']);
-  assert.equal(after.unit, 'By');
+  assert.deepEqual(after.byteNames, ['_other', 'alpha']);
+  assert.deepEqual(after.units, ['{read}', 'By']);
+  assert.deepEqual(after.monotonic, [true, true]);
   assert.equal(after.reads('alpha') - before.reads('alpha'), 1, 'one read of alpha, under its name');
   assert.equal(after.reads('_other') - before.reads('_other'), 1, "beta's read, under _other");
   assert.equal(after.bytes('alpha') - before.bytes('alpha'), sizes[0], "the bytes of alpha's SKILL.md, under its name");
   assert.equal(after.bytes('_other') - before.bytes('_other'), sizes[1], "beta's bytes, under _other");
+});
+
+test('redact: sees every attribute before it is recorded; read series it makes the same are summed', async () => {
+  const spans = new InMemorySpanExporter();
+  const own = { tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }), reader: new Reader() };
+  const seen = new Set<string>();
+  const redacted = instrumentSkills({
+    tracerProvider: own.tracerProvider,
+    meterProvider: new MeterProvider({ readers: [own.reader] }),
+    redact: (attributes) => {
+      for (const name of Object.keys(attributes)) seen.add(name);
+      const { 'mcp.resource.uri': _uri, 'gen_ai.skill.name': _skill, ...kept } = attributes;
+      return kept;
+    },
+  });
+  let collected: Awaited<ReturnType<Reader['collect']>>;
+  try {
+    for (const uri of ['skill://alpha/SKILL.md', 'skill://beta/SKILL.md', 'skill://alpha/notes.md']) {
+      assert.equal((await modern(http.url, 'resources/read', { uri })).status, 200);
+    }
+    collected = await own.reader.collect();
+  } finally {
+    redacted.close();
+  }
+  assert.ok(seen.has('mcp.resource.uri') && seen.has('gen_ai.skill.name'), [...seen].join(', '));
+  const reads = spans.getFinishedSpans().filter((s) => s.attributes['mcp.method.name'] === 'resources/read');
+  assert.equal(reads.length, 3);
+  for (const span of reads) assert.ok(!('mcp.resource.uri' in span.attributes) && !('gen_ai.skill.name' in span.attributes), JSON.stringify(span.attributes));
+  const all = collected.resourceMetrics.scopeMetrics.flatMap((s) => s.metrics);
+  const counter = (name: string) => (all.find((m) => m.descriptor.name === name) as SumMetricData).dataPoints;
+  // Three reads of two skills, their names redacted: one series, the three reads and their bytes.
+  assert.deepEqual(
+    counter('skillmount.skill.reads').map((p) => [p.attributes, p.value]),
+    [[{ 'mcp.protocol.version': '2026-07-28' }, 3]],
+  );
+  const bytes = Buffer.byteLength(FILES['alpha/SKILL.md']) + Buffer.byteLength(FILES['beta/SKILL.md']) + Buffer.byteLength(FILES['alpha/notes.md']);
+  assert.deepEqual(
+    counter('skillmount.skill.read.io').map((p) => p.value),
+    [bytes],
+  );
+});
+
+test('metric series stay bounded: 100 tenants of 10,000 skills each, every skill read once', async (t) => {
+  // Only this test's own subscriber: the shared one would keep a million spans in memory.
+  telemetry.close();
+  t.after(() => {
+    telemetry = instrumentSkills({ tracerProvider, meterProvider, maxSkills: 1 });
+  });
+  const own = new Reader();
+  const bounded = instrumentSkills({ meterProvider: new MeterProvider({ readers: [own] }) });
+  // The reads as skillmount publishes them on its public channel: a million distinct skill names.
+  const channel = tracingChannel<unknown, SkillRequestMessage>(SKILLS_CHANNELS.request);
+  let collected: Awaited<ReturnType<Reader['collect']>>;
+  try {
+    for (let tenant = 0; tenant < 100; tenant++) {
+      for (let i = 0; i < 10_000; i++) {
+        const uri = `skill://t${tenant}-skill-${i}/SKILL.md`;
+        const message: SkillRequestMessage = {
+          method: 'resources/read',
+          era: '2026-07-28',
+          requestId: i,
+          meta: undefined,
+          client: undefined,
+          uri,
+          ctx: { headers: {} },
+        };
+        channel.start.publish(message);
+        message.skill = `t${tenant}-skill-${i}`;
+        message.bytes = 100;
+        channel.asyncEnd.publish(message);
+      }
+    }
+    collected = await own.collect();
+  } finally {
+    bounded.close();
+  }
+  const all = collected.resourceMetrics.scopeMetrics.flatMap((s) => s.metrics);
+  const points = (name: string) =>
+    (all.find((m) => m.descriptor.name === name) as { dataPoints: { attributes: Record<string, unknown>; value: unknown }[] }).dataPoints;
+  const reads = points('skillmount.skill.reads');
+  // The default maxSkills: the first 1000 names, and every later one as _other.
+  assert.equal(reads.length, 1001);
+  assert.equal(reads.filter((p) => p.attributes['gen_ai.skill.name'] === '_other').length, 1);
+  assert.equal(
+    reads.reduce((sum, p) => sum + (p.value as number), 0),
+    1_000_000,
+    'every read counted',
+  );
+  assert.equal(points('skillmount.skill.read.io').length, 1001);
+  assert.equal(points('mcp.server.operation.duration').length, 1, 'one duration series: no skill, URI or tenant in it');
 });
 
 test('the Fastify plugin: its catalog load and a read, one span each', async () => {

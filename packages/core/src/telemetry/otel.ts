@@ -27,6 +27,8 @@ import {
   type Counter,
   type Link,
   type Meter,
+  type BatchObservableCallback,
+  type ObservableCounter,
   type Tracer,
   type UpDownCounter,
   type MeterProvider,
@@ -56,9 +58,6 @@ export const SCHEMA_URL = 'https://opentelemetry.io/schemas/1.39.0';
 
 /** The convention's advised buckets for `mcp.server.operation.duration`, in seconds. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
-
-/** Buckets for `skillmount.skill.read.size`, in bytes: 1 KiB to 16 MiB (a skill's default limit), by fours. */
-const SIZE_BUCKETS = [1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216];
 
 /** Distinct skill names an attribute takes before the rest count as `_other`: a catalog may hold 10,000 skills per tenant. */
 const DEFAULT_MAX_SKILLS = 1000;
@@ -176,6 +175,7 @@ export function instrumentSkills(options: SkillsTelemetryOptions = {}): SkillsTe
       tenantCacheChannel.unsubscribe(tenants.onCache);
       wellKnownChannel.unsubscribe(onWellKnown);
       removeScope();
+      requests.close();
     },
   };
 }
@@ -198,12 +198,7 @@ function requestRecorder(spans: Spans, meter: Meter, checked: ReturnType<typeof 
     description: 'MCP request duration as observed on the receiver, from the time it was received until the result is sent.',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
-  // One histogram for reads and their bytes (its count and its sum): one record per read, not two.
-  const reads: Histogram = meter.createHistogram('skillmount.skill.read.size', {
-    unit: 'By',
-    description: 'Skill files answered, by skill: the count is the reads, the sum their bytes.',
-    advice: { explicitBucketBoundaries: SIZE_BUCKETS },
-  });
+  const reads = new ReadTotals(meter, redact);
   const skills = new BoundedNames(checked.maxSkills);
   const open = scopes as WeakMap<SkillRequestMessage, Open>;
   return {
@@ -227,11 +222,69 @@ function requestRecorder(spans: Spans, meter: Meter, checked: ReturnType<typeof 
       o.span.end();
       duration.record((performance.now() - o.started) / 1000, metricAttributes(o.attributes));
       if (message.method === 'resources/read' && message.error === undefined && message.skill !== undefined) {
-        const attributes = redact({ 'gen_ai.skill.name': skills.of(message.skill), 'mcp.protocol.version': o.attributes['mcp.protocol.version'] as string });
-        reads.record(message.bytes ?? 0, attributes);
+        reads.add(skills.of(message.skill), o.attributes['mcp.protocol.version'] as string, message.bytes ?? 0);
       }
     },
+    close: () => reads.close(),
   };
+}
+
+/** One series of the read counters: its attributes, redacted once, and its totals so far. */
+interface ReadTotal {
+  attributes: Attributes;
+  reads: number;
+  bytes: number;
+}
+
+/**
+ * `skillmount.skill.reads` and `skillmount.skill.read.io`: summed here, by skill and protocol
+ * version, and read by the SDK when it collects. A read then costs a map lookup, not a data point
+ * (which the SDK keys, on every record, by sorting and serialising its attributes).
+ */
+class ReadTotals {
+  /** By skill and version; several share one total when `redact` makes their attributes the same. */
+  readonly #series = new Map<string, ReadTotal>();
+  readonly #byAttributes = new Map<string, ReadTotal>();
+  readonly #redact: (attributes: Attributes) => Attributes;
+  readonly #close: () => void;
+
+  constructor(meter: Meter, redact: (attributes: Attributes) => Attributes) {
+    this.#redact = redact;
+    const reads: ObservableCounter = meter.createObservableCounter('skillmount.skill.reads', {
+      unit: '{read}',
+      description: 'Skill files answered by resources/read, by skill.',
+    });
+    const bytes: ObservableCounter = meter.createObservableCounter('skillmount.skill.read.io', {
+      unit: 'By',
+      description: 'Bytes of the skill files answered by resources/read, by skill.',
+    });
+    const observe: BatchObservableCallback = (result) => {
+      for (const total of this.#byAttributes.values()) {
+        result.observe(reads, total.reads, total.attributes);
+        result.observe(bytes, total.bytes, total.attributes);
+      }
+    };
+    meter.addBatchObservableCallback(observe, [reads, bytes]);
+    this.#close = () => meter.removeBatchObservableCallback(observe, [reads, bytes]);
+  }
+
+  add(skill: string, version: string, bytes: number): void {
+    const key = `${version}\n${skill}`;
+    let total = this.#series.get(key);
+    if (!total) {
+      const attributes = this.#redact({ 'gen_ai.skill.name': skill, 'mcp.protocol.version': version });
+      const same = JSON.stringify(Object.entries(attributes).sort(([a], [b]) => (a < b ? -1 : 1)));
+      total = this.#byAttributes.get(same) ?? { attributes, reads: 0, bytes: 0 };
+      this.#byAttributes.set(same, total);
+      this.#series.set(key, total);
+    }
+    total.reads++;
+    total.bytes += bytes;
+  }
+
+  close(): void {
+    this.#close();
+  }
 }
 
 /**
