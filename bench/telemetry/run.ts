@@ -9,10 +9,10 @@
  * tracer only (the metrics' share, by difference), and the SDK with a bare span per request from a
  * subscriber of the bench's own (no attributes, no context, no metrics: what any instrumentation
  * that records a span pays), and that bare span with no span processor at all (the span by
- * itself, before anything keeps or exports it). The servers run in sets of fresh processes, each warmed up before it
- * is measured; each round of a set sends every server the same number of reads, in turns of 100
- * reads per server in a new order each round, so that all of them answer through the same stretch
- * of time: a shared machine's changing speed falls on every mode alike. Each server's CPU is its
+ * itself, before anything keeps or exports it). The servers run in sets of fresh processes, each
+ * warmed up before it is measured; each round of a set sends every server the same number of
+ * reads, in turns of 100 reads per server in a new order each round, so that all of them answer
+ * through the same stretch of time: a shared machine's changing speed falls on every mode alike. Each server's CPU is its
  * own (`process.cpuUsage` across the round). The client checks every answer's SHA-256 against the
  * listing's digest. Prints each mode's median CPU per read with the spread over all rounds, and
  * the median of the per-round ratios to the same server with no OpenTelemetry.
